@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Build everything a user or CI needs: the compiled package (dist/) and, when their build steps exist,
+// the bundled Terraform provider and GitHub Action. Each step is a module so parts can grow independently.
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+
+rmSync(path.join(root, "dist"), { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+  stdio: "inherit",
+});
+if (tsc.status !== 0) {
+  console.error("build: tsc failed");
+  process.exit(1);
+}
+console.error("build: dist/ compiled");
+
+for (const step of ["build-provider.mjs", "build-action.mjs"]) {
+  const file = path.join(root, "scripts", step);
+  if (!existsSync(file)) continue;
+  const mod = await import(pathToFileURL(file).href);
+  await mod.default({ root });
+}
