@@ -1,0 +1,126 @@
+// Builds the Fastify app: request ids, the error shapes of DESIGN.md section 2, authentication,
+// faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { EmulatorContext } from "./context.js";
+import type { AuthContext } from "./auth/auth-context.js";
+import { HttpError, MESSAGES, forbidden, unauthorized, validationFailed } from "./errors.js";
+import { JSON_BODY_LIMIT } from "./options.js";
+import { randomAlphanumeric } from "./ids.js";
+import { authenticate, canWrite } from "./auth/authenticate.js";
+import { fieldErrorsFromAjv } from "./validation.js";
+import type { Faults } from "./control/faults.js";
+import { RateLimiter } from "./rate-limit.js";
+import { installIdempotency } from "./idempotency.js";
+import { routeModules } from "./routes/index.js";
+import { registerControlRoutes } from "./control/routes.js";
+import { collectOpenApi, registerOpenApiRoute } from "./openapi.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** No authentication (login, refresh). */
+    public?: boolean;
+  }
+}
+
+export type App = FastifyInstance<
+  import("node:http").Server,
+  import("node:http").IncomingMessage,
+  import("node:http").ServerResponse,
+  import("fastify").FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface AppControls {
+  faults: Faults;
+  /** Empties the store and re-seeds (POST /__emulator/reset). */
+  reset(): Promise<void>;
+}
+
+/** The authenticated caller; routes call this instead of reading req.auth. */
+export function requireAuth(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+}
+
+/** The caller, who must be an owner or admin of the current account. */
+export function requireWriter(req: FastifyRequest): AuthContext {
+  const auth = requireAuth(req);
+  if (!canWrite(auth)) throw forbidden();
+  return auth;
+}
+
+function sendError(reply: FastifyReply, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  void reply.code(status).type("application/json; charset=utf-8").send(body);
+}
+
+export async function buildApp(ctx: EmulatorContext, controls: AppControls): Promise<App> {
+  const app = Fastify({
+    logger: ctx.options.logger ? { level: "info", stream: process.stderr } : false,
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: () => `req_${randomAlphanumeric(20)}`,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  const { faults } = controls;
+  const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
+  collectOpenApi(app);
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("X-Request-Id", req.id);
+    if (!req.url.startsWith("/api/")) return;
+    ctx.scheduler.runIfDue();
+    await faults.apply(req, reply);
+    if (reply.sent) return;
+    limiter?.check(req, reply);
+    if (req.routeOptions.config?.public) return;
+    if (!req.routeOptions.url) return; // unknown route: the not-found handler answers
+    req.auth = await authenticate(ctx, req);
+  });
+
+  installIdempotency(app, ctx);
+
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.status, err.body, err.headers);
+    if (err.validation) {
+      if (err.validationContext === "body") {
+        const e = validationFailed(fieldErrorsFromAjv(err.validation as never));
+        return sendError(reply, e.status, e.body);
+      }
+      return sendError(reply, 400, { error: `Invalid ${err.validationContext ?? "request"}: ${err.message}` });
+    }
+    switch (err.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return sendError(reply, 413, { error: MESSAGES.tooLarge });
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return sendError(reply, 415, { error: MESSAGES.unsupportedMedia });
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return sendError(reply, 400, { error: "Request body is empty" });
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+        return sendError(reply, 400, { error: "Malformed JSON in request body" });
+    }
+    if (err instanceof SyntaxError || err.statusCode === 400) {
+      return sendError(reply, 400, { error: "Malformed JSON in request body" });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, err.statusCode, { error: err.message });
+    }
+    ctx.log(`error ${req.method} ${req.url} ${req.id}: ${err.stack ?? err.message}`);
+    return sendError(reply, 500, { error: MESSAGES.internal });
+  });
+
+  app.setNotFoundHandler((req, reply) => sendError(reply, 404, { error: "Not found" }));
+
+  registerOpenApiRoute(app);
+  await app.register(async (api) => {
+    for (const register of routeModules) await register(api as App, ctx);
+  }, { prefix: "/api/v1" });
+  await app.register(async (control) => registerControlRoutes(control as App, ctx, controls), { prefix: "/__emulator" });
+
+  return app;
+}

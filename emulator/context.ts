@@ -1,0 +1,20 @@
+// Everything a route or job needs, built once per emulator instance.
+import type { Database } from "./store/db.js";
+import type { Clock } from "./clock.js";
+import type { ResolvedOptions } from "./options.js";
+import type { Scheduler } from "./jobs/scheduler.js";
+import type { Events } from "./events.js";
+
+export interface EmulatorContext {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly options: ResolvedOptions;
+  /** Directory for uploaded snapshot data. */
+  readonly dataDir: string;
+  readonly scheduler: Scheduler;
+  readonly events: Events;
+  /** Secret used to sign JWT access tokens (persisted in the database). */
+  readonly jwtSecret: Uint8Array;
+  /** Writes a line to stderr when logging is on. */
+  log(message: string): void;
+}

@@ -1,0 +1,94 @@
+// The control API under /__emulator (DESIGN.md section 3): loopback only, no auth, emulator only.
+import { Type } from "typebox";
+import type { App, AppControls } from "../app.js";
+import type { EmulatorContext } from "../context.js";
+import { HttpError, notFound } from "../errors.js";
+import { runHealthChecks } from "../services/health-checks.js";
+import { parseJson, stmt } from "../store/db.js";
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+const FaultRuleSchema = Type.Object({
+  method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+  path: Type.String({ minLength: 1, maxLength: 500 }),
+  status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+  delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
+  reset_connection: Type.Optional(Type.Boolean()),
+  rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  count: Type.Optional(Type.Integer({ minimum: 1 })),
+  retry_after: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+});
+
+export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: AppControls): void {
+  app.addHook("onRequest", async (req) => {
+    if (!LOOPBACK.test(req.ip)) throw new HttpError(403, "The control API is only available on loopback");
+  });
+
+  app.post("/reset", async () => {
+    await controls.reset();
+    return { reset: true };
+  });
+
+  app.get("/clock", async () => ({ now: ctx.clock.iso(), offset_seconds: ctx.clock.offsetMs / 1000 }));
+
+  app.post(
+    "/clock",
+    { schema: { body: Type.Object({ advance_seconds: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400 }) }) } },
+    async (req) => {
+      ctx.clock.advance(req.body.advance_seconds);
+      return { now: ctx.clock.iso(), offset_seconds: ctx.clock.offsetMs / 1000 };
+    },
+  );
+
+  app.get("/faults", async () => ({ rules: controls.faults.list() }));
+  app.post("/faults", { schema: { body: Type.Object({ rules: Type.Array(FaultRuleSchema, { maxItems: 100 }) }) } }, async (req) => {
+    controls.faults.add(req.body.rules);
+    return { rules: controls.faults.list() };
+  });
+  app.delete("/faults", async (_req, reply) => {
+    controls.faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.post(
+    "/health_checks",
+    {
+      schema: {
+        body: Type.Object({
+          site_id: Type.Optional(Type.String()),
+          status: Type.Optional(Type.Union([Type.Literal("passed"), Type.Literal("warning"), Type.Literal("failed")])),
+        }),
+      },
+    },
+    async (req) => {
+      const { site_id, status } = req.body ?? {};
+      if (site_id && !stmt(ctx.db, "SELECT 1 FROM sites WHERE id = ?").get(site_id)) throw notFound();
+      return { health_checks: runHealthChecks(ctx, { siteId: site_id, status }) };
+    },
+  );
+
+  app.get("/webhook_deliveries", async (req) => {
+    const q = req.query as { endpoint_id?: string; status?: string };
+    const rows = ctx.db
+      .prepare(
+        `SELECT * FROM webhook_deliveries
+          WHERE (@endpoint_id IS NULL OR endpoint_id = @endpoint_id) AND (@status IS NULL OR status = @status)
+          ORDER BY seq`,
+      )
+      .all({ endpoint_id: q.endpoint_id ?? null, status: q.status ?? null }) as Record<string, unknown>[];
+    return {
+      deliveries: rows.map((r) => ({
+        id: r.id,
+        endpoint_id: r.endpoint_id,
+        event_type: r.event_type,
+        status: r.status,
+        attempts: r.attempts,
+        next_attempt_at: r.next_attempt_ms == null ? null : ctx.clock.iso(r.next_attempt_ms as number),
+        last_status: r.last_status,
+        last_error: r.last_error,
+        payload: parseJson(r.payload as string, {}),
+        created_at: r.created_at,
+      })),
+    };
+  });
+}

@@ -1,0 +1,68 @@
+// Idempotency-Key on POST: the same key and body within 24 h replays the first response and
+// creates nothing; the same key with another body is 422; a concurrent duplicate is 409.
+import { createHash } from "node:crypto";
+import type { EmulatorContext } from "./context.js";
+import type { App } from "./app.js";
+import { HttpError } from "./errors.js";
+import { stmt } from "./store/db.js";
+
+const TTL_MS = 24 * 3600 * 1000;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    idempotency?: { key: string; hash: string; scope: string };
+  }
+}
+
+export function installIdempotency(app: App, ctx: EmulatorContext): void {
+  const inFlight = new Set<string>();
+
+  app.addHook("preHandler", async (req, reply) => {
+    if (req.method !== "POST" || !req.auth) return;
+    const header = req.headers["idempotency-key"];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) return;
+    if (key.length > 255) throw new HttpError(400, "Idempotency-Key must be at most 255 characters");
+    const hash = createHash("sha256")
+      .update(`${req.method} ${req.url.split("?")[0]}\n${JSON.stringify(req.body ?? null)}`)
+      .digest("hex");
+    const { accountId, userId } = req.auth;
+    stmt(ctx.db, "DELETE FROM idempotency_keys WHERE created_at_ms < ?").run(ctx.clock.nowMs() - TTL_MS);
+    const row = stmt(
+      ctx.db,
+      "SELECT request_hash, status, body FROM idempotency_keys WHERE account_id = ? AND user_id = ? AND key = ?",
+    ).get(accountId, userId, key) as { request_hash: string; status: number; body: string } | undefined;
+    if (row) {
+      if (row.request_hash !== hash) {
+        throw new HttpError(422, "Idempotency-Key was already used with different request parameters");
+      }
+      reply.header("Idempotent-Replayed", "true");
+      await reply.code(row.status).type("application/json; charset=utf-8").send(row.body);
+      return reply;
+    }
+    const scope = `${accountId}/${userId}/${key}`;
+    if (inFlight.has(scope)) throw new HttpError(409, "A request with this Idempotency-Key is already in progress");
+    inFlight.add(scope);
+    req.idempotency = { key, hash, scope };
+  });
+
+  app.addHook("onSend", async (req, reply, payload) => {
+    const idem = req.idempotency;
+    if (!idem || !req.auth) return payload;
+    inFlight.delete(idem.scope);
+    // Transient answers are not final: a retry with the same key must be able to succeed.
+    if (reply.statusCode >= 500 || reply.statusCode === 429 || reply.statusCode === 409) return payload;
+    if (typeof payload === "string") {
+      stmt(
+        ctx.db,
+        `INSERT OR IGNORE INTO idempotency_keys (account_id, user_id, key, request_hash, status, body, created_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(req.auth.accountId, req.auth.userId, idem.key, idem.hash, reply.statusCode, payload, ctx.clock.nowMs());
+    }
+    return payload;
+  });
+
+  app.addHook("onResponse", async (req) => {
+    if (req.idempotency) inFlight.delete(req.idempotency.scope);
+  });
+}

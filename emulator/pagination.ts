@@ -1,0 +1,63 @@
+// ?page= / ?per_page= and the Link, Current-Page, Page-Limit, Total-Pages, Total-Count headers
+// (DESIGN.md section 2). A page past the end is 200 []; a page that is not a positive integer is 400.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { badRequest } from "./errors.js";
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface PageParams {
+  page: number;
+  perPage: number;
+  offset: number;
+  /** True when the page is so far out that no row can be on it (avoids overflow in OFFSET). */
+  beyond: boolean;
+}
+
+function positiveInt(name: string, raw: unknown): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const s = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (typeof s !== "string" && typeof s !== "number") throw badRequest(`${name} must be a positive integer`);
+  const text = String(s);
+  if (!/^[0-9]+$/.test(text) || /^0+$/.test(text)) throw badRequest(`${name} must be a positive integer`);
+  // Absurdly large numbers are valid pages that are simply past the end.
+  return text.length > 15 ? Number.MAX_SAFE_INTEGER : Number(text);
+}
+
+export function pageParams(query: Record<string, unknown>): PageParams {
+  const page = positiveInt("page", query.page) ?? 1;
+  const perPage = Math.min(positiveInt("per_page", query.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const offset = (page - 1) * perPage;
+  return { page, perPage, offset, beyond: !Number.isSafeInteger(offset) || offset > 2 ** 53 / 2 };
+}
+
+export interface PageSource<T> {
+  count(): number;
+  rows(limit: number, offset: number): T[];
+}
+
+/** Runs the page query and sets the pagination headers; returns the body array. */
+export function paginate<T>(req: FastifyRequest, reply: FastifyReply, source: PageSource<T>): T[] {
+  const p = pageParams(req.query as Record<string, unknown>);
+  const total = source.count();
+  const totalPages = Math.max(1, Math.ceil(total / p.perPage));
+  const rows = p.beyond || p.offset >= total ? [] : source.rows(p.perPage, p.offset);
+
+  const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+  const link = (page: number, rel: string): string => {
+    url.searchParams.set("page", String(page));
+    url.searchParams.set("per_page", String(p.perPage));
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(1, "first")];
+  if (p.page > 1) links.push(link(Math.min(p.page - 1, totalPages), "prev"));
+  if (p.page < totalPages) links.push(link(p.page + 1, "next"));
+  links.push(link(totalPages, "last"));
+
+  reply.header("Link", links.join(", "));
+  reply.header("Current-Page", String(p.page));
+  reply.header("Page-Limit", String(p.perPage));
+  reply.header("Total-Pages", String(totalPages));
+  reply.header("Total-Count", String(total));
+  return rows;
+}
