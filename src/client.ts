@@ -1,0 +1,334 @@
+// The SiteOps client: options and their defaults, the resources, and the request pipeline every call goes
+// through (auth header, JSON, timeout and cancellation, retries with backoff, idempotency keys, logging).
+
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { Pool, type Dispatcher } from "undici";
+import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  SiteOpsError,
+  type HeadersRecord,
+} from "./errors.js";
+import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
+import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
+import { envNumber, flattenHeaders, parseBody, queryString } from "./internal/http.js";
+import { redactHeaders } from "./internal/redact.js";
+import { VERSION } from "./internal/version.js";
+import { Operations } from "./operations/index.js";
+import { Accounts } from "./resources/accounts.js";
+import { ActivityLogs } from "./resources/activity-logs.js";
+import { Authentication } from "./resources/auth.js";
+import { HealthChecks } from "./resources/health-checks.js";
+import type { Me } from "./resources/me.js";
+import { Sites } from "./resources/sites.js";
+import { Snapshots } from "./resources/snapshots.js";
+import { UpgradePipelines } from "./resources/upgrade-pipelines.js";
+import { Users } from "./resources/users.js";
+import { VulnerabilityRecords } from "./resources/vulnerability-records.js";
+import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
+
+/** Per-attempt timeout. Env SITEOPS_TIMEOUT_MS. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Retries after the first attempt. Env SITEOPS_MAX_RETRIES. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Keep-alive connections to the service. */
+export const DEFAULT_CONNECTIONS = 32;
+/** Idle keep-alive sockets are closed after this. */
+export const DEFAULT_KEEP_ALIVE_MS = 10_000;
+
+export interface ClientOptions {
+  /** URL of the service, e.g. `https://siteops.example.com`. Env SITEOPS_BASE_URL. Required. */
+  baseUrl?: string;
+  /** API token (`sot_...`), sent as `Authorization: token ...`. Env SITEOPS_API_TOKEN. */
+  apiToken?: string;
+  /** Custom credentials (e.g. a JwtAuth); wins over `apiToken`. `SiteOps.login()` sets it for you. */
+  auth?: Auth;
+  /** Per-attempt timeout in ms. Default DEFAULT_TIMEOUT_MS (60 000). Env SITEOPS_TIMEOUT_MS. */
+  timeout?: number;
+  /** Retries of a failed request (connection errors, 408, 429, 5xx). Default 2. Env SITEOPS_MAX_RETRIES. */
+  maxRetries?: number;
+  /** Maximum keep-alive connections to the service. Default DEFAULT_CONNECTIONS (32). */
+  connections?: number;
+  /** `X-Account-Id` sent with every request: act in another account the user belongs to. Env SITEOPS_ACCOUNT_ID. */
+  accountId?: string;
+  /** Headers added to every request. */
+  defaultHeaders?: Record<string, string>;
+  /** Called after every attempt with method, path, status, duration, request id and redacted headers.
+   * Env SITEOPS_DEBUG=1 installs one that prints to stderr. */
+  logger?: RequestLogger;
+  /** undici dispatcher to send requests through instead of the client's own keep-alive Pool. */
+  dispatcher?: Dispatcher;
+}
+
+/** Options every method accepts as its last argument; they override the client's. */
+export interface RequestOptions {
+  /** Per-attempt timeout in ms. */
+  timeout?: number;
+  maxRetries?: number;
+  signal?: AbortSignal;
+  /** Key for a POST; generated when absent, and the same across retries of the call. */
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+  accountId?: string;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | null | undefined;
+
+/** A body that can be produced again for each attempt (a stream cannot be replayed). */
+export type BodyFactory = () => Readable | Buffer | Uint8Array | string;
+
+export interface RequestInit extends RequestOptions {
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/api/v1`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** JSON body. */
+  body?: unknown;
+  /** Raw body instead of JSON, made once per attempt. */
+  rawBody?: BodyFactory;
+  /** Content type of `rawBody`. */
+  contentType?: string;
+  /** false for the endpoints that take no credentials (login, refresh). */
+  authenticate?: boolean;
+}
+
+export interface APIResponse<T> {
+  data: T;
+  status: number;
+  headers: HeadersRecord;
+  requestId: string | undefined;
+}
+
+const TIMEOUT = Symbol("timeout");
+
+export class SiteOps {
+  readonly baseUrl: string;
+  readonly timeout: number;
+  readonly maxRetries: number;
+
+  readonly sites = new Sites(this);
+  readonly healthChecks = new HealthChecks(this);
+  readonly snapshots = new Snapshots(this);
+  readonly upgradePipelines = new UpgradePipelines(this);
+  readonly vulnerabilityRecords = new VulnerabilityRecords(this);
+  readonly activityLogs = new ActivityLogs(this);
+  readonly webhookEndpoints = new WebhookEndpoints(this);
+  readonly accounts = new Accounts(this);
+  readonly users = new Users(this);
+  /** The authentication endpoints themselves; most code wants `SiteOps.login()` and `logout()` instead. */
+  readonly auth = new Authentication(this);
+  /** Multi-step workflows with waiters: snapshot, upgrade, approve. */
+  readonly operations = new Operations(this);
+
+  #credentials: Auth | undefined;
+  #origin: string;
+  #basePath: string;
+  #dispatcher: Dispatcher;
+  #ownDispatcher: boolean;
+  #accountId: string | undefined;
+  #defaultHeaders: Record<string, string>;
+  #logger: RequestLogger | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    const env = process.env;
+    const baseUrl = options.baseUrl ?? env.SITEOPS_BASE_URL;
+    if (!baseUrl) throw new SiteOpsError("No base URL: pass `baseUrl` or set SITEOPS_BASE_URL.");
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new SiteOpsError(`Invalid base URL: ${baseUrl}`);
+    }
+    this.baseUrl = url.href.replace(/\/+$/, "");
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
+    const apiToken = options.apiToken ?? env.SITEOPS_API_TOKEN;
+    this.#credentials = options.auth ?? (apiToken ? new ApiTokenAuth(apiToken) : undefined);
+    this.#accountId = options.accountId ?? env.SITEOPS_ACCOUNT_ID;
+    this.#defaultHeaders = { ...options.defaultHeaders };
+    this.#logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
+    this.#ownDispatcher = !options.dispatcher;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Pool(this.#origin, {
+        connections: options.connections ?? DEFAULT_CONNECTIONS,
+        keepAliveTimeout: DEFAULT_KEEP_ALIVE_MS,
+      });
+  }
+
+  /** Logs in with email and password (JWT). The client refreshes its tokens itself; `logout()` revokes them.
+   * Throws OtpRequiredError when the user has 2FA and no `otp` was given. */
+  static async login(options: LoginOptions & Omit<ClientOptions, "apiToken" | "auth">): Promise<SiteOps> {
+    const { email, password, otp, tokenType, name, ...clientOptions } = options;
+    const client = new SiteOps(clientOptions);
+    client.#credentials = undefined; // not SITEOPS_API_TOKEN from the environment
+    try {
+      client.#credentials = await obtainCredentials(client, { email, password, otp, tokenType, name });
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+    return client;
+  }
+
+  /** The signed-in user and their current account id. */
+  me(options?: RequestOptions): Promise<Me> {
+    return this.get<Me>("/api/v1/me", options);
+  }
+
+  /** The credentials in use (undefined after logout). */
+  get credentials(): Auth | undefined {
+    return this.#credentials;
+  }
+
+  /** Revokes the client's credentials (JWT pair, or the API token via DELETE /api/v1/auth) and closes it. */
+  async logout(options?: RequestOptions): Promise<void> {
+    const credentials = this.#credentials;
+    if (credentials) await credentials.logout(this, options);
+    this.#credentials = undefined;
+    await this.close();
+  }
+
+  /** Closes the keep-alive connections. The client cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.#ownDispatcher) await this.#dispatcher.close();
+  }
+
+  get<T>(path: string, options?: RequestOptions & { query?: Record<string, QueryValue> }): Promise<T> {
+    return this.request<T>({ method: "GET", path, ...options }).then((r) => r.data);
+  }
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return this.request<T>({ method: "POST", path, body, ...options }).then((r) => r.data);
+  }
+  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
+    return this.request<T>({ method: "PATCH", path, body, ...options }).then((r) => r.data);
+  }
+  delete(path: string, options?: RequestOptions): Promise<void> {
+    return this.request<unknown>({ method: "DELETE", path, ...options }).then(() => undefined);
+  }
+
+  /** Sends a request with retries; resolves with the parsed body and response metadata. */
+  async request<T>(init: RequestInit): Promise<APIResponse<T>> {
+    const maxRetries = init.maxRetries ?? this.maxRetries;
+    // POSTs are retried only with a key, so a create that reached the server before the failure is replayed,
+    // not repeated. The key is fixed once here and shared by every attempt.
+    const idempotencyKey = init.idempotencyKey ?? (init.method === "POST" ? `siteops-${randomUUID()}` : undefined);
+    const authenticate = init.authenticate !== false;
+    let recovered = false;
+    for (let retry = 0; ; ) {
+      const authorization = authenticate && this.#credentials ? await this.#credentials.authorization(this) : undefined;
+      let delay: number;
+      try {
+        const response = await this.#send(init, authorization, idempotencyKey, retry);
+        if (response.status < 400) return response as APIResponse<T>;
+        const error = APIError.generate(response.status, response.data, response.headers);
+        // An expired access token is renewed once (single-flight across concurrent calls), outside the retry budget.
+        if (response.status === 401 && authorization && !recovered && this.#credentials) {
+          recovered = true;
+          if (await this.#credentials.recover(this, authorization, error)) continue;
+        }
+        // 409 on a keyed POST means "the same request is still in progress": wait and replay it.
+        const retryable = RETRYABLE_STATUSES.has(response.status) || (response.status === 409 && idempotencyKey !== undefined);
+        if (retry >= maxRetries || !retryable) throw error;
+        delay = parseRetryAfter(response.headers) ?? backoffDelay(retry);
+      } catch (err) {
+        if (err instanceof APIError || err instanceof APIUserAbortError || retry >= maxRetries) throw err;
+        if (!(err instanceof APIConnectionError)) throw err;
+        delay = backoffDelay(retry);
+      }
+      this.#logger?.({ kind: "retry", method: init.method, path: init.path, attempt: retry + 1, delayMs: delay });
+      try {
+        await sleep(delay, init.signal);
+      } catch (reason) {
+        throw new APIUserAbortError(undefined, { cause: reason });
+      }
+      retry++;
+    }
+  }
+
+  async #send(
+    init: RequestInit,
+    authorization: string | undefined,
+    idempotencyKey: string | undefined,
+    attempt: number,
+  ): Promise<APIResponse<unknown>> {
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": `siteops-node/${VERSION}`,
+      ...this.#defaultHeaders,
+    };
+    let body: string | Buffer | Uint8Array | Readable | undefined;
+    if (init.rawBody) {
+      body = init.rawBody();
+      headers["content-type"] = init.contentType ?? "application/octet-stream";
+    } else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["content-type"] = "application/json";
+    }
+    if (authorization) headers.authorization = authorization;
+    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+    const accountId = init.accountId ?? this.#accountId;
+    if (accountId) headers["x-account-id"] = accountId;
+    Object.assign(headers, init.headers);
+
+    const signal = init.signal;
+    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(TIMEOUT), init.timeout ?? this.timeout);
+    const path = this.#basePath + init.path + queryString(init.query);
+    const started = performance.now();
+    let status: number | undefined;
+    let requestId: string | undefined;
+    try {
+      const res = await this.#dispatcher.request({
+        origin: this.#origin,
+        path,
+        method: init.method,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      status = res.statusCode;
+      const responseHeaders = flattenHeaders(res.headers);
+      requestId = responseHeaders["x-request-id"];
+      let data: unknown;
+      if (status === 204) {
+        await res.body.dump();
+      } else {
+        const text = await res.body.text();
+        data = parseBody(text, responseHeaders["content-type"]);
+      }
+      return { data, status, headers: responseHeaders, requestId };
+    } catch (err) {
+      if (controller.signal.aborted) {
+        if (controller.signal.reason === TIMEOUT) throw new APIConnectionTimeoutError(undefined, { cause: err });
+        throw new APIUserAbortError(undefined, { cause: err });
+      }
+      if (err instanceof SiteOpsError) throw err;
+      const code = (err as { code?: string }).code;
+      throw new APIConnectionError(`Connection error${code ? ` (${code})` : ""}: ${(err as Error).message}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.#logger?.({
+        kind: "response",
+        method: init.method,
+        path,
+        status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        requestId,
+        attempt: attempt + 1,
+        requestHeaders: redactHeaders(headers),
+      });
+    }
+  }
+}
