@@ -22,7 +22,7 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
     const value = headers["retry-after"]?.trim();
     if (value) {
       if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
-      else {
+      else if (/[a-z]/i.test(value)) {
         const date = Date.parse(value);
         if (!Number.isNaN(date)) ms = Math.max(0, date - now);
       }

@@ -1,0 +1,134 @@
+// Request pipeline cases a real server cannot produce on demand (proxy HTML errors, HTTP-date Retry-After,
+// missing pagination headers, a server that never stops paging). Everything else runs against the emulator.
+import { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  BadRequestError,
+  InternalServerError,
+  SiteOps,
+  SiteOpsError,
+  type RequestLogEvent,
+} from "../../src/index.js";
+
+const ORIGIN = "http://api.test";
+const TOKEN = "sot_abcdefghijklmnopqrstuvwx";
+let agent: MockAgent;
+let events: RequestLogEvent[];
+let so: SiteOps;
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  events = [];
+  so = new SiteOps({ baseUrl: ORIGIN, apiToken: TOKEN, dispatcher: agent, logger: (e) => events.push(e) });
+});
+afterEach(async () => {
+  await agent.close();
+});
+
+const json = { "content-type": "application/json" };
+const site = (n: number) => ({ id: `site_${String(n).padStart(16, "0")}`, name: `s${n}` });
+
+describe("request pipeline", () => {
+  it("sends the token scheme, JSON and a stable Idempotency-Key across retries of a POST", async () => {
+    const seen: Record<string, string>[] = [];
+    const pool = agent.get(ORIGIN);
+    const capture = (status: number, body: object) => (opts: { headers?: unknown }) => {
+      seen.push(opts.headers as Record<string, string>);
+      return { statusCode: status, data: body, responseOptions: { headers: { ...json, "retry-after-ms": "1", "x-request-id": `req_${seen.length}` } } };
+    };
+    pool.intercept({ path: "/api/v1/sites", method: "POST" }).reply(capture(502, { error: "Bad gateway" }));
+    pool.intercept({ path: "/api/v1/sites", method: "POST" }).reply(capture(201, site(1)));
+    const created = await so.sites.create({ name: "s1", url: "https://s1.example" });
+    expect(created.id).toBe(site(1).id);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].authorization).toBe(`token ${TOKEN}`);
+    expect(seen[0]["content-type"]).toBe("application/json");
+    expect(seen[0]["idempotency-key"]).toMatch(/^siteops-/);
+    expect(seen[1]["idempotency-key"]).toBe(seen[0]["idempotency-key"]);
+  });
+
+  it("retries 408 and honours an HTTP-date Retry-After", async () => {
+    const pool = agent.get(ORIGIN);
+    const soon = new Date(Date.now() + 1000).toUTCString();
+    pool.intercept({ path: "/api/v1/sites/site_1" }).reply(408, { error: "Request timeout" }, { headers: { ...json, "retry-after": soon } });
+    pool.intercept({ path: "/api/v1/sites/site_1" }).reply(200, site(1), { headers: json });
+    await expect(so.sites.get("site_1")).resolves.toMatchObject({ name: "s1" });
+    const retry = events.find((e) => e.kind === "retry");
+    expect(retry && retry.kind === "retry" && retry.delayMs).toBeGreaterThan(0);
+    expect(retry && retry.kind === "retry" && retry.delayMs).toBeLessThanOrEqual(1000);
+  });
+
+  it("never retries a 400 and reports the proxy's HTML 502 as a server error after the retries", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/sites?page=0" }).reply(400, { error: "page must be a positive integer" }, { headers: { ...json, "x-request-id": "req_bad" } });
+    const err = await so.sites.list({ page: 0 }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect((err as BadRequestError).requestId).toBe("req_bad");
+    expect(events.filter((e) => e.kind === "response")).toHaveLength(1);
+
+    pool.intercept({ path: "/api/v1/me" }).reply(502, "<html>Bad Gateway</html>", { headers: { "content-type": "text/html", "retry-after-ms": "1" } }).times(3);
+    const err2 = await so.me().then(() => null, (e: unknown) => e);
+    expect(err2).toBeInstanceOf(InternalServerError);
+    expect((err2 as InternalServerError).status).toBe(502);
+  });
+
+  it("per-request maxRetries overrides the client's", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/me" }).reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } }).times(1);
+    await expect(so.me({ maxRetries: 0 })).rejects.toMatchObject({ status: 503 });
+  });
+
+  it("logs method, path, status, duration and request id with the token redacted", async () => {
+    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_me" } });
+    await so.me();
+    const [event] = events;
+    expect(event).toMatchObject({ kind: "response", method: "GET", path: "/api/v1/me", status: 200, requestId: "req_me", attempt: 1 });
+    expect(event.kind === "response" && event.requestHeaders.authorization).toBe("token [REDACTED]");
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+  });
+
+  it("needs a base URL", () => {
+    const saved = process.env.SITEOPS_BASE_URL;
+    delete process.env.SITEOPS_BASE_URL;
+    try {
+      expect(() => new SiteOps({ apiToken: TOKEN })).toThrow(SiteOpsError);
+    } finally {
+      if (saved !== undefined) process.env.SITEOPS_BASE_URL = saved;
+    }
+  });
+});
+
+describe("pagination without headers", () => {
+  it("stops at a short page when Link and Total-Pages are missing", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/sites?per_page=2" }).reply(200, [site(1), site(2)], { headers: json });
+    pool.intercept({ path: "/api/v1/sites?per_page=2&page=2" }).reply(200, [site(3)], { headers: json });
+    const ids = (await so.sites.list({ per_page: 2 }).toArray()).map((s) => s.name);
+    expect(ids).toEqual(["s1", "s2", "s3"]);
+  });
+
+  it("stops at an empty page when the page size is unknown", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/users" }).reply(200, [site(1)], { headers: json });
+    pool.intercept({ path: "/api/v1/users?page=2" }).reply(200, [site(2)], { headers: json });
+    pool.intercept({ path: "/api/v1/users?page=3" }).reply(200, [], { headers: json });
+    const names: string[] = [];
+    for await (const u of so.users.list()) names.push((u as unknown as { name: string }).name);
+    expect(names).toEqual(["s1", "s2"]);
+  });
+
+  it("gives up after maxPages on a server that always has a next page", async () => {
+    const pool = agent.get(ORIGIN);
+    for (let p = 1; p <= 3; p++) {
+      const path = p === 1 ? "/api/v1/accounts" : `/api/v1/accounts?page=${p}`;
+      pool.intercept({ path }).reply(200, [site(p)], { headers: { ...json, link: `<${ORIGIN}/api/v1/accounts?page=${p + 1}>; rel="next"` } });
+    }
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const a of so.accounts.list({}, { maxPages: 3 })) seen.push(a.name);
+    };
+    await expect(run()).rejects.toThrow("Pagination stopped after 3 pages");
+    expect(seen).toEqual(["s1", "s2", "s3"]);
+  });
+});
