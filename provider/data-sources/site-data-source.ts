@@ -1,0 +1,64 @@
+// data "siteops_site": one site, by id or by its exact name or url.
+import { NotFoundError, type Site } from "../../src/index.js";
+import { reportError } from "../api-errors.js";
+import { path } from "../framework/diagnostics.js";
+import type { DataSource } from "../framework/resource.js";
+import type { Schema } from "../framework/schema.js";
+import type { ProviderData } from "../provider-data.js";
+import { siteState } from "../resources/site-resource.js";
+
+const LOOKUPS = ["id", "name", "url"] as const;
+
+export const siteDataSourceSchema: Schema = {
+  description: "Looks up one site by `id`, or by its exact `name` or `url`. Exactly one of the three must be set.",
+  attributes: {
+    id: { type: "string", optional: true, computed: true, description: "Site identifier (`site_...`)." },
+    name: { type: "string", optional: true, computed: true, description: "Exact display name; it must match one site only." },
+    url: { type: "string", optional: true, computed: true, description: "Exact URL of the site." },
+    wp_version: { type: "string", computed: true, description: "WordPress version, `major.minor`." },
+    php_version: { type: "string", computed: true, description: "PHP version, `major.minor`." },
+    status: { type: "string", computed: true, description: "Health status." },
+    created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC." },
+  },
+};
+
+export const siteDataSource: DataSource<ProviderData> = {
+  typeName: "siteops_site",
+  schema: siteDataSourceSchema,
+
+  validateConfig(config, diags) {
+    const set = LOOKUPS.filter((k) => config[k] !== null && config[k] !== undefined);
+    if (set.length !== 1) {
+      diags.error(
+        "Invalid Attribute Combination",
+        `Exactly one of these attributes must be configured: [id,name,url]${set.length ? `; got ${set.join(", ")}` : ""}.`,
+        path(set[1] ?? "id"),
+      );
+    }
+  },
+
+  async read(config, diags, ctx) {
+    const key = LOOKUPS.find((k) => typeof config[k] === "string")!;
+    const wanted = config[key] as string;
+    try {
+      const client = await ctx.data.client();
+      if (key === "id") return siteState(await client.sites.get(wanted, { signal: ctx.signal }));
+      const matches: Site[] = [];
+      for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) if (site[key] === wanted) matches.push(site);
+      if (matches.length === 1) return siteState(matches[0]!);
+      diags.error(
+        matches.length ? `${matches.length} sites have ${key} ${JSON.stringify(wanted)}` : `No site with ${key} ${JSON.stringify(wanted)}`,
+        matches.length ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.` : "Check the value, and that the credentials belong to the site's account.",
+        path(key),
+      );
+      return null;
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));
+        return null;
+      }
+      reportError(err, diags, { action: "read the site", credentialSource: ctx.data.credentialSource });
+      return null;
+    }
+  },
+};

@@ -1,0 +1,28 @@
+// Logging for a plugin: stderr only (stdout belongs to the go-plugin handshake), as go-hclog JSON lines so
+// Terraform shows them with its own logs, filtered by TF_LOG_PROVIDER or TF_LOG like a Go provider's.
+const LEVELS = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 } as const;
+type Level = Exclude<keyof typeof LEVELS, "off">;
+
+function threshold(): number {
+  const raw = (process.env.TF_LOG_PROVIDER || process.env.TF_LOG || "").toLowerCase();
+  if (!raw) return LEVELS.off;
+  if (raw === "json" || raw === "1" || raw === "true") return LEVELS.trace;
+  return raw in LEVELS ? LEVELS[raw as keyof typeof LEVELS] : LEVELS.trace;
+}
+
+const min = threshold();
+
+function write(level: Level, message: string, fields?: Record<string, unknown>): void {
+  if (LEVELS[level] < min) return;
+  process.stderr.write(
+    JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": new Date().toISOString(), ...fields }) + "\n",
+  );
+}
+
+export const log = {
+  trace: (m: string, f?: Record<string, unknown>) => write("trace", m, f),
+  debug: (m: string, f?: Record<string, unknown>) => write("debug", m, f),
+  info: (m: string, f?: Record<string, unknown>) => write("info", m, f),
+  warn: (m: string, f?: Record<string, unknown>) => write("warn", m, f),
+  error: (m: string, f?: Record<string, unknown>) => write("error", m, f),
+};

@@ -1,0 +1,59 @@
+// Schema declaration: the TypeScript counterpart of terraform-plugin-framework's schema package. One schema
+// drives the wire type (msgpack conversion), validation, planning and the generated docs.
+import type { CtyType, Value } from "../values/cty.js";
+import type { PlanModifier } from "./plan-modifiers.js";
+import type { Validator } from "./validators.js";
+
+export interface Attribute {
+  type: CtyType;
+  /** Markdown; shown in `terraform providers schema` and the generated docs. */
+  description: string;
+  required?: boolean;
+  optional?: boolean;
+  computed?: boolean;
+  sensitive?: boolean;
+  deprecationMessage?: string;
+  validators?: Validator[];
+  planModifiers?: PlanModifier[];
+  /** Planned when the configuration leaves the attribute null (requires optional + computed). */
+  default?: Value;
+}
+
+export interface NestedBlock {
+  nesting: "single" | "list" | "set" | "map" | "group";
+  block: Block;
+  minItems?: number;
+  maxItems?: number;
+}
+
+export interface Block {
+  description?: string;
+  attributes: Record<string, Attribute>;
+  blocks?: Record<string, NestedBlock>;
+}
+
+export interface Schema extends Block {
+  description: string;
+  /** Bump when stored state needs an upgrade; see Resource.stateUpgraders. */
+  version?: number;
+}
+
+/** The object type of values conforming to a block. */
+export function blockType(block: Block): CtyType {
+  const attrs: Record<string, CtyType> = {};
+  for (const [name, a] of Object.entries(block.attributes)) attrs[name] = a.type;
+  for (const [name, b] of Object.entries(block.blocks ?? {})) {
+    const inner = blockType(b.block);
+    attrs[name] =
+      b.nesting === "single" || b.nesting === "group" ? inner : b.nesting === "list" ? ["list", inner] : b.nesting === "set" ? ["set", inner] : ["map", inner];
+  }
+  return ["object", attrs];
+}
+
+export function checkSchema(name: string, block: Block): void {
+  for (const [attr, a] of Object.entries(block.attributes)) {
+    const modes = [a.required, a.optional || a.computed].filter(Boolean).length;
+    if (modes !== 1) throw new Error(`${name}.${attr}: exactly one of required, or optional/computed, must be set`);
+    if (a.default !== undefined && !(a.optional && a.computed)) throw new Error(`${name}.${attr}: a default needs optional + computed`);
+  }
+}

@@ -1,0 +1,26 @@
+// Wire -> framework: dynamic values and private state bytes.
+import { decodeMsgpack, fromJSON, type CtyType, type Value } from "../values/cty.js";
+import type { PrivateState } from "../framework/resource.js";
+
+export interface WireDynamicValue {
+  msgpack?: Uint8Array | null;
+  json?: Uint8Array | null;
+}
+
+/** Terraform sends msgpack; JSON is accepted too because the protocol allows either. */
+export function dynamicValue(type: CtyType, dv: WireDynamicValue | null | undefined): Value {
+  if (!dv) return null;
+  if (dv.msgpack && dv.msgpack.length) return decodeMsgpack(type, dv.msgpack);
+  if (dv.json && dv.json.length) return fromJSON(type, JSON.parse(Buffer.from(dv.json).toString("utf8")));
+  return null;
+}
+
+export function privateState(bytes: Uint8Array | null | undefined): PrivateState {
+  if (!bytes || bytes.length === 0) return {};
+  try {
+    const parsed = JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as PrivateState) : {};
+  } catch {
+    return {}; // written by something else: start afresh rather than fail the plan
+  }
+}

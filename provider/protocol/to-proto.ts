@@ -1,0 +1,93 @@
+// Framework -> wire: schemas, diagnostics, attribute paths and dynamic values in the shape protobufjs
+// encodes (field names exactly as in tfplugin6.proto).
+import type { AttributePath, Diagnostic } from "../framework/diagnostics.js";
+import type { PrivateState } from "../framework/resource.js";
+import type { Block, Schema } from "../framework/schema.js";
+import { encodeMsgpack, type CtyType, type Value } from "../values/cty.js";
+
+export interface ProtoDynamicValue {
+  msgpack?: Uint8Array;
+  json?: Uint8Array;
+}
+
+export interface ProtoStep {
+  attribute_name?: string;
+  element_key_string?: string;
+  element_key_int?: number;
+}
+
+export interface ProtoAttributePath {
+  steps: ProtoStep[];
+}
+
+export interface ProtoDiagnostic {
+  severity: number;
+  summary: string;
+  detail: string;
+  attribute?: ProtoAttributePath;
+}
+
+const SEVERITY = { error: 1, warning: 2 } as const;
+const MARKDOWN = 1;
+const NESTING = { single: 1, list: 2, set: 3, map: 4, group: 5 } as const;
+
+export function dynamicValue(type: CtyType, value: Value): ProtoDynamicValue {
+  return { msgpack: encodeMsgpack(type, value) };
+}
+
+export function attributePath(p: AttributePath): ProtoAttributePath {
+  return {
+    steps: p.map((s) => ("attribute" in s ? { attribute_name: s.attribute } : "key" in s ? { element_key_string: s.key } : { element_key_int: s.index })),
+  };
+}
+
+export function diagnostic(d: Diagnostic): ProtoDiagnostic {
+  return {
+    severity: SEVERITY[d.severity],
+    summary: d.summary,
+    detail: d.detail ?? "",
+    ...(d.path && d.path.length ? { attribute: attributePath(d.path) } : {}),
+  };
+}
+
+export function diagnostics(list: readonly Diagnostic[]): ProtoDiagnostic[] {
+  return list.map(diagnostic);
+}
+
+function block(b: Block, version: number): Record<string, unknown> {
+  return {
+    version,
+    description: b.description ?? "",
+    description_kind: MARKDOWN,
+    attributes: Object.entries(b.attributes)
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([name, a]) => ({
+        name,
+        type: Buffer.from(JSON.stringify(a.type)),
+        description: a.description,
+        description_kind: MARKDOWN,
+        required: !!a.required,
+        optional: !!a.optional,
+        computed: !!a.computed,
+        sensitive: !!a.sensitive,
+        deprecated: !!a.deprecationMessage,
+      })),
+    block_types: Object.entries(b.blocks ?? {}).map(([name, nb]) => ({
+      type_name: name,
+      block: block(nb.block, version),
+      nesting: NESTING[nb.nesting],
+      min_items: nb.minItems ?? 0,
+      max_items: nb.maxItems ?? 0,
+    })),
+  };
+}
+
+export function schema(s: Schema): Record<string, unknown> {
+  const version = s.version ?? 0;
+  return { version, block: block(s, version) };
+}
+
+/** Private state as Terraform stores it: opaque bytes, here JSON; empty when there is nothing to keep. */
+export function privateBytes(p: PrivateState | undefined): Uint8Array {
+  return p && Object.keys(p).length ? Buffer.from(JSON.stringify(p)) : new Uint8Array(0);
+}

@@ -1,0 +1,282 @@
+// Low-level MessagePack reading and writing: exactly the wire formats cty (Terraform's type system) uses.
+// Schema-driven conversion to Terraform values lives in cty.ts; this file knows nothing about types.
+
+export class MsgpackError extends Error {
+  override name = "MsgpackError";
+}
+
+export class Reader {
+  pos = 0;
+  private readonly view: DataView;
+  constructor(readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  get done(): boolean {
+    return this.pos >= this.buf.length;
+  }
+
+  peek(): number {
+    if (this.pos >= this.buf.length) throw new MsgpackError("unexpected end of msgpack data");
+    return this.buf[this.pos]!;
+  }
+
+  isNil(): boolean {
+    return this.peek() === 0xc0;
+  }
+
+  isExt(): boolean {
+    const b = this.peek();
+    return (b >= 0xd4 && b <= 0xd8) || (b >= 0xc7 && b <= 0xc9);
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.buf.length) throw new MsgpackError("unexpected end of msgpack data");
+  }
+
+  private u8(): number {
+    this.need(1);
+    return this.buf[this.pos++]!;
+  }
+  private u16(): number {
+    this.need(2);
+    const v = this.view.getUint16(this.pos);
+    this.pos += 2;
+    return v;
+  }
+  private u32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  private bytes(n: number): Uint8Array {
+    this.need(n);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  /** Skips one complete value and returns its raw bytes (used to carry unknowns through untouched). */
+  raw(): Uint8Array {
+    const start = this.pos;
+    this.skip();
+    return this.buf.slice(start, this.pos);
+  }
+
+  skip(): void {
+    const b = this.u8();
+    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) return;
+    if ((b & 0xf0) === 0x80) return this.skipN((b & 0x0f) * 2);
+    if ((b & 0xf0) === 0x90) return this.skipN(b & 0x0f);
+    if ((b & 0xe0) === 0xa0) return void this.bytes(b & 0x1f);
+    switch (b) {
+      case 0xc4: case 0xd9: return void this.bytes(this.u8());
+      case 0xc5: case 0xda: return void this.bytes(this.u16());
+      case 0xc6: case 0xdb: return void this.bytes(this.u32());
+      case 0xc7: return void this.bytes(this.u8() + 1);
+      case 0xc8: return void this.bytes(this.u16() + 1);
+      case 0xc9: return void this.bytes(this.u32() + 1);
+      case 0xca: return void this.bytes(4);
+      case 0xcb: return void this.bytes(8);
+      case 0xcc: case 0xd0: return void this.bytes(1);
+      case 0xcd: case 0xd1: return void this.bytes(2);
+      case 0xce: case 0xd2: return void this.bytes(4);
+      case 0xcf: case 0xd3: return void this.bytes(8);
+      case 0xd4: return void this.bytes(2);
+      case 0xd5: return void this.bytes(3);
+      case 0xd6: return void this.bytes(5);
+      case 0xd7: return void this.bytes(9);
+      case 0xd8: return void this.bytes(17);
+      case 0xdc: return this.skipN(this.u16());
+      case 0xdd: return this.skipN(this.u32());
+      case 0xde: return this.skipN(this.u16() * 2);
+      case 0xdf: return this.skipN(this.u32() * 2);
+    }
+    throw new MsgpackError(`invalid msgpack byte 0x${b.toString(16)}`);
+  }
+
+  private skipN(n: number): void {
+    for (let i = 0; i < n; i++) this.skip();
+  }
+
+  nil(): null {
+    if (this.u8() !== 0xc0) throw new MsgpackError("expected nil");
+    return null;
+  }
+
+  bool(): boolean {
+    const b = this.u8();
+    if (b === 0xc2) return false;
+    if (b === 0xc3) return true;
+    throw new MsgpackError(`expected bool, got 0x${b.toString(16)}`);
+  }
+
+  isString(): boolean {
+    const b = this.peek();
+    return (b & 0xe0) === 0xa0 || b === 0xd9 || b === 0xda || b === 0xdb;
+  }
+
+  str(): string {
+    const b = this.u8();
+    let n: number;
+    if ((b & 0xe0) === 0xa0) n = b & 0x1f;
+    else if (b === 0xd9) n = this.u8();
+    else if (b === 0xda) n = this.u16();
+    else if (b === 0xdb) n = this.u32();
+    // cty also accepts bin where a string is expected (it writes type JSON as bin).
+    else if (b === 0xc4) n = this.u8();
+    else if (b === 0xc5) n = this.u16();
+    else if (b === 0xc6) n = this.u32();
+    else throw new MsgpackError(`expected string, got 0x${b.toString(16)}`);
+    return Buffer.from(this.bytes(n)).toString("utf8");
+  }
+
+  /** A number as int (number or bigint when beyond 2^53), float, or cty's decimal string form. */
+  num(): number | bigint | string {
+    const b = this.peek();
+    if (b <= 0x7f) return this.u8();
+    if (b >= 0xe0) return this.u8() - 0x100;
+    this.pos++;
+    switch (b) {
+      case 0xcc: return this.u8();
+      case 0xcd: return this.u16();
+      case 0xce: return this.u32();
+      case 0xcf: { this.need(8); const v = this.view.getBigUint64(this.pos); this.pos += 8; return safe(v); }
+      case 0xd0: { this.need(1); const v = this.view.getInt8(this.pos); this.pos += 1; return v; }
+      case 0xd1: { this.need(2); const v = this.view.getInt16(this.pos); this.pos += 2; return v; }
+      case 0xd2: { this.need(4); const v = this.view.getInt32(this.pos); this.pos += 4; return v; }
+      case 0xd3: { this.need(8); const v = this.view.getBigInt64(this.pos); this.pos += 8; return safe(v); }
+      case 0xca: { this.need(4); const v = this.view.getFloat32(this.pos); this.pos += 4; return v; }
+      case 0xcb: { this.need(8); const v = this.view.getFloat64(this.pos); this.pos += 8; return v; }
+    }
+    this.pos--;
+    if (this.isString()) return this.str();
+    throw new MsgpackError(`expected number, got 0x${b.toString(16)}`);
+  }
+
+  arrayLength(): number {
+    const b = this.u8();
+    if ((b & 0xf0) === 0x90) return b & 0x0f;
+    if (b === 0xdc) return this.u16();
+    if (b === 0xdd) return this.u32();
+    throw new MsgpackError(`expected array, got 0x${b.toString(16)}`);
+  }
+
+  mapLength(): number {
+    const b = this.u8();
+    if ((b & 0xf0) === 0x80) return b & 0x0f;
+    if (b === 0xde) return this.u16();
+    if (b === 0xdf) return this.u32();
+    throw new MsgpackError(`expected map, got 0x${b.toString(16)}`);
+  }
+}
+
+function safe(v: bigint): number | bigint {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+export class Writer {
+  private buf = Buffer.allocUnsafe(256);
+  private pos = 0;
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  finish(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  private byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = b;
+  }
+
+  nil(): void {
+    this.byte(0xc0);
+  }
+
+  bool(v: boolean): void {
+    this.byte(v ? 0xc3 : 0xc2);
+  }
+
+  int(v: number | bigint): void {
+    if (typeof v === "number" && Number.isSafeInteger(v)) {
+      if (v >= 0 && v <= 0x7f) return this.byte(v);
+      if (v < 0 && v >= -32) return this.byte(v & 0xff);
+      if (v >= -0x80000000 && v <= 0xffffffff) {
+        this.ensure(5);
+        if (v >= 0) {
+          this.buf[this.pos++] = 0xce;
+          this.buf.writeUInt32BE(v, this.pos);
+        } else {
+          this.buf[this.pos++] = 0xd2;
+          this.buf.writeInt32BE(v, this.pos);
+        }
+        this.pos += 4;
+        return;
+      }
+    }
+    const big = BigInt(v);
+    this.ensure(9);
+    if (big >= 0n) {
+      this.buf[this.pos++] = 0xcf;
+      this.buf.writeBigUInt64BE(big, this.pos);
+    } else {
+      this.buf[this.pos++] = 0xd3;
+      this.buf.writeBigInt64BE(big, this.pos);
+    }
+    this.pos += 8;
+  }
+
+  float(v: number): void {
+    this.ensure(9);
+    this.buf[this.pos++] = 0xcb;
+    this.buf.writeDoubleBE(v, this.pos);
+    this.pos += 8;
+  }
+
+  str(s: string): void {
+    const n = Buffer.byteLength(s);
+    if (n < 32) this.byte(0xa0 | n);
+    else if (n < 0x100) { this.byte(0xd9); this.byte(n); }
+    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = 0xda; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
+    else { this.ensure(5); this.buf[this.pos++] = 0xdb; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+    this.ensure(n);
+    this.buf.write(s, this.pos, "utf8");
+    this.pos += n;
+  }
+
+  bin(b: Uint8Array): void {
+    const n = b.length;
+    if (n < 0x100) { this.byte(0xc4); this.byte(n); }
+    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = 0xc5; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
+    else { this.ensure(5); this.buf[this.pos++] = 0xc6; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+    this.raw(b);
+  }
+
+  private header(n: number, fix: number, b16: number, b32: number): void {
+    if (n < 16) this.byte(fix | n);
+    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = b16; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
+    else { this.ensure(5); this.buf[this.pos++] = b32; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+  }
+
+  arrayHeader(n: number): void {
+    this.header(n, 0x90, 0xdc, 0xdd);
+  }
+
+  mapHeader(n: number): void {
+    this.header(n, 0x80, 0xde, 0xdf);
+  }
+}

@@ -1,0 +1,65 @@
+// Bundles the Terraform provider (provider/main.ts) into one ESM file with esbuild, embeds the protocol's
+// JSON descriptor (so start-up never parses .proto text), and writes the launcher Terraform executes:
+//   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle)
+//   <outDir>/siteops-provider.mjs
+// Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+export const PROVIDER_TYPE = "siteops";
+export const BUNDLE_NAME = "siteops-provider.mjs";
+
+export function providerVersion(root) {
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
+}
+
+export function launcherName(version) {
+  return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+}
+
+function descriptor(root) {
+  const require = createRequire(path.join(root, "package.json"));
+  const protobuf = require("protobufjs");
+  const source = readFileSync(path.join(root, "provider/protocol/tfplugin6.proto"), "utf8");
+  return protobuf.parse(source, { keepCase: true }).root.toJSON();
+}
+
+export default async function buildProvider({ root, outDir = path.join(root, "dist", "provider"), quiet = false }) {
+  const require = createRequire(path.join(root, "package.json"));
+  const esbuild = require("esbuild");
+  const version = providerVersion(root);
+  mkdirSync(outDir, { recursive: true });
+  // Not named terraform-provider-*: Terraform executes the first file with that prefix in the package dir.
+  const bundle = path.join(outDir, BUNDLE_NAME);
+  await esbuild.build({
+    entryPoints: [path.join(root, "provider/main.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+    define: { __TFPLUGIN6_DESCRIPTOR__: JSON.stringify(descriptor(root)) },
+    // Bundled CommonJS dependencies (grpc-js, protobufjs) call require() for Node built-ins.
+    banner: { js: "import { createRequire as __siteopsCreateRequire } from 'node:module'; const require = __siteopsCreateRequire(import.meta.url);" },
+  });
+  const launcher = path.join(outDir, launcherName(version));
+  // Terraform runs this file directly; it finds the bundle beside itself (also through a symlinked dir).
+  writeFileSync(
+    launcher,
+    [
+      "#!/bin/sh",
+      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (>= 20).`,
+      `NODE="\${SITEOPS_NODE:-node}"`,
+      `command -v "$NODE" >/dev/null 2>&1 || NODE=${JSON.stringify(process.execPath)}`,
+      `exec "$NODE" "$(dirname "$0")/${BUNDLE_NAME}" "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(launcher, 0o755);
+  if (!quiet) console.error(`build: provider bundled into ${path.relative(root, outDir) || outDir}`);
+  return { outDir, bundle, launcher, version };
+}
