@@ -1,0 +1,41 @@
+// Helpers for benchmarks: child processes that print a JSON line when ready, and their RSS.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+export interface ReadyChild<T> {
+  child: ChildProcess;
+  info: T;
+  /** Resident set size of the child in bytes (Linux /proc). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** Spawn a process and wait for the first stdout line, parsed as JSON. */
+export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ReadyChild<T>> {
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`${cmd} exited (${code}) before it was ready`)));
+  });
+  return {
+    child,
+    info: JSON.parse(line) as T,
+    rss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb * 1024;
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      });
+    },
+  };
+}
+
+export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+export const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
