@@ -1,0 +1,199 @@
+// Real terraform against the emulator: builds the provider bundle once per test file, puts it in a
+// filesystem mirror inside a temp dir with its own CLI config, and runs terraform there.
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startEmulator, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const OWNER_TOKEN = "sot_ownerTokenForProviderTests0001";
+export const MEMBER_TOKEN = "sot_memberTokenForProviderTests001";
+export const OWNER_EMAIL = "owner@provider.test";
+export const OWNER_PASSWORD = "correct-horse-battery";
+
+export function defaultSeed(sites: SeedFile["accounts"][number]["sites"] = []): SeedFile {
+  return {
+    accounts: [
+      {
+        name: "Provider Tests",
+        users: [
+          { email: OWNER_EMAIL, password: OWNER_PASSWORD, name: "Owner", role: "owner" },
+          { email: "member@provider.test", password: "member-password-1", name: "Member", role: "member" },
+        ],
+        api_tokens: [
+          { token: OWNER_TOKEN, user_email: OWNER_EMAIL },
+          { token: MEMBER_TOKEN, user_email: "member@provider.test" },
+        ],
+        sites,
+      },
+    ],
+  };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Built {
+  dir: string;
+  version: string;
+}
+
+let built: Promise<Built> | undefined;
+
+/** Builds the bundle and launcher into a temp dir (once per test process). */
+export function buildProvider(): Promise<Built> {
+  built ??= (async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "siteops-provider-build-"));
+    const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as {
+      default(o: { root: string; outDir: string; quiet: boolean }): Promise<{ version: string }>;
+    };
+    const { version } = await mod.default({ root: ROOT, outDir: dir, quiet: true });
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    return { dir, version };
+  })();
+  return built;
+}
+
+export class Terraform {
+  private constructor(
+    readonly home: string,
+    readonly work: string,
+    readonly cliConfig: string,
+    readonly emulator: RunningEmulator,
+  ) {}
+
+  static async start(options: { seed?: SeedFile } = {}): Promise<Terraform> {
+    const { dir, version } = await buildProvider();
+    const home = mkdtempSync(path.join(tmpdir(), "siteops-tf-"));
+    const pkg = path.join(home, "mirror/registry.terraform.io/siteops/siteops", version, "linux_amd64");
+    mkdirSync(pkg, { recursive: true });
+    cpSync(dir, pkg, { recursive: true });
+    const cliConfig = path.join(home, "cli.tfrc");
+    writeFileSync(
+      cliConfig,
+      `provider_installation {
+  filesystem_mirror {
+    path    = ${JSON.stringify(path.join(home, "mirror"))}
+    include = ["registry.terraform.io/siteops/siteops"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/siteops/siteops"]
+  }
+}
+`,
+    );
+    const work = path.join(home, "work");
+    mkdirSync(work);
+    const emulator = await startEmulator({ port: 0, db: ":memory:", stepSeconds: 0, seed: options.seed ?? defaultSeed() });
+    return new Terraform(home, work, cliConfig, emulator);
+  }
+
+  get url(): string {
+    return this.emulator.url;
+  }
+
+  /** The provider block with the owner's token, plus required_providers. */
+  providerBlock(extra = ""): string {
+    return `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = ${JSON.stringify(this.url)}
+  api_token = ${JSON.stringify(OWNER_TOKEN)}
+${extra}}
+`;
+  }
+
+  write(hcl: string, file = "main.tf"): void {
+    writeFileSync(path.join(this.work, file), hcl);
+  }
+
+  remove(file: string): void {
+    rmSync(path.join(this.work, file), { force: true });
+  }
+
+  env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: this.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" };
+    for (const k of Object.keys(env)) if (k.startsWith("SITEOPS_") || k.startsWith("TF_LOG")) delete env[k];
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    return env;
+  }
+
+  run(args: string[], options: { env?: Record<string, string | undefined>; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("terraform", [...args], { cwd: this.work, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        stdout += c;
+        options.onStdout?.(c, child);
+      });
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+
+  /** Runs and throws with terraform's output when the exit code is not 0. */
+  async ok(args: string[], options: { env?: Record<string, string | undefined> } = {}): Promise<RunResult> {
+    const r = await this.run(args, options);
+    if (r.code !== 0) throw new Error(`terraform ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  init(): Promise<RunResult> {
+    return this.ok(["init", "-input=false", "-no-color"]);
+  }
+
+  apply(...extra: string[]): Promise<RunResult> {
+    return this.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...extra]);
+  }
+
+  /** `terraform plan -detailed-exitcode`: 0 = no changes, 2 = changes. */
+  plan(...extra: string[]): Promise<RunResult> {
+    return this.run(["plan", "-input=false", "-no-color", "-detailed-exitcode", ...extra]);
+  }
+
+  /** The state as `terraform show -json` reports it. */
+  async state(): Promise<{ values?: { root_module?: { resources?: { address: string; values: Record<string, unknown> }[] } } }> {
+    const r = await this.ok(["show", "-json", "-no-color"]);
+    return JSON.parse(r.stdout);
+  }
+
+  async resource(address: string): Promise<Record<string, unknown> | undefined> {
+    const s = await this.state();
+    return s.values?.root_module?.resources?.find((r) => r.address === address)?.values;
+  }
+
+  rawState(): { resources: { type: string; name: string; instances: { attributes: Record<string, unknown>; private?: string; schema_version: number }[] }[] } {
+    const file = path.join(this.work, "terraform.tfstate");
+    return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : { resources: [] };
+  }
+
+  async close(): Promise<void> {
+    await this.emulator.close();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/** Talks to the emulator directly, as an out-of-band change would. */
+export async function api(t: Terraform, method: string, p: string, body?: unknown, token = OWNER_TOKEN): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${t.url}${p}`, {
+    method,
+    headers: { authorization: `token ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
