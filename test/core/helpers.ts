@@ -1,0 +1,144 @@
+// Starts a seeded emulator on a free port and hands out clients for it. Every integration test of the core
+// runs against this real server; mocks are only for what it cannot produce.
+import { createHmac } from "node:crypto";
+import { startEmulator, type EmulatorOptions, type SeedFile } from "../../emulator/index.js";
+import { SiteOps, type ClientOptions, type RequestLogEvent } from "../../src/index.js";
+
+export const OWNER_TOKEN = "sot_ownerToken0000000000001";
+export const MEMBER_TOKEN = "sot_memberToken000000000001";
+export const OTHER_TOKEN = "sot_otherAccount00000000001";
+export const PASSWORD = "correct horse battery staple";
+export const OTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+export const SEED: SeedFile = {
+  accounts: [
+    {
+      name: "Acme",
+      users: [
+        { email: "owner@acme.test", password: PASSWORD, name: "Olive Owner", role: "owner" },
+        { email: "member@acme.test", password: PASSWORD, name: "Mel Member", role: "member" },
+        { email: "2fa@acme.test", password: PASSWORD, name: "Tess Twofactor", role: "admin", otp_secret: OTP_SECRET },
+      ],
+      api_tokens: [
+        { token: OWNER_TOKEN, user_email: "owner@acme.test", name: "ci" },
+        { token: MEMBER_TOKEN, user_email: "member@acme.test" },
+      ],
+      sites: [
+        { name: "Blog", url: "https://blog.acme.test", wp_version: "6.4", php_version: "8.1" },
+        { name: "Shop", url: "https://shop.acme.test" },
+      ],
+    },
+    {
+      name: "Other",
+      users: [{ email: "owner@other.test", password: PASSWORD, name: "Otto Other", role: "owner" }],
+      api_tokens: [{ token: OTHER_TOKEN, user_email: "owner@other.test" }],
+      sites: [{ name: "Private", url: "https://private.other.test" }],
+    },
+  ],
+};
+
+export interface TestEmulator {
+  url: string;
+  /** A client with the owner's API token; `events` collects its log events. */
+  so: SiteOps;
+  events: RequestLogEvent[];
+  client(options?: ClientOptions): SiteOps;
+  /** Calls the emulator's control API. */
+  control(method: "POST" | "DELETE" | "GET", path: string, body?: unknown): Promise<unknown>;
+  /** Moves the emulator clock forward (JWT expiry, health check schedule). */
+  advanceClock(seconds: number): Promise<void>;
+  /** Current time on the emulator clock, in ms. */
+  now(): number;
+  close(): Promise<void>;
+}
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ port: 0, seed: SEED, stepSeconds: 0, ...options });
+  const clients: SiteOps[] = [];
+  const events: RequestLogEvent[] = [];
+  const client = (opts: ClientOptions = {}): SiteOps => {
+    const c = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN, ...opts });
+    clients.push(c);
+    return c;
+  };
+  const so = client({ logger: (e) => events.push(e) });
+  let offsetMs = 0;
+  const control = async (method: "POST" | "DELETE" | "GET", path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${emulator.url}/__emulator/${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  };
+  return {
+    url: emulator.url,
+    so,
+    events,
+    client,
+    control,
+    async advanceClock(seconds) {
+      await control("POST", "clock", { advance_seconds: seconds });
+      offsetMs += seconds * 1000;
+    },
+    now: () => Date.now() + offsetMs,
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await emulator.close();
+    },
+  };
+}
+
+/** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), computed here independently of the emulator. */
+export function totp(secret: string, atMs = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of secret.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(atMs / 30_000)));
+  const mac = createHmac("sha1", key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  const code = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return String(code).padStart(6, "0");
+}
+
+/** Runs the emulator in its own process (`siteops emulator`), so that memory measured in this process is
+ * the client's alone. Used by the large-upload test and the benchmarks. */
+export async function spawnEmulator(args: string[] = []): Promise<{ url: string; close(): Promise<void> }> {
+  const { spawn } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-test-"));
+  const seedFile = path.join(dir, "seed.json");
+  writeFileSync(seedFile, JSON.stringify(SEED));
+  const root = path.resolve(import.meta.dirname, "../..");
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0", "--data-dir", path.join(dir, "data"), ...args],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line && out.includes("\n")) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    async close() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// Snapshot uploads: sources, digests, progress, resumable chunks surviving a reset, and memory on 200 MiB.
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SiteOps, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
+import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
+
+let env: TestEmulator;
+let site: Site;
+let dir: string;
+
+beforeAll(async () => {
+  env = await startTestEmulator();
+  site = (await env.so.sites.list()).data[0];
+  dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-test-"));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await env.close();
+});
+
+const sha256hex = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+async function uploadable(so: SiteOps = env.so): Promise<string> {
+  return (await so.snapshots.create(site.id, { upload: true, description: "upload test" })).id;
+}
+
+describe("uploads", () => {
+  it("uploads a Buffer and the service records its size and checksum", async () => {
+    const data = randomBytes(300_000);
+    const snap = await env.so.snapshots.upload(site.id, await uploadable(), data);
+    expect(snap.size_bytes).toBe(data.length);
+    expect(snap.checksum_sha256).toBe(sha256hex(data));
+  });
+
+  it("uploads a file path with progress up to the total", async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 17);
+    const file = path.join(dir, "site.tar.gz");
+    writeFileSync(file, data);
+    const progress: UploadProgress[] = [];
+    const snap = await env.so.snapshots.upload(site.id, await uploadable(), file, { onProgress: (p) => progress.push(p) });
+    expect(snap.checksum_sha256).toBe(sha256hex(data));
+    expect(progress.at(-1)).toEqual({ sent: data.length, total: data.length });
+    expect(progress.every((p, i) => i === 0 || p.sent >= progress[i - 1].sent)).toBe(true);
+  });
+
+  it("uploads a Readable of unknown length", async () => {
+    const data = randomBytes(2 * 1024 * 1024);
+    const file = path.join(dir, "stream.bin");
+    writeFileSync(file, data);
+    const snap = await env.so.snapshots.upload(site.id, await uploadable(), createReadStream(file, { highWaterMark: 64 * 1024 }));
+    expect(snap.checksum_sha256).toBe(sha256hex(data));
+    const generated = Readable.from((function* () {
+      for (let i = 0; i < 10; i++) yield data.subarray(i * 1000, (i + 1) * 1000);
+    })());
+    const snap2 = await env.so.snapshots.upload(site.id, await uploadable(), generated);
+    expect(snap2.size_bytes).toBe(10_000);
+  });
+
+  it("sends chunks with Content-Range and resumes from the server's offset after a reset mid-file", async () => {
+    const data = randomBytes(3 * 1024 * 1024);
+    const file = path.join(dir, "chunked.bin");
+    writeFileSync(file, data);
+    const id = await uploadable();
+    let armed: Promise<unknown> | undefined;
+    const snap = await env.so.snapshots.upload(site.id, id, file, {
+      resumableThreshold: 1024 * 1024,
+      chunkSize: 256 * 1024,
+      onProgress: (p) => {
+        if (!armed && p.sent >= 1024 * 1024) {
+          armed = env.control("POST", "faults", { rules: [{ method: "PUT", path: "/api/v1/sites/*/snapshots/*/upload", reset_connection: true, count: 1 }] });
+        }
+      },
+    });
+    await armed;
+    expect(snap.status === "completed" || snap.status === "in_progress").toBe(true);
+    expect(snap.checksum_sha256).toBe(sha256hex(data));
+    const puts = env.events.filter((e) => e.kind === "response" && e.method === "PUT" && e.path.endsWith(`${id}/upload`));
+    expect(puts.some((e) => e.kind === "response" && e.status === undefined)).toBe(true); // the reset
+    expect(puts.filter((e) => e.kind === "response" && e.status === 202).length).toBeGreaterThanOrEqual(11);
+    await env.control("DELETE", "faults");
+  });
+
+  it("refuses other data for a completed snapshot", async () => {
+    const id = await uploadable();
+    await env.so.snapshots.upload(site.id, id, Buffer.from("first"));
+    await expect(env.so.snapshots.upload(site.id, id, Buffer.from("second"))).rejects.toBeInstanceOf(UnprocessableEntityError);
+  });
+});
+
+describe("a 200 MiB upload", () => {
+  it("streams with peak RSS growth under 64 MiB", async () => {
+    const emulator = await spawnEmulator();
+    const so = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN });
+    const file = path.join(dir, "big.bin");
+    const hash = createHash("sha256");
+    const block = randomBytes(1024 * 1024);
+    const fd = openSync(file, "w");
+    for (let i = 0; i < 200; i++) {
+      block.writeUInt32BE(i, 0);
+      hash.update(block);
+      writeSync(fd, block);
+    }
+    closeSync(fd);
+    try {
+      const bigSite = (await so.sites.list()).data[0];
+      const id = (await so.snapshots.create(bigSite.id, { upload: true })).id;
+      (globalThis as { gc?: () => void }).gc?.();
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      const snap = await so.snapshots.upload(bigSite.id, id, file, {
+        onProgress: () => (peak = Math.max(peak, process.memoryUsage().rss)),
+      });
+      clearInterval(timer);
+      expect(snap.size_bytes).toBe(200 * 1024 * 1024);
+      expect(snap.checksum_sha256).toBe(hash.digest("hex"));
+      expect((peak - baseline) / 1024 / 1024).toBeLessThan(64);
+    } finally {
+      await so.close();
+      await emulator.close();
+      rmSync(file, { force: true });
+    }
+  });
+});
