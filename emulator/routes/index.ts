@@ -1,7 +1,25 @@
 // Every /api/v1 route module, registered in this order under the /api/v1 prefix.
 import type { App } from "../app.js";
 import type { EmulatorContext } from "../context.js";
+import { registerAuthRoutes } from "./auth.js";
+import { registerMeRoutes } from "./me.js";
+import { registerAccountRoutes } from "./accounts.js";
+import { registerUserRoutes } from "./users.js";
+import { registerSiteRoutes } from "./sites.js";
+import { registerActivityLogRoutes } from "./activity-logs.js";
+import { registerWebhookEndpointRoutes } from "./webhook-endpoints.js";
 
 export type RouteModule = (app: App, ctx: EmulatorContext) => void | Promise<void>;
 
 export const routeModules: RouteModule[] = [];
+
+// Identity, sites, activity, webhooks.
+routeModules.push(
+  registerAuthRoutes,
+  registerMeRoutes,
+  registerAccountRoutes,
+  registerUserRoutes,
+  registerSiteRoutes,
+  registerActivityLogRoutes,
+  registerWebhookEndpointRoutes,
+);

@@ -1,0 +1,173 @@
+// Login sessions: password + TOTP checks, JWT access tokens with rotating refresh tokens (reuse of a
+// rotated one revokes its whole family), and revocation (DESIGN.md section 2, Authentication).
+import { randomUUID } from "node:crypto";
+import { verify as verifyTotp } from "otplib";
+import { compactVerify } from "jose";
+import type { EmulatorContext } from "../context.js";
+import { HttpError, MESSAGES, unauthorized } from "../errors.js";
+import { stmt } from "../store/db.js";
+import { hashToken, newRefreshToken, verifyPassword } from "../auth/secrets.js";
+import { revokeJti, signAccessToken } from "../auth/jwt.js";
+import type { Role } from "../auth/auth-context.js";
+
+export interface UserRow {
+  seq: number;
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  otp_secret: string | null;
+  otp_last_step: number | null;
+  created_at: string;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+interface RefreshRow {
+  seq: number;
+  token_hash: string;
+  family_id: string;
+  user_id: string;
+  account_id: string;
+  access_jti: string | null;
+  expires_at_ms: number;
+  used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+const TOTP_PERIOD = 30;
+
+/** Checks email + password (+ otp when the user has 2FA) and returns the user; throws 401/422. */
+export async function checkCredentials(
+  ctx: EmulatorContext,
+  input: { email: string; password: string; otp_attempt?: string },
+): Promise<UserRow> {
+  const user = stmt(ctx.db, "SELECT * FROM users WHERE email = ?").get(input.email) as UserRow | undefined;
+  // verifyPassword hashes against a dummy when the user is unknown, so both paths cost one scrypt.
+  const ok = verifyPassword(input.password, user?.password_hash);
+  if (!ok || !user) throw unauthorized(MESSAGES.invalidLogin);
+  if (user.otp_secret) {
+    const attempt = input.otp_attempt?.trim();
+    if (!attempt) throw new HttpError(422, MESSAGES.otpRequired);
+    const step = await matchTotp(ctx, user, attempt);
+    if (step === null) throw unauthorized(MESSAGES.otpWrong);
+    // A code (and any earlier step) is spent once used: a replay within the window fails.
+    const claimed = stmt(
+      ctx.db,
+      "UPDATE users SET otp_last_step = ? WHERE id = ? AND (otp_last_step IS NULL OR otp_last_step < ?)",
+    ).run(step, user.id, step);
+    if (claimed.changes === 0) throw unauthorized(MESSAGES.otpWrong);
+  }
+  return user;
+}
+
+/** The time step the code matches (current step +/-1, after the last used step), or null. */
+async function matchTotp(ctx: EmulatorContext, user: UserRow, code: string): Promise<number | null> {
+  if (!/^[0-9]{6}$/.test(code)) return null;
+  try {
+    const result = await verifyTotp({
+      secret: user.otp_secret!,
+      token: code,
+      epoch: Math.floor(ctx.clock.nowMs() / 1000),
+      period: TOTP_PERIOD,
+      epochTolerance: TOTP_PERIOD,
+      ...(user.otp_last_step != null ? { afterTimeStep: user.otp_last_step } : {}),
+    });
+    if (!result.valid) return null;
+    return (result as { timeStep?: number }).timeStep ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The account a login lands in: the user's oldest membership. */
+export function defaultAccountOf(ctx: EmulatorContext, userId: string): { accountId: string; role: Role } {
+  const m = stmt(
+    ctx.db,
+    `SELECT m.account_id, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
+      WHERE m.user_id = ? ORDER BY a.seq LIMIT 1`,
+  ).get(userId) as { account_id: string; role: Role } | undefined;
+  // A user without any account cannot do anything: treat like a failed login.
+  if (!m) throw unauthorized(MESSAGES.invalidLogin);
+  return { accountId: m.account_id, role: m.role };
+}
+
+/** A new access token and a refresh token in `familyId` (a new family on login). */
+export async function issueTokenPair(ctx: EmulatorContext, userId: string, accountId: string, familyId: string = randomUUID()): Promise<TokenPair> {
+  const access = await signAccessToken(ctx, userId, accountId);
+  const refresh = newRefreshToken();
+  const nowMs = ctx.clock.nowMs();
+  stmt(
+    ctx.db,
+    `INSERT INTO refresh_tokens (token_hash, family_id, user_id, account_id, access_jti, expires_at_ms, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(hashToken(refresh), familyId, userId, accountId, access.jti, nowMs + ctx.options.refreshTtl * 1000, ctx.clock.iso(nowMs));
+  return { access_token: access.token, refresh_token: refresh, token_type: "Bearer", expires_in: ctx.options.accessTtl };
+}
+
+/** Revokes every refresh token of the family and the access tokens issued with them. */
+function revokeFamily(ctx: EmulatorContext, familyId: string): void {
+  const rows = stmt(ctx.db, "SELECT access_jti, created_at FROM refresh_tokens WHERE family_id = ?").all(familyId) as {
+    access_jti: string | null;
+    created_at: string;
+  }[];
+  ctx.db.transaction(() => {
+    stmt(ctx.db, "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?").run(ctx.clock.iso(), familyId);
+    for (const r of rows) {
+      if (r.access_jti) revokeJti(ctx, r.access_jti, Date.parse(r.created_at) + ctx.options.accessTtl * 1000);
+    }
+  })();
+}
+
+/** Rotates a refresh token: the presented one is spent, a new pair in the same family is returned. */
+export async function rotateRefreshToken(ctx: EmulatorContext, token: string): Promise<TokenPair> {
+  const row = stmt(ctx.db, "SELECT * FROM refresh_tokens WHERE token_hash = ?").get(hashToken(token)) as RefreshRow | undefined;
+  if (!row) throw unauthorized();
+  if (row.revoked_at) throw unauthorized(MESSAGES.revoked);
+  if (row.used_at) {
+    // A rotated token came back: someone holds a copy. End the whole session.
+    revokeFamily(ctx, row.family_id);
+    throw unauthorized(MESSAGES.revoked);
+  }
+  if (row.expires_at_ms <= ctx.clock.nowMs()) throw unauthorized(MESSAGES.expired);
+  // Mark spent before the first await, so a concurrent second use is seen as reuse.
+  const spent = stmt(ctx.db, "UPDATE refresh_tokens SET used_at = ? WHERE seq = ? AND used_at IS NULL").run(ctx.clock.iso(), row.seq);
+  if (spent.changes === 0) {
+    revokeFamily(ctx, row.family_id);
+    throw unauthorized(MESSAGES.revoked);
+  }
+  const member = stmt(ctx.db, "SELECT 1 FROM memberships WHERE account_id = ? AND user_id = ?").get(row.account_id, row.user_id);
+  if (!member) throw unauthorized();
+  return issueTokenPair(ctx, row.user_id, row.account_id, row.family_id);
+}
+
+/**
+ * Revokes an access token (its jti) or a refresh token (its family) of this user. Unknown tokens and
+ * other users' tokens are silently ignored (RFC 7009: the answer is the same either way).
+ */
+export async function revokeToken(ctx: EmulatorContext, userId: string, token: string): Promise<void> {
+  const refresh = stmt(ctx.db, "SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = ?").get(hashToken(token)) as
+    | { family_id: string; user_id: string }
+    | undefined;
+  if (refresh) {
+    if (refresh.user_id === userId) revokeFamily(ctx, refresh.family_id);
+    return;
+  }
+  if (token.split(".").length !== 3) return;
+  let claims: { sub?: unknown; jti?: unknown; exp?: unknown };
+  try {
+    // Signature only: an expired token may still be revoked (it is harmless either way).
+    const { payload } = await compactVerify(token, ctx.jwtSecret, { algorithms: ["HS256"] });
+    claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
+  } catch {
+    return;
+  }
+  if (claims.sub !== userId || typeof claims.jti !== "string" || typeof claims.exp !== "number") return;
+  revokeJti(ctx, claims.jti, claims.exp * 1000);
+}
