@@ -98,8 +98,14 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
     {
       Shutdown: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
         callback(null, empty);
-        // Exit as soon as the reply is on its way: go-plugin otherwise waits ~2 s before killing us.
-        setImmediate(onShutdown);
+        // Exit as soon as the reply is delivered (go-plugin otherwise waits ~2 s before killing us): end the
+        // idle streams, let grpc-js flush, and cap the wait in case the client keeps something open.
+        for (const call of idle) call.end();
+        const cap = setTimeout(onShutdown, 100);
+        server.tryShutdown(() => {
+          clearTimeout(cap);
+          onShutdown();
+        });
       },
     },
   );
