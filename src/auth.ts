@@ -3,7 +3,7 @@
 // still answers 401, single-flight: however many requests fail together, one refresh runs and all retry.
 
 import type { RequestOptions, SiteOps } from "./client.js";
-import { OtpRequiredError, type APIError } from "./errors.js";
+import { AuthenticationError, OtpRequiredError, type APIError } from "./errors.js";
 import type { JwtTokens } from "./resources/auth.js";
 
 /** Refresh this long before the access token expires, so requests in flight do not meet the expiry. */
@@ -63,6 +63,7 @@ export class JwtAuth implements Auth {
   #refreshing: Promise<void> | undefined;
   #now: () => number;
   #onRefresh: ((tokens: JwtTokens) => void) | undefined;
+  #loggingOut = false;
   /** Number of refreshes done (diagnostics and tests). */
   refreshCount = 0;
 
@@ -77,7 +78,7 @@ export class JwtAuth implements Auth {
   async authorization(client: SiteOps): Promise<string> {
     if (this.#refreshing) {
       await this.#refreshing;
-    } else if (this.#now() >= this.#expiresAt - REFRESH_MARGIN_MS) {
+    } else if (!this.#loggingOut && this.#now() >= this.#expiresAt - REFRESH_MARGIN_MS) {
       try {
         await this.#refreshOnce(client);
       } catch (err) {
@@ -89,6 +90,7 @@ export class JwtAuth implements Auth {
   }
 
   async recover(client: SiteOps, used: string): Promise<boolean> {
+    if (this.#loggingOut) return false;
     // Another request already renewed the pair after this one was sent: just send it again.
     if (used !== `Bearer ${this.#access}`) return true;
     await this.#refreshOnce(client);
@@ -97,8 +99,14 @@ export class JwtAuth implements Auth {
 
   /** Revokes the refresh token, then the access token (POST /api/v1/jwt/revoke). */
   async logout(client: SiteOps, options?: RequestOptions): Promise<void> {
+    this.#loggingOut = true;
     await client.auth.revokeJwt(this.#refresh, options);
-    await client.auth.revokeJwt(this.#access, options);
+    try {
+      await client.auth.revokeJwt(this.#access, options);
+    } catch (err) {
+      // Services that revoke the whole session with its refresh token already refuse the access token.
+      if (!(err instanceof AuthenticationError)) throw err;
+    }
   }
 
   #refreshOnce(client: SiteOps): Promise<void> {
