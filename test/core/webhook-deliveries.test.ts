@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function waitForDelivery(type: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
   for (let i = 0; i < 100; i++) {
-    const hit = received.find((r) => r.body.toString().includes(`"${type}"`));
+    const hit = received.find((r) => (JSON.parse(r.body.toString()) as { type: string }).type === type);
     if (hit) return hit;
     await new Promise((r) => setTimeout(r, 50));
   }
