@@ -1,4 +1,4 @@
-// GET /users: the members of the current account with their roles (oldest first).
+// GET /users: the members of the current account with their roles, in the order they joined it.
 import { Type } from "typebox";
 import type { App } from "../app.js";
 import type { EmulatorContext } from "../context.js";
@@ -29,7 +29,7 @@ export function registerUserRoutes(app: App, ctx: EmulatorContext): void {
             stmt(
               ctx.db,
               `SELECT ${MEMBER_COLUMNS} FROM users u JOIN memberships m ON m.user_id = u.id
-                WHERE m.account_id = ? ORDER BY u.seq LIMIT ? OFFSET ?`,
+                WHERE m.account_id = ? ORDER BY m.rowid LIMIT ? OFFSET ?`,
             ).all(accountId, limit, offset) as MemberRow[]
           ).map(serializeUser),
       });
