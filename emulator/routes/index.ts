@@ -8,6 +8,9 @@ import { registerUserRoutes } from "./users.js";
 import { registerSiteRoutes } from "./sites.js";
 import { registerActivityLogRoutes } from "./activity-logs.js";
 import { registerWebhookEndpointRoutes } from "./webhook-endpoints.js";
+import { registerHealthCheckRoutes } from "./health-checks.js";
+import { registerSnapshotRoutes } from "./snapshots.js";
+import { registerVulnerabilityRecordRoutes } from "./vulnerability-records.js";
 
 export type RouteModule = (app: App, ctx: EmulatorContext) => void | Promise<void>;
 
@@ -23,3 +26,5 @@ routeModules.push(
   registerActivityLogRoutes,
   registerWebhookEndpointRoutes,
 );
+
+routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes);

@@ -1,0 +1,13 @@
+// Service snapshot captures: requested -> in_progress -> completed (or failed), one step per
+// stepSeconds of emulator clock; a clock jump catches up every step in order.
+import type { EmulatorContext } from "../context.js";
+import type { Job } from "./scheduler.js";
+import { nextSnapshotDueMs, runDueSnapshots } from "../services/snapshots.js";
+
+export function snapshotsJob(ctx: EmulatorContext): Job {
+  return {
+    name: "snapshots",
+    runDue: (nowMs) => runDueSnapshots(ctx, nowMs),
+    nextDueMs: () => nextSnapshotDueMs(ctx),
+  };
+}
