@@ -1,0 +1,110 @@
+// The provider block: environment variables, email/password login, unknown values, and the one-line
+// errors for rejected credentials, which name where the credential came from but never its value.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform } from "./harness.js";
+
+let tf: Terraform;
+beforeAll(async () => {
+  tf = await Terraform.start();
+  tf.write(tf.providerBlock());
+  await tf.init();
+});
+afterAll(async () => {
+  await tf?.close();
+});
+
+const required = `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+`;
+const meOutput = `
+data "siteops_me" "me" {}
+output "email" { value = data.siteops_me.me.email }
+`;
+
+describe("provider configuration", () => {
+  it("reads SITEOPS_BASE_URL and SITEOPS_API_TOKEN from the environment", async () => {
+    tf.write(required + `provider "siteops" {}\n` + meOutput);
+    const r = await tf.ok(["apply", "-auto-approve", "-no-color"], { env: { SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: OWNER_TOKEN } });
+    expect(r.stdout).toContain(`email = "${OWNER_EMAIL}"`);
+  });
+
+  it("logs in with email and password", async () => {
+    tf.write(required + `provider "siteops" {
+  base_url        = "${tf.url}"
+  email           = "${OWNER_EMAIL}"
+  password        = "${OWNER_PASSWORD}"
+  max_retries     = 1
+  request_timeout = 30
+}
+` + meOutput);
+    const r = await tf.apply();
+    expect(r.stdout).toContain(`email = "${OWNER_EMAIL}"`);
+  });
+
+  it("a missing base URL points at base_url", async () => {
+    tf.write(required + `provider "siteops" {\n  api_token = "${OWNER_TOKEN}"\n}\n` + meOutput);
+    const r = await tf.run(["plan", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error: Missing SiteOps base URL");
+    expect(r.stderr).toContain("SITEOPS_BASE_URL");
+  });
+
+  it("missing credentials point at api_token", async () => {
+    tf.write(required + `provider "siteops" {\n  base_url = "${tf.url}"\n}\n` + meOutput);
+    const r = await tf.run(["plan", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error: Missing SiteOps credentials");
+  });
+
+  it("invalid values are reported with their attribute before any API call", async () => {
+    tf.write(required + `provider "siteops" {
+  base_url    = "not-a-url"
+  api_token   = "x"
+  email       = "a@b.c"
+  max_retries = -1
+}
+` + meOutput);
+    const r = await tf.run(["validate", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/base_url\s+= "not-a-url"/);
+    expect(r.stderr).toContain("Attribute must be a whole number between 0 and 20, got: -1.");
+  });
+
+  it("a rejected token gives one line naming its source, never the token", async () => {
+    const bad = "sot_thisTokenDoesNotExist000000";
+    tf.write(required + `provider "siteops" {\n  base_url  = "${tf.url}"\n  api_token = "${bad}"\n}\n` + meOutput);
+    const r = await tf.run(["plan", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error: SiteOps rejected the credentials from api_token in the provider configuration: You need to sign in or sign up before continuing.");
+    expect(r.stderr + r.stdout).not.toContain(bad);
+
+    tf.write(required + `provider "siteops" {\n  base_url = "${tf.url}"\n}\n` + meOutput);
+    const env = await tf.run(["plan", "-no-color"], { env: { SITEOPS_API_TOKEN: bad } });
+    expect(env.stderr).toContain("the SITEOPS_API_TOKEN environment variable");
+    expect(env.stderr + env.stdout).not.toContain(bad);
+  });
+
+  it("a wrong password names the email/password source", async () => {
+    tf.write(required + `provider "siteops" {\n  base_url = "${tf.url}"\n  email    = "${OWNER_EMAIL}"\n  password = "wrong-password"\n}\n` + meOutput);
+    const r = await tf.run(["plan", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error: SiteOps rejected the credentials from email/password in the provider configuration: Invalid email or password.");
+    expect(r.stderr).not.toContain("wrong-password");
+  });
+
+  it("a 403 for a member names the credential source", async () => {
+    tf.write(required + `provider "siteops" {\n  base_url  = "${tf.url}"\n  api_token = "${MEMBER_TOKEN}"\n}\n` + `
+resource "siteops_site" "nope" {
+  name = "Nope"
+  url  = "https://nope.example.com"
+}
+`);
+    const r = await tf.run(["apply", "-auto-approve", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error: SiteOps did not allow the credentials from api_token in the provider configuration to create the site: You are not authorized to perform this action.");
+    expect(r.stderr).not.toContain(MEMBER_TOKEN);
+  });
+});
