@@ -4,13 +4,14 @@ import type { Job } from "./scheduler.js";
 import { webhookDeliveriesJob } from "./webhook-deliveries.js";
 import { snapshotsJob } from "./snapshots.js";
 import { healthChecksJob } from "./health-checks.js";
+import { upgradePipelinesJob } from "./upgrade-pipelines.js";
 
 export type JobFactory = (ctx: EmulatorContext) => Job;
 
 export const jobFactories: JobFactory[] = [];
 
 jobFactories.push(webhookDeliveriesJob);
-jobFactories.push(snapshotsJob, healthChecksJob);
+jobFactories.push(snapshotsJob, upgradePipelinesJob, healthChecksJob);
 
 export function registerJobs(ctx: EmulatorContext): void {
   for (const make of jobFactories) ctx.scheduler.register(make(ctx));

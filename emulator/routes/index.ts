@@ -11,6 +11,7 @@ import { registerWebhookEndpointRoutes } from "./webhook-endpoints.js";
 import { registerHealthCheckRoutes } from "./health-checks.js";
 import { registerSnapshotRoutes } from "./snapshots.js";
 import { registerVulnerabilityRecordRoutes } from "./vulnerability-records.js";
+import { registerUpgradePipelineRoutes } from "./upgrade-pipelines.js";
 
 export type RouteModule = (app: App, ctx: EmulatorContext) => void | Promise<void>;
 
@@ -27,4 +28,4 @@ routeModules.push(
   registerWebhookEndpointRoutes,
 );
 
-routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes);
+routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes, registerUpgradePipelineRoutes);

@@ -9,7 +9,6 @@ import { paginate } from "../pagination.js";
 import { stmt } from "../store/db.js";
 import { loadSite } from "../services/sites.js";
 import {
-  SNAPSHOT_TRIGGERS,
   SnapshotSchema,
   createSnapshot,
   deleteSnapshot,
@@ -25,7 +24,7 @@ const ItemParams = Type.Object({ site_id: Type.String(), id: Type.String() });
 
 const SnapshotCreate = Type.Object({
   description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-  trigger: Type.Optional(Type.Union(SNAPSHOT_TRIGGERS.map((t) => Type.Literal(t)))),
+  trigger: Type.Optional(Type.Union([Type.Literal("manual"), Type.Literal("scheduled"), Type.Literal("pre_upgrade"), Type.Literal("system")])),
   upload: Type.Optional(Type.Boolean({ description: "true: wait in `requested` for data sent to the upload endpoint" })),
 });
 

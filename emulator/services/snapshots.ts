@@ -23,9 +23,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 export const SnapshotSchema = Type.Object({
   id: Type.String(),
   site_id: Type.String(),
-  status: Type.Union(SNAPSHOT_STATUSES.map((s) => Type.Literal(s))),
+  status: Type.Union([Type.Literal("requested"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("failed")]),
   source: Type.Union([Type.Literal("service"), Type.Literal("upload")]),
-  trigger: Type.Union(SNAPSHOT_TRIGGERS.map((s) => Type.Literal(s))),
+  trigger: Type.Union([Type.Literal("manual"), Type.Literal("scheduled"), Type.Literal("pre_upgrade"), Type.Literal("system")]),
   description: Nullable(Type.String()),
   wp_version: Type.String(),
   php_version: Type.String(),
@@ -131,8 +131,10 @@ export function createSnapshot(
   site: { id: string; account_id: string; wp_version: string; php_version: string },
   input: SnapshotInput,
   origin: Origin = { actor: SYSTEM_ACTOR },
+  /** Emulator-clock time of creation (a pipeline step caught up after a clock jump); default now. */
+  atMs: number = ctx.clock.nowMs(),
 ): SnapshotJson {
-  const nowMs = ctx.clock.nowMs();
+  const nowMs = atMs;
   const now = ctx.clock.iso(nowMs);
   const upload = input.upload === true;
   const id = newId("snap");
