@@ -130,14 +130,22 @@ ${extra}}
     return env;
   }
 
-  run(args: string[], options: { env?: Record<string, string | undefined>; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<RunResult> {
+  /**
+   * Runs terraform. `interruptOn`: once stdout shows this text, send SIGINT to terraform's whole process
+   * group, as Ctrl-C in a terminal does (the provider gets it too).
+   */
+  run(args: string[], options: { env?: Record<string, string | undefined>; interruptOn?: string } = {}): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn("terraform", [...args], { cwd: this.work, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn("terraform", [...args], { cwd: this.work, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"], detached: !!options.interruptOn });
       let stdout = "";
       let stderr = "";
+      let interrupted = false;
       child.stdout.setEncoding("utf8").on("data", (c: string) => {
         stdout += c;
-        options.onStdout?.(c, child);
+        if (options.interruptOn && !interrupted && stdout.includes(options.interruptOn)) {
+          interrupted = true;
+          process.kill(-child.pid!, "SIGINT");
+        }
       });
       child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       child.on("error", reject);
@@ -185,6 +193,12 @@ ${extra}}
     await this.emulator.close();
     rmSync(this.home, { recursive: true, force: true });
   }
+}
+
+/** Sets or clears (rules = []) the emulator's injected faults. */
+export async function faults(t: Terraform, rules: Record<string, unknown>[]): Promise<void> {
+  const res = await fetch(`${t.url}/__emulator/faults`, rules.length ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) } : { method: "DELETE" });
+  if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 
 /** Talks to the emulator directly, as an out-of-band change would. */

@@ -1,0 +1,62 @@
+// Many resources at once, and Ctrl-C in the middle of an apply.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Terraform, api, faults } from "./harness.js";
+
+let tf: Terraform;
+beforeAll(async () => {
+  tf = await Terraform.start();
+  tf.write(tf.providerBlock());
+  await tf.init();
+});
+afterAll(async () => {
+  await tf?.close();
+});
+
+const sites = (n: number, prefix: string) => `
+resource "siteops_site" "many" {
+  count = ${n}
+  name  = "${prefix} \${count.index}"
+  url   = "https://${prefix}-\${count.index}.example.com"
+}
+`;
+
+async function remoteCount(): Promise<number> {
+  let total = 0;
+  for (let page = 1; ; page++) {
+    const list = (await api(tf, "GET", `/api/v1/sites?per_page=100&page=${page}`)).json as unknown[];
+    total += list.length;
+    if (list.length < 100) return total;
+  }
+}
+
+describe("scale", () => {
+  it("creates 200 sites with -parallelism=10, plans nothing after, destroys them", async () => {
+    tf.write(tf.providerBlock() + sites(200, "bulk"));
+    const r = await tf.apply("-parallelism=10");
+    expect(r.stdout).toContain("Apply complete! Resources: 200 added, 0 changed, 0 destroyed.");
+    expect(await remoteCount()).toBe(200);
+    expect((await tf.plan("-parallelism=10")).code).toBe(0);
+    const d = await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=10"]);
+    expect(d.stdout).toContain("Destroy complete! Resources: 200 destroyed.");
+    expect(await remoteCount()).toBe(0);
+  });
+});
+
+describe("Ctrl-C during apply", () => {
+  it("stops the provider's in-flight API calls, keeps state consistent, and a rerun finishes the job", async () => {
+    // Creates hang for a long time (and then fail, so the aborted ones leave nothing behind).
+    await faults(tf, [{ method: "POST", path: "/api/v1/sites", delay_ms: 30_000, status: 503 }]);
+    tf.write(tf.providerBlock() + sites(3, "interrupted"));
+    const r = await tf.run(["apply", "-auto-approve", "-no-color"], { interruptOn: "Creating..." });
+    await faults(tf, []);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("Interrupt received");
+    expect(r.stderr).toContain("the operation was cancelled");
+    expect(r.stderr).not.toContain("plugin exited");
+    expect(r.stderr).not.toContain("panic");
+    const again = await tf.apply();
+    expect(again.stdout).toContain("3 added");
+    expect((await tf.plan()).code).toBe(0);
+    await tf.ok(["destroy", "-auto-approve", "-no-color"]);
+  });
+});
