@@ -1,0 +1,118 @@
+// The provider's schema as `terraform providers schema -json` prints it, built from the provider's own
+// schema declarations: no Terraform process, no network. The CDKTF binding generator reads this document.
+// Field order and omissions follow Terraform's internal/command/jsonprovider (Go structs with omitempty,
+// map keys sorted), so the text is byte-identical to Terraform's output.
+import type { Attribute, Block, Schema } from "./framework/schema.js";
+import { siteopsProvider } from "./provider.js";
+import type { CtyType } from "./values/cty.js";
+
+export const PROVIDER_ADDRESS = "registry.terraform.io/siteops/siteops";
+
+export interface JsonAttribute {
+  type: unknown;
+  description?: string;
+  description_kind?: "plain" | "markdown";
+  deprecated?: boolean;
+  required?: boolean;
+  optional?: boolean;
+  computed?: boolean;
+  sensitive?: boolean;
+}
+
+export interface JsonBlockType {
+  nesting_mode: "single" | "list" | "set" | "map" | "group";
+  block: JsonBlock;
+  min_items?: number;
+  max_items?: number;
+}
+
+export interface JsonBlock {
+  attributes?: Record<string, JsonAttribute>;
+  block_types?: Record<string, JsonBlockType>;
+  description?: string;
+  description_kind?: "plain" | "markdown";
+}
+
+export interface JsonSchema {
+  version: number;
+  block: JsonBlock;
+}
+
+export interface JsonProviderSchema {
+  provider: JsonSchema;
+  resource_schemas?: Record<string, JsonSchema>;
+  data_source_schemas?: Record<string, JsonSchema>;
+}
+
+export interface ProviderSchemasJson {
+  format_version: "1.0";
+  provider_schemas: Record<string, JsonProviderSchema>;
+}
+
+const byName = <T>(entries: [string, T][]): Record<string, T> =>
+  Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** cty's JSON type notation; object attribute names sorted as Go marshals them. */
+function ctyType(t: CtyType): unknown {
+  if (typeof t === "string") return t;
+  if (t[0] === "object") return ["object", byName(Object.entries(t[1]).map(([k, v]) => [k, ctyType(v)]))];
+  if (t[0] === "tuple") return ["tuple", t[1].map(ctyType)];
+  return [t[0], ctyType(t[1])];
+}
+
+function attribute(a: Attribute): JsonAttribute {
+  // The provider sends every description as markdown (see protocol/to-proto.ts); Terraform always prints the kind.
+  const out: JsonAttribute = { type: ctyType(a.type) };
+  if (a.description) out.description = a.description;
+  out.description_kind = "markdown";
+  if (a.deprecationMessage) out.deprecated = true;
+  if (a.required) out.required = true;
+  if (a.optional) out.optional = true;
+  if (a.computed) out.computed = true;
+  if (a.sensitive) out.sensitive = true;
+  return out;
+}
+
+function block(b: Block): JsonBlock {
+  const out: JsonBlock = {};
+  const attrs = Object.entries(b.attributes);
+  if (attrs.length) out.attributes = byName(attrs.map(([k, a]) => [k, attribute(a)]));
+  const nested = Object.entries(b.blocks ?? {});
+  if (nested.length) {
+    out.block_types = byName(
+      nested.map(([k, nb]) => {
+        const bt: JsonBlockType = { nesting_mode: nb.nesting, block: block(nb.block) };
+        if (nb.minItems) bt.min_items = nb.minItems;
+        if (nb.maxItems) bt.max_items = nb.maxItems;
+        return [k, bt];
+      }),
+    );
+  }
+  if (b.description) out.description = b.description;
+  out.description_kind = "markdown";
+  return out;
+}
+
+function schema(s: Schema): JsonSchema {
+  return { version: s.version ?? 0, block: block(s) };
+}
+
+/** What the document needs of a provider definition (a ProviderDefinition fits). */
+export interface SchemaSource {
+  schema: Schema;
+  resources: readonly { typeName: string; schema: Schema }[];
+  dataSources: readonly { typeName: string; schema: Schema }[];
+}
+
+/** The `terraform providers schema -json` document of a provider definition (siteops by default). */
+export function providerSchemasJson(def: SchemaSource = siteopsProvider(), address = PROVIDER_ADDRESS): ProviderSchemasJson {
+  const entry: JsonProviderSchema = { provider: schema(def.schema) };
+  if (def.resources.length) entry.resource_schemas = byName(def.resources.map((r) => [r.typeName, schema(r.schema)]));
+  if (def.dataSources.length) entry.data_source_schemas = byName(def.dataSources.map((d) => [d.typeName, schema(d.schema)]));
+  return { format_version: "1.0", provider_schemas: { [address]: entry } };
+}
+
+/** The document as Terraform prints it: compact JSON and a newline. */
+export function providerSchemasJsonText(def?: SchemaSource, address?: string): string {
+  return `${JSON.stringify(providerSchemasJson(def, address))}\n`;
+}
