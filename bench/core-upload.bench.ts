@@ -1,0 +1,80 @@
+// Benchmark 2: uploading a 1 GiB file as snapshot data with `so.snapshots.upload()` vs `curl -T` of the
+// same file to the same endpoint, in the same run; and the peak RSS of this (the uploading) process.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import { SiteOps } from "../src/index.js";
+import { median, mib, rssSampler, spawnEmulator, table, TOKEN } from "./core-helpers.js";
+
+const SIZE_MIB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const emulator = await spawnEmulator();
+const so = new SiteOps({ baseUrl: emulator.url, apiToken: TOKEN });
+const file = path.join(emulator.dir, "upload.bin");
+const block = randomBytes(1024 * 1024);
+const fd = openSync(file, "w");
+for (let i = 0; i < SIZE_MIB; i++) {
+  block.writeUInt32BE(i, 0); // every MiB differs
+  writeSync(fd, block);
+}
+closeSync(fd);
+const bytes = SIZE_MIB * 1024 * 1024;
+
+const site = (await so.sites.list()).data[0];
+const newSnapshot = async () => (await so.snapshots.create(site.id, { upload: true })).id;
+
+async function curl(): Promise<number> {
+  const id = await newSnapshot();
+  const started = performance.now();
+  const r = spawnSync(
+    "curl",
+    ["-sS", "-f", "-o", "/dev/null", "-T", file, "-H", `Authorization: token ${TOKEN}`, "-H", "Content-Type: application/octet-stream",
+      `${emulator.url}/api/v1/sites/${site.id}/snapshots/${id}/upload`],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  if (r.status !== 0) throw new Error(`curl exited with ${r.status}`);
+  return performance.now() - started;
+}
+
+async function client(): Promise<{ ms: number; peak: number; before: number }> {
+  const id = await newSnapshot();
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage().rss;
+  const sampler = rssSampler();
+  const started = performance.now();
+  const snap = await so.snapshots.upload(site.id, id, file, { onProgress: sampler.sample });
+  const ms = performance.now() - started;
+  if (snap.size_bytes !== bytes) throw new Error(`uploaded ${snap.size_bytes} bytes, expected ${bytes}`);
+  return { ms, peak: sampler.stop(), before };
+}
+
+try {
+  const curlMs: number[] = [];
+  const clientMs: number[] = [];
+  let peak = 0;
+  let before = Infinity;
+  for (let round = 0; round < ROUNDS; round++) {
+    curlMs.push(await curl());
+    const c = await client();
+    clientMs.push(c.ms);
+    peak = Math.max(peak, c.peak);
+    before = Math.min(before, c.before);
+  }
+  const rate = (ms: number) => (SIZE_MIB / (ms / 1000)).toFixed(0);
+  console.log(`${SIZE_MIB} MiB file, median of ${ROUNDS} rounds; the client uses resumable 16 MiB chunks and a Content-Digest\n`);
+  console.log(
+    table(
+      ["uploader", "ms", "MiB/s", "vs curl -T", "peak RSS MiB (before)"],
+      [
+        ["curl -T", median(curlMs).toFixed(0), rate(median(curlMs)), "1.00x", "-"],
+        ["so.snapshots.upload", median(clientMs).toFixed(0), rate(median(clientMs)), `${(median(curlMs) / median(clientMs)).toFixed(2)}x`, `${mib(peak)} (${mib(before)})`],
+      ],
+    ),
+  );
+} finally {
+  rmSync(file, { force: true });
+  await so.close();
+  await emulator.close();
+}
