@@ -67,6 +67,10 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
+  // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
+  app.removeContentTypeParser("text/plain");
+
   const { faults } = controls;
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
   collectOpenApi(app);
