@@ -193,7 +193,9 @@ function receivedBytes(data: unknown): number | undefined {
 }
 
 function retryable(error: unknown): boolean {
-  if (error instanceof APIError) return RETRYABLE_STATUSES.has(error.status);
+  // 409: the chunk did not start at the server's offset, or the server still finishes an interrupted
+  // request to the same snapshot; both are settled by asking for the offset again.
+  if (error instanceof APIError) return RETRYABLE_STATUSES.has(error.status) || error.status === 409;
   return error instanceof APIConnectionError;
 }
 
