@@ -2,7 +2,7 @@
 // bad page values, the per_page ceiling, and ordering across pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { TOKENS, api, startTestEmulator } from "./helpers.js";
+import { TOKENS, api, startTestEmulator, type ApiResponse } from "./helpers.js";
 
 let emu: RunningEmulator;
 const created: string[] = [];
@@ -52,9 +52,9 @@ describe("pagination", () => {
     let path: string | undefined = "/sites?per_page=7";
     let pages = 0;
     while (path) {
-      const res = await api(emu, "GET", path, { token: TOKENS.owner });
+      const res: ApiResponse = await api(emu, "GET", path, { token: TOKENS.owner });
       seen.push(...res.body.map((s: any) => s.id));
-      const next = links(res.headers.get("link")).next;
+      const next: { url: URL } | undefined = links(res.headers.get("link")).next;
       path = next ? `/sites${next.url.search}` : undefined;
       pages++;
     }
