@@ -12,6 +12,7 @@ import { registerHealthCheckRoutes } from "./health-checks.js";
 import { registerSnapshotRoutes } from "./snapshots.js";
 import { registerVulnerabilityRecordRoutes } from "./vulnerability-records.js";
 import { registerUpgradePipelineRoutes } from "./upgrade-pipelines.js";
+import { registerSnapshotUploadRoutes } from "./snapshot-upload.js";
 
 export type RouteModule = (app: App, ctx: EmulatorContext) => void | Promise<void>;
 
@@ -28,4 +29,4 @@ routeModules.push(
   registerWebhookEndpointRoutes,
 );
 
-routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes, registerUpgradePipelineRoutes);
+routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes, registerUpgradePipelineRoutes, registerSnapshotUploadRoutes);
