@@ -162,7 +162,7 @@ const DRAFTS: Draft[] = [
     key: "woocommerce-8.2-sqli",
     title: "WooCommerce < 8.2.0 - Unauthenticated SQL Injection in order attribution",
     description:
-      "The order attribution endpoint builds a query from unsanitized request parameters, letting unauthenticated visitors read the whole database, including customer data and password hashes.",
+      "The order attribution endpoint builds a query from unsanitized request parameters, letting unauthenticated visitors read the whole database, including customer records and account credentials.",
     software: { type: "plugin", slug: "woocommerce", name: "WooCommerce", installed_version: "7.9.0" },
     fixed_in: "8.2.0",
     cve: "CVE-2023-47777",
