@@ -198,12 +198,12 @@ export function runHealthCheck(ctx: EmulatorContext, siteId: string, forced?: He
       JSON.stringify(tests), checkedAt);
     if (forced) stmt(ctx.db, "UPDATE sites SET forced_health = ? WHERE id = ?").run(forced, siteId);
     stmt(ctx.db, "UPDATE sites SET next_health_check_ms = ? WHERE id = ?").run(nextMs, siteId);
-    refreshSiteStatus(ctx, siteId);
   })();
   ctx.scheduler.poke(nextMs);
 
   const json = serializeHealthCheck(stmt(ctx.db, "SELECT * FROM health_checks WHERE id = ?").get(id) as HealthCheckRow);
   ctx.events.emit(site.account_id, "health_check.completed", json);
+  refreshSiteStatus(ctx, siteId);
   return json;
 }
 
