@@ -30,7 +30,7 @@ function messageOf(e: AjvError): string {
     case "enum":
       return "is not included in the list";
     case "type":
-      return `must be ${e.params.type === "integer" ? "an integer" : `a ${String(e.params.type)}`}`;
+      return `must be ${/^[aeiou]/.test(String(e.params.type)) ? "an" : "a"} ${String(e.params.type)}`;
     case "minimum":
     case "maximum":
       return `must be ${e.keyword === "minimum" ? "greater than or equal to" : "less than or equal to"} ${String(e.params.limit)}`;

@@ -181,6 +181,15 @@ describe("bad input", () => {
     expect(hook.body).not.toHaveProperty("unknown");
   });
 
+  it("a DELETE declaring JSON without a body is fine; a PATCH without a body is 422", async () => {
+    const site = (await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Gone", url: "https://gone.example.com" } })).body;
+    const del = await api(emu, "DELETE", `/sites/${site.id}`, { token: TOKENS.owner, headers: json });
+    expect(del.status).toBe(204);
+    const patch = await api(emu, "PATCH", "/webhook_endpoints/we_abcdefghijklmnopqrst", { token: TOKENS.owner });
+    expect(patch.status).toBe(422);
+    expect(patch.body.error).toBe("Validation failed: Base must be an object");
+  });
+
   it("unknown routes and methods are JSON 404s", async () => {
     for (const [method, path] of [["GET", "/nope"], ["PUT", "/sites"], ["GET", "/api/v2/sites"]] as const) {
       const res = await api(emu, method, path.startsWith("/api") ? `/../..${path}` : path, { token: TOKENS.owner });
