@@ -4,4 +4,7 @@ import { ProviderServer } from "./framework/provider-server.js";
 import { servePlugin } from "./protocol/plugin-server.js";
 import { siteopsProvider } from "./provider.js";
 
-await servePlugin(new ProviderServer(siteopsProvider()) as ProviderServer<unknown>);
+servePlugin(new ProviderServer(siteopsProvider()) as ProviderServer<unknown>).catch((err: unknown) => {
+  process.stderr.write(`siteops provider: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

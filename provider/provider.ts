@@ -1,6 +1,6 @@
 // The siteops provider: its configuration block, how it builds the API client, and its resources and
 // data sources.
-import { SiteOps } from "../src/index.js";
+import type { SiteOps } from "../src/index.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
 import type { ProviderDefinition } from "./framework/resource.js";
 import type { Schema } from "./framework/schema.js";
@@ -104,6 +104,8 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
   const timeoutSeconds = num("request_timeout");
   const common = { baseUrl, ...(maxRetries !== undefined ? { maxRetries } : {}), ...(timeoutSeconds !== undefined ? { timeout: timeoutSeconds * 1000 } : {}) };
 
+  // Loaded here, not at start-up: processes that only serve the schema or validation never need the client.
+  const { SiteOps } = await import("../src/index.js");
   const email = str("email");
   const password = str("password");
   if (email && password) {

@@ -1,6 +1,5 @@
 // data "siteops_account": an account the user belongs to; the current one by default.
-import { NotFoundError } from "../../src/index.js";
-import { reportError } from "../api-errors.js";
+import { isNotFound, reportError } from "../api-errors.js";
 import { path } from "../framework/diagnostics.js";
 import type { DataSource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
@@ -29,7 +28,7 @@ export const accountDataSource: DataSource<ProviderData> = {
       const a = await client.accounts.get(id, { signal: ctx.signal });
       return { id: a.id, name: a.name, personal: !!a.personal, owner_id: a.owner_id ?? null, created_at: a.created_at ?? null, updated_at: a.updated_at ?? null };
     } catch (err) {
-      if (err instanceof NotFoundError) {
+      if (isNotFound(err)) {
         diags.error(`No account with id ${JSON.stringify(config.id)}`, "The user the provider is authenticated as does not belong to it.", path("id"));
         return null;
       }

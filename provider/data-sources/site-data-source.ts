@@ -1,6 +1,6 @@
 // data "siteops_site": one site, by id or by its exact name or url.
-import { NotFoundError, type Site } from "../../src/index.js";
-import { reportError } from "../api-errors.js";
+import type { Site } from "../../src/index.js";
+import { isNotFound, reportError } from "../api-errors.js";
 import { path } from "../framework/diagnostics.js";
 import type { DataSource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
@@ -53,7 +53,7 @@ export const siteDataSource: DataSource<ProviderData> = {
       );
       return null;
     } catch (err) {
-      if (err instanceof NotFoundError) {
+      if (isNotFound(err)) {
         diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));
         return null;
       }

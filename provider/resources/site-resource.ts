@@ -1,7 +1,7 @@
 // siteops_site: a WordPress site. Every attribute can change in place (PATCH); a 404 on read means it was
 // deleted out of band, and Terraform plans to create it again.
-import { NotFoundError, type Site, type SiteUpdateParams } from "../../src/index.js";
-import { reportError } from "../api-errors.js";
+import type { Site, SiteUpdateParams } from "../../src/index.js";
+import { isNotFound, reportError } from "../api-errors.js";
 import { Diagnostics, path } from "../framework/diagnostics.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
@@ -71,7 +71,7 @@ export const siteResource: Resource<ProviderData> = {
       const site = await client.sites.get(str(state.id)!, { signal: ctx.signal });
       return { state: siteState(site), private: { updated_at: site.updated_at } };
     } catch (err) {
-      if (err instanceof NotFoundError) return { state: null };
+      if (isNotFound(err)) return { state: null };
       reportError(err, diags, { action: `read site ${str(state.id)}`, credentialSource: ctx.data.credentialSource });
       return { state: null };
     }
@@ -98,7 +98,7 @@ export const siteResource: Resource<ProviderData> = {
       const client = await ctx.data.client();
       await client.sites.delete(str(prior.id)!, { signal: ctx.signal });
     } catch (err) {
-      if (err instanceof NotFoundError) return; // already gone: the goal of a delete
+      if (isNotFound(err)) return; // already gone: the goal of a delete
       reportError(err, diags, { action: `delete site ${str(prior.id)}`, credentialSource: ctx.data.credentialSource });
     }
   },

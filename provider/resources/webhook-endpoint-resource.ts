@@ -1,7 +1,7 @@
 // siteops_webhook_endpoint: where Site Operations delivers events. The signing secret exists only in the
 // create response, so it is kept from there in (sensitive) state; an imported endpoint has none.
-import { NotFoundError, type WebhookEndpoint, type WebhookEndpointUpdateParams } from "../../src/index.js";
-import { reportError } from "../api-errors.js";
+import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
+import { isNotFound, reportError } from "../api-errors.js";
 import { Diagnostics, path } from "../framework/diagnostics.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
@@ -78,7 +78,7 @@ export const webhookEndpointResource: Resource<ProviderData> = {
       const client = await ctx.data.client();
       return { state: endpointState(await client.webhookEndpoints.get(str(state.id)!, { signal: ctx.signal }), state.secret ?? null) };
     } catch (err) {
-      if (err instanceof NotFoundError) return { state: null };
+      if (isNotFound(err)) return { state: null };
       reportError(err, diags, { action: `read webhook endpoint ${str(state.id)}`, credentialSource: ctx.data.credentialSource });
       return { state: null };
     }
@@ -106,7 +106,7 @@ export const webhookEndpointResource: Resource<ProviderData> = {
       const client = await ctx.data.client();
       await client.webhookEndpoints.delete(str(prior.id)!, { signal: ctx.signal });
     } catch (err) {
-      if (err instanceof NotFoundError) return;
+      if (isNotFound(err)) return;
       reportError(err, diags, { action: `delete webhook endpoint ${str(prior.id)}`, credentialSource: ctx.data.credentialSource });
     }
   },
