@@ -20,6 +20,8 @@ let receiverUrl: string;
 let received: Received[] = [];
 /** Status codes the receiver answers with per path, in order; 200 once exhausted. */
 let answers: Record<string, number[]> = {};
+/** Paths whose requests the receiver holds until released. */
+const held = new Map<string, (() => void)[]>();
 
 /** What a receiver does with nothing but the secret (Standard Webhooks, v1 signatures). */
 function verifySignature(secret: string, headers: Received["headers"], body: string): boolean {
@@ -42,9 +44,14 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.statusCode = answers[req.url ?? ""]?.shift() ?? 200;
-      res.end("ok");
+      const path = req.url ?? "";
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const answer = () => {
+        res.statusCode = answers[path]?.shift() ?? 200;
+        res.end("ok");
+      };
+      if (path.startsWith("/hold")) held.set(path, [...(held.get(path) ?? []), answer]);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -162,6 +169,25 @@ describe("webhook deliveries", () => {
     expect(ping.last_status).toBeNull();
     expect(ping.last_error).toMatch(/ECONNREFUSED/);
     await api(emu, "DELETE", `/webhook_endpoints/${dead.body.id}`, { token: TOKENS.owner });
+  });
+
+  it("a receiver that does not answer blocks neither the API nor other deliveries", async () => {
+    const res = await api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url: `${receiverUrl}/hold`, enabled_events: ["site.created"] } });
+    await waitFor(async () => held.has("/hold"), "held ping");
+    const ping = (await deliveriesOf(res.body.id))[0];
+    expect(ping.status).toBe("sending");
+
+    // While that request hangs, the API answers and another endpoint gets its delivery.
+    const fast = await endpoint("/fast", ["site.created"]);
+    const site = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Busy", url: "https://busy.example.com" } });
+    expect(site.status).toBe(201);
+    await waitFor(async () => received.find((r) => r.path === "/fast"), "delivery to the fast endpoint");
+    expect((await deliveriesOf(res.body.id)).find((d) => d.id === ping.id).status).toBe("sending");
+
+    for (const release of held.get("/hold")!) release();
+    await waitFor(async () => (await deliveriesOf(res.body.id)).find((d) => d.id === ping.id && d.status === "succeeded"), "held ping done");
+    await api(emu, "DELETE", `/webhook_endpoints/${res.body.id}`, { token: TOKENS.owner });
+    await api(emu, "DELETE", `/webhook_endpoints/${fast.id}`, { token: TOKENS.owner });
   });
 
   it("gives up after the retry schedule: the delivery fails and the endpoint is disabled", async () => {
