@@ -98,11 +98,20 @@ export function defaultAccountOf(ctx: EmulatorContext, userId: string): { accoun
   return { accountId: m.account_id, role: m.role };
 }
 
+const PRUNE_AFTER_MS = 24 * 3600 * 1000;
+
+/** Forgets refresh tokens and revoked jtis a day after they expired (they can no longer be used). */
+function pruneExpired(ctx: EmulatorContext, nowMs: number): void {
+  stmt(ctx.db, "DELETE FROM refresh_tokens WHERE expires_at_ms < ?").run(nowMs - PRUNE_AFTER_MS);
+  stmt(ctx.db, "DELETE FROM revoked_jtis WHERE expires_at_ms < ?").run(nowMs - PRUNE_AFTER_MS);
+}
+
 /** A new access token and a refresh token in `familyId` (a new family on login). */
 export async function issueTokenPair(ctx: EmulatorContext, userId: string, accountId: string, familyId: string = randomUUID()): Promise<TokenPair> {
   const access = await signAccessToken(ctx, userId, accountId);
   const refresh = newRefreshToken();
   const nowMs = ctx.clock.nowMs();
+  pruneExpired(ctx, nowMs);
   stmt(
     ctx.db,
     `INSERT INTO refresh_tokens (token_hash, family_id, user_id, account_id, access_jti, expires_at_ms, created_at)
