@@ -16,6 +16,7 @@ import {
   serializeSnapshot,
   snapshotInUse,
   type SnapshotRow,
+  type SnapshotTrigger,
 } from "../services/snapshots.js";
 import { NoContent, PageQuery, originOf } from "./common.js";
 
@@ -24,7 +25,7 @@ const ItemParams = Type.Object({ site_id: Type.String(), id: Type.String() });
 
 const SnapshotCreate = Type.Object({
   description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-  trigger: Type.Optional(Type.Union([Type.Literal("manual"), Type.Literal("scheduled"), Type.Literal("pre_upgrade"), Type.Literal("system")])),
+  trigger: Type.Optional(Type.Unsafe<SnapshotTrigger>({ type: "string", enum: ["manual", "scheduled", "pre_upgrade", "system"] })),
   upload: Type.Optional(Type.Boolean({ description: "true: wait in `requested` for data sent to the upload endpoint" })),
 });
 

@@ -149,7 +149,8 @@ export function fixVulnerabilities(ctx: EmulatorContext, siteId: string): void {
 /**
  * Brings the site's records in line with its versions: new findings are recorded `open`, a `fixed`
  * record whose software is vulnerable again (a downgrade) reopens, and findings the versions no
- * longer have are fixed. Ignored records stay ignored.
+ * longer have are fixed (ignored ones too: the fix is installed). An ignored record stays ignored
+ * for as long as the versions still have it.
  */
 export function detectVulnerabilities(ctx: EmulatorContext, siteId: string): void {
   const site = siteVersions(ctx, siteId);
