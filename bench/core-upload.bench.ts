@@ -63,7 +63,7 @@ try {
     before = Math.min(before, c.before);
   }
   const rate = (ms: number) => (SIZE_MIB / (ms / 1000)).toFixed(0);
-  console.log(`${SIZE_MIB} MiB file, median of ${ROUNDS} rounds; the client uses resumable 16 MiB chunks and a Content-Digest\n`);
+  console.log(`${SIZE_MIB} MiB file, median of ${ROUNDS} rounds; the client sends resumable 64 MiB chunks (Content-Range) with a Content-Digest of the whole data\n`);
   console.log(
     table(
       ["uploader", "ms", "MiB/s", "vs curl -T", "peak RSS MiB (before)"],
