@@ -105,13 +105,18 @@ export function isHttpUrl(value: string): boolean {
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
 }
 
+/** Validates the given fields (all of name and url on create: `exceptSiteId` null); throws one 422. */
 function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, exceptSiteId: string | null): void {
   const errors = new FieldErrorCollector();
-  if (input.name !== undefined) {
+  if (exceptSiteId === null) {
+    if (input.name == null) errors.add("name", "can't be blank");
+    if (input.url == null) errors.add("url", "can't be blank");
+  }
+  if (input.name != null) {
     if (typeof input.name !== "string" || input.name.trim() === "") errors.add("name", "can't be blank");
     else if (input.name.length > 255) errors.add("name", "is too long (maximum is 255 characters)");
   }
-  if (input.url !== undefined) {
+  if (input.url != null) {
     if (typeof input.url !== "string" || input.url.trim() === "") errors.add("url", "can't be blank");
     else if (input.url.length > 2048) errors.add("url", "is too long (maximum is 2048 characters)");
     else if (!isHttpUrl(input.url)) errors.add("url", "is invalid");
@@ -133,10 +138,6 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
 
 /** Creates a site, logs and announces it, then runs its first health check and vulnerability scan. */
 export function createSite(ctx: EmulatorContext, accountId: string, input: SiteInput, origin: Origin): SiteJson {
-  const errors = new FieldErrorCollector();
-  if (input.name === undefined || input.name === null) errors.add("name", "can't be blank");
-  if (input.url === undefined || input.url === null) errors.add("url", "can't be blank");
-  errors.throwIfAny();
   checkFields(ctx, accountId, input, null);
 
   const id = newId("site");
