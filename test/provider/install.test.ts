@@ -1,0 +1,70 @@
+// `siteops provider install`: the implied local mirror, then a plain `terraform init` (no CLI config).
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import command, { installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
+import { Terraform, buildProvider } from "./harness.js";
+
+let tf: Terraform;
+let scratch: string;
+beforeAll(async () => {
+  tf = await Terraform.start();
+  scratch = mkdtempSync(path.join(tmpdir(), "siteops-install-"));
+});
+afterAll(async () => {
+  await tf?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("siteops provider install", () => {
+  it("maps Node platforms to Terraform's", () => {
+    expect(terraformPlatform("linux", "x64")).toBe("linux_amd64");
+    expect(terraformPlatform("darwin", "arm64")).toBe("darwin_arm64");
+    expect(terraformPlatform("win32", "x64")).toBe("windows_amd64");
+  });
+
+  it("explains itself and rejects unknown subcommands", async () => {
+    expect(await command.run(["frobnicate"])).toBe(2);
+    expect(await command.run(["install", "--help"])).toBe(0);
+  });
+
+  it("fails clearly when the provider is not built", () => {
+    const root = path.join(scratch, "unbuilt");
+    mkdirSync(root);
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "siteops", version: "0.1.0" }));
+    expect(() => installProvider(path.join(scratch, "p"), root)).toThrow(/run `npm run build` first/);
+  });
+
+  it("installs into ~/.terraform.d/plugins where a plain terraform init finds it offline", async () => {
+    // A package root with a built dist/provider, as after `npm run build`.
+    const { dir, version } = await buildProvider();
+    const root = path.join(scratch, "pkg");
+    mkdirSync(path.join(root, "dist"), { recursive: true });
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "siteops", version }));
+    cpSync(dir, path.join(root, "dist", "provider"), { recursive: true });
+
+    const home = path.join(scratch, "home");
+    const result = installProvider(path.join(home, ".terraform.d", "plugins"), root);
+    expect(result.launcher).toBe(path.join(home, ".terraform.d/plugins/registry.terraform.io/siteops/siteops", version, terraformPlatform(), `terraform-provider-siteops_v${version}`));
+    expect(statSync(result.launcher).mode & 0o111).not.toBe(0);
+
+    // No provider_installation block at all: Terraform's implied local mirror.
+    const emptyConfig = path.join(scratch, "empty.tfrc");
+    writeFileSync(emptyConfig, "");
+    const env = { HOME: home, TF_CLI_CONFIG_FILE: emptyConfig };
+    tf.write(tf.providerBlock() + `
+resource "siteops_site" "installed" {
+  name = "Installed"
+  url  = "https://installed.example.com"
+}
+`);
+    const init = await tf.run(["init", "-input=false", "-no-color"], { env });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(`Installing siteops/siteops v${version}`);
+    const apply = await tf.run(["apply", "-auto-approve", "-no-color"], { env });
+    expect(apply.stdout).toContain("Apply complete! Resources: 1 added");
+    const destroy = await tf.run(["destroy", "-auto-approve", "-no-color"], { env });
+    expect(destroy.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
+  });
+});
