@@ -111,9 +111,9 @@ describe("upgrade pipelines", () => {
     expect(pipeline).toMatchObject({ site_id: site.id, to_wp_version: "6.4", requires_approval: true });
     expect((await so.upgradePipelines.list(site.id)).data.map((p) => p.id)).toContain(pipeline.id);
 
-    const waiting = await so.operations.openUpgrade(site.id, { to_wp_version: "6.4" }).catch((e: unknown) => e);
     // One active pipeline per site.
-    expect(waiting).toBeInstanceOf(UnprocessableEntityError);
+    const second = await so.upgradePipelines.create(site.id, { to_wp_version: "6.4" }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(UnprocessableEntityError);
 
     let current = await so.upgradePipelines.get(site.id, pipeline.id);
     for (let i = 0; i < 50 && current.status !== "awaiting_approval"; i++) {
@@ -125,7 +125,8 @@ describe("upgrade pipelines", () => {
     expect(approved.comment).toBe("ship it");
     expect(approved.approved_at).toBeTruthy();
     const again = await so.upgradePipelines.approve(site.id, pipeline.id).catch((e: unknown) => e);
-    if (again instanceof UnprocessableEntityError) expect(again.error).toBe("Pipeline is not awaiting approval");
+    expect(again).toBeInstanceOf(UnprocessableEntityError);
+    expect((again as UnprocessableEntityError).error).toBe("Pipeline is not awaiting approval");
   });
 });
 
