@@ -237,6 +237,7 @@ export async function registerSnapshotUploadRoutes(app: App, ctx: EmulatorContex
             "Resumable: Content-Range `bytes a-b/total` per chunk (202 until the last), `bytes */total` with an empty body asks for the offset; " +
             "a chunk at the wrong offset is 409 with received_bytes.",
           tags: ["snapshots"],
+          consumes: UPLOAD_CONTENT_TYPES,
           params: Params,
           response: { 200: SnapshotSchema, 202: Received },
         },
