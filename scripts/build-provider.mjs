@@ -3,7 +3,8 @@
 //   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle)
 //   <outDir>/siteops-provider.cjs   (the provider; siteops-client.cjs: the API client, loaded on configure)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -36,7 +37,31 @@ function descriptor(root) {
   return protobuf.parse(source, { keepCase: true }).root.toJSON();
 }
 
-export default async function buildProvider({ root, outDir = path.join(root, "dist", "provider"), quiet = false }) {
+/** Regenerates provider/docs/ from the schemas and examples/terraform/ (committed; CI checks it is current). */
+export async function generateProviderDocs({ root, outDir = path.join(root, "provider", "docs") }) {
+  const require = createRequire(path.join(root, "package.json"));
+  const esbuild = require("esbuild");
+  const tmp = mkdtempSync(path.join(tmpdir(), "siteops-docs-"));
+  try {
+    const file = path.join(tmp, "docs-generator.cjs");
+    await esbuild.build({
+      entryPoints: [path.join(root, "provider/docs-generator.ts")],
+      outfile: file,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      logLevel: "warning",
+      define: { "import.meta.url": "__siteopsImportMetaUrl" },
+      banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    });
+    return require(file).generateDocs(outDir, path.join(root, "examples", "terraform"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export default async function buildProvider({ root, outDir = path.join(root, "dist", "provider"), quiet = false, docs = !quiet }) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
   const version = providerVersion(root);
@@ -88,5 +113,9 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
   );
   chmodSync(launcher, 0o755);
   if (!quiet) console.error(`build: provider bundled into ${path.relative(root, outDir) || outDir}`);
+  if (docs) {
+    const pages = await generateProviderDocs({ root });
+    if (!quiet) console.error(`build: provider docs generated (${pages.length} pages in provider/docs)`);
+  }
   return { outDir, bundle, launcher, version };
 }

@@ -13,7 +13,7 @@ const invalid = "Invalid Attribute Value";
 
 export function stringLengthBetween(min: number, max: number): Validator {
   return {
-    description: `length between ${min} and ${max}`,
+    description: `a string of length between ${min} and ${max}`,
     validate(v, at, diags) {
       if (typeof v !== "string") return;
       const n = [...v].length;
@@ -70,7 +70,7 @@ export function intBetween(min: number, max: number): Validator {
 
 export function sizeAtLeast(min: number): Validator {
   return {
-    description: `at least ${min} element${min === 1 ? "" : "s"}`,
+    description: `a collection of at least ${min} element${min === 1 ? "" : "s"}`,
     validate(v, at, diags) {
       if (Array.isArray(v) && v.length < min) diags.error("Invalid Attribute Value", `Attribute must contain at least ${min} element${min === 1 ? "" : "s"}, got: ${v.length}.`, at);
     },
@@ -80,7 +80,7 @@ export function sizeAtLeast(min: number): Validator {
 /** Runs `inner` on each known element of a list or set. */
 export function eachElement(inner: Validator): Validator {
   return {
-    description: `each element: ${inner.description}`,
+    description: `a collection whose elements are each ${inner.description}`,
     validate(v, at, diags) {
       if (!Array.isArray(v)) return;
       v.forEach((x, i) => {

@@ -1,0 +1,42 @@
+// Every HCL example in examples/terraform/ (which the generated docs embed) is valid for this provider.
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, Terraform } from "./harness.js";
+
+const EXAMPLES = path.join(ROOT, "examples/terraform");
+const providerTf = readFileSync(path.join(EXAMPLES, "provider/provider.tf"), "utf8");
+
+const cases: [string, string][] = [];
+for (const kind of ["resources", "data-sources"]) {
+  for (const type of readdirSync(path.join(EXAMPLES, kind))) {
+    for (const file of readdirSync(path.join(EXAMPLES, kind, type)).filter((f) => f.endsWith(".tf"))) cases.push([`${kind}/${type}/${file}`, path.join(EXAMPLES, kind, type, file)]);
+  }
+}
+
+let tf: Terraform;
+beforeAll(async () => {
+  tf = await Terraform.start();
+  tf.write(providerTf, "provider.tf");
+  await tf.init();
+});
+afterAll(async () => {
+  await tf?.close();
+});
+
+describe("examples/terraform", () => {
+  it("covers every resource and data source", () => {
+    for (const t of ["siteops_site", "siteops_webhook_endpoint"]) expect(existsSync(path.join(EXAMPLES, "resources", t, "resource.tf"))).toBe(true);
+    for (const t of ["siteops_site", "siteops_sites", "siteops_me", "siteops_account"]) expect(existsSync(path.join(EXAMPLES, "data-sources", t, "data-source.tf"))).toBe(true);
+  });
+
+  it.each(cases)("%s validates", async (_name, file) => {
+    let hcl = readFileSync(file, "utf8");
+    // An import block needs the resource it imports into.
+    if (file.endsWith("import-block.tf")) hcl += "\n" + readFileSync(path.join(path.dirname(file), "resource.tf"), "utf8");
+    tf.write(hcl, "example.tf");
+    const r = await tf.run(["validate", "-no-color"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  });
+});
