@@ -1,0 +1,44 @@
+// `command: approve`: approves a pipeline that awaits approval and waits until it ends; a pipeline that
+// fails or is rolled back fails the step.
+
+import * as core from "@actions/core";
+import { NotFoundError, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { errorLine, formatDuration } from "../format.js";
+import type { ApproveInputs } from "../inputs.js";
+import { defaultComment, type RunInfo } from "../run-info.js";
+import { resolveSite } from "../sites.js";
+import { pipelineSummary } from "../summary.js";
+import type { CommandOutcome } from "./outcome.js";
+import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
+import { resourceOf } from "./upgrade.js";
+
+export async function approveCommand(client: SiteOps, inputs: ApproveInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+  const site = await resolveSite(client, inputs.site);
+  const comment = inputs.comment ?? defaultComment(run);
+  core.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
+  const tracker = pipelineTracker(site.name);
+  const started = performance.now();
+  let pipeline: UpgradePipeline | undefined;
+  let failure: string | undefined;
+  try {
+    pipeline = await client.operations.approveUpgrade(site.id, inputs.pipelineId, {
+      comment,
+      wait: inputs.wait,
+      waitTimeout: inputs.timeoutMs,
+      pollInterval: inputs.pollIntervalMs,
+      onProgress: tracker.onProgress,
+    });
+  } catch (err) {
+    pipeline = resourceOf(err) ?? tracker.latest();
+    if (err instanceof NotFoundError && !pipeline) {
+      throw new Error(`${errorLine(err, secrets)} Site ${site.name} has no pipeline ${inputs.pipelineId}: check 'pipeline-id' and 'site'.`);
+    }
+    if (!pipeline) throw err;
+    failure = errorLine(err, secrets);
+  }
+  const durationMs = performance.now() - started;
+  const note = failure ?? `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
+  if (!failure) core.info(`${site.name}: ${note}`);
+  pipelineSummary("approval", site, pipeline, durationMs, run, note);
+  return { outputs: pipelineOutputs("approve", pipeline, failure), failure };
+}

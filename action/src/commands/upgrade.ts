@@ -1,0 +1,53 @@
+// `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
+
+import * as core from "@actions/core";
+import type { SiteOps, UpgradePipeline } from "../../../src/index.js";
+import { errorLine, formatDuration } from "../format.js";
+import type { UpgradeInputs } from "../inputs.js";
+import type { RunInfo } from "../run-info.js";
+import { resolveSite } from "../sites.js";
+import { pipelineSummary } from "../summary.js";
+import type { CommandOutcome } from "./outcome.js";
+import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
+
+export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+  const site = await resolveSite(client, inputs.site);
+  const target = [inputs.wpVersion && `WordPress ${inputs.wpVersion}`, inputs.phpVersion && `PHP ${inputs.phpVersion}`].filter(Boolean).join(" and ");
+  core.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
+  const tracker = pipelineTracker(site.name);
+  const started = performance.now();
+  let pipeline: UpgradePipeline | undefined;
+  let failure: string | undefined;
+  try {
+    pipeline = await client.operations.openUpgrade(
+      site.id,
+      {
+        ...(inputs.wpVersion ? { to_wp_version: inputs.wpVersion } : {}),
+        ...(inputs.phpVersion ? { to_php_version: inputs.phpVersion } : {}),
+        requires_approval: inputs.requireApproval,
+      },
+      { wait: inputs.wait, waitTimeout: inputs.timeoutMs, pollInterval: inputs.pollIntervalMs, onProgress: tracker.onProgress },
+    );
+  } catch (err) {
+    pipeline = resourceOf(err) ?? tracker.latest();
+    if (!pipeline) throw err; // nothing was opened: main reports the one line
+    failure = errorLine(err, secrets);
+  }
+  const durationMs = performance.now() - started;
+  let note: string;
+  if (failure) note = failure;
+  else if (pipeline.status === "awaiting_approval") {
+    note = `Pipeline ${pipeline.id} awaits approval: run this action with command: approve, site: ${site.id}, pipeline-id: ${pipeline.id}.`;
+    core.notice(note, { title: `Upgrade of ${site.name} awaits approval` });
+  } else {
+    note = `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
+    core.info(`${site.name}: ${note}`);
+  }
+  pipelineSummary("upgrade", site, pipeline, durationMs, run, note);
+  return { outputs: pipelineOutputs("upgrade", pipeline, failure), failure };
+}
+
+export function resourceOf(err: unknown): UpgradePipeline | undefined {
+  const resource = (err as { resource?: unknown } | null)?.resource;
+  return typeof resource === "object" && resource !== null && "steps" in resource ? (resource as UpgradePipeline) : undefined;
+}

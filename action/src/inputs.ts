@@ -1,0 +1,286 @@
+// The action's inputs, read once and checked into one typed object. Every problem found is reported at once,
+// in one line naming the input, before anything talks to the service.
+
+import { statSync } from "node:fs";
+
+export const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** Snapshots run on this many sites at a time unless `concurrency` says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+/** How long `wait` waits unless `timeout-minutes` says otherwise. */
+export const DEFAULT_TIMEOUT_MINUTES = 30;
+/** The `site` value that selects every site of the account (snapshot only). */
+export const ALL_SITES = "all";
+
+/** Which sites a snapshot runs on: every site, or ids/exact names in the order given. */
+export type SiteSelection = { all: true } | { all: false; refs: string[] };
+
+interface CommonInputs {
+  apiToken: string;
+  baseUrl: string;
+  wait: boolean;
+  /** From `timeout-minutes`. */
+  timeoutMs: number;
+  /** Env SITEOPS_POLL_INTERVAL_MS; the core's default (2 s) when absent. */
+  pollIntervalMs: number | undefined;
+}
+
+export interface SnapshotInputs extends CommonInputs {
+  command: "snapshot";
+  sites: SiteSelection;
+  /** Absent: the action writes one naming the GitHub run. */
+  description: string | undefined;
+  uploadFile: string | undefined;
+  concurrency: number;
+}
+
+export interface UpgradeInputs extends CommonInputs {
+  command: "upgrade";
+  site: string;
+  wpVersion: string | undefined;
+  phpVersion: string | undefined;
+  requireApproval: boolean;
+}
+
+export interface ApproveInputs extends CommonInputs {
+  command: "approve";
+  site: string;
+  pipelineId: string;
+  /** Absent: the action writes one naming who approved in which run. */
+  comment: string | undefined;
+}
+
+export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs;
+
+/** One or more inputs are missing or malformed. The message names each of them and never echoes a token. */
+export class InputError extends Error {
+  readonly code = "INVALID_INPUT";
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid input: ${problems.join("; ")}.`);
+    this.name = "InputError";
+    this.problems = problems;
+  }
+}
+
+export interface InputSource {
+  /** The raw value of an input, "" when not set (as @actions/core getInput returns it, trimmed). */
+  get(name: string): string;
+  /** Registers a secret with the runner before anything could print it. */
+  mask(secret: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Inputs that only some commands read; given to another command they are ignored with a warning. */
+const USED_BY: Record<string, readonly Command[]> = {
+  description: ["snapshot"],
+  "upload-file": ["snapshot"],
+  concurrency: ["snapshot"],
+  "wp-version": ["upgrade"],
+  "php-version": ["upgrade"],
+  "require-approval": ["upgrade"],
+  "pipeline-id": ["approve"],
+  comment: ["approve"],
+};
+
+const VERSION = /^\d+\.\d+$/;
+const ID = /^[A-Za-z0-9_-]+$/;
+
+export function parseInputs(source: InputSource): { inputs: ActionInputs; warnings: string[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const get = (name: string): string | undefined => source.get(name).trim() || undefined;
+
+  // The token first, so it is masked before any other line is printed.
+  const apiToken = get("api-token") ?? source.env.SITEOPS_API_TOKEN?.trim() ?? "";
+  if (apiToken) source.mask(apiToken);
+  else problems.push("'api-token' is required (or set SITEOPS_API_TOKEN)");
+  if (/\s/.test(apiToken)) problems.push("'api-token' must not contain whitespace");
+
+  const rawCommand = get("command");
+  let command: Command | undefined;
+  if (!rawCommand) problems.push(`'command' is required: one of ${COMMANDS.join(", ")}`);
+  else if ((COMMANDS as readonly string[]).includes(rawCommand.toLowerCase())) command = rawCommand.toLowerCase() as Command;
+  else problems.push(`'command' must be one of ${COMMANDS.join(", ")} (got ${quote(rawCommand)})`);
+
+  const baseUrl = parseBaseUrl(get("base-url") ?? source.env.SITEOPS_BASE_URL?.trim(), problems);
+  const wait = parseBoolean("wait", get("wait"), true, problems);
+  const timeoutMinutes = parseNumber("timeout-minutes", get("timeout-minutes"), DEFAULT_TIMEOUT_MINUTES, problems, {
+    min: 0,
+    exclusiveMin: true,
+    max: 24 * 60,
+    what: "a number of minutes above 0 and at most 1440",
+  });
+  const pollIntervalMs = parseNumber("SITEOPS_POLL_INTERVAL_MS", source.env.SITEOPS_POLL_INTERVAL_MS?.trim() || undefined, undefined, problems, {
+    min: 1,
+    max: 600_000,
+    integer: true,
+    what: "a whole number of milliseconds from 1 to 600000",
+    env: true,
+  });
+
+  const siteRaw = source.get("site").trim();
+  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs };
+
+  if (command) {
+    for (const [name, commands] of Object.entries(USED_BY)) {
+      if (!commands.includes(command) && get(name) !== undefined) {
+        warnings.push(`Input '${name}' is ignored by the ${command} command (it is read by ${commands.join(", ")}).`);
+      }
+    }
+  }
+
+  let inputs: ActionInputs | undefined;
+  if (command === "snapshot") {
+    const sites = parseSiteSelection(siteRaw, problems);
+    const uploadFile = get("upload-file");
+    if (uploadFile !== undefined) checkFile(uploadFile, problems);
+    if (uploadFile !== undefined && sites && (sites.all || sites.refs.length !== 1)) {
+      problems.push("'upload-file' needs exactly one site: the same data cannot be the snapshot of several sites");
+    }
+    const concurrency = parseNumber("concurrency", get("concurrency"), DEFAULT_CONCURRENCY, problems, {
+      min: 1,
+      max: MAX_CONCURRENCY,
+      integer: true,
+      what: `a whole number from 1 to ${MAX_CONCURRENCY}`,
+    });
+    const description = get("description");
+    if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
+    inputs = {
+      command,
+      ...common,
+      sites: sites ?? { all: false, refs: [] },
+      description,
+      uploadFile,
+      concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+    };
+  } else if (command === "upgrade") {
+    const site = parseSingleSite(siteRaw, command, problems);
+    const wpVersion = parseVersion("wp-version", get("wp-version"), problems);
+    const phpVersion = parseVersion("php-version", get("php-version"), problems);
+    if (!get("wp-version") && !get("php-version")) problems.push("the upgrade command needs 'wp-version' or 'php-version' (or both)");
+    const requireApproval = parseBoolean("require-approval", get("require-approval"), true, problems);
+    inputs = { command, ...common, site, wpVersion, phpVersion, requireApproval };
+  } else if (command === "approve") {
+    const site = parseSingleSite(siteRaw, command, problems);
+    const pipelineId = get("pipeline-id");
+    if (!pipelineId) problems.push("'pipeline-id' is required by the approve command (the pipeline-id output of the upgrade command)");
+    else if (!ID.test(pipelineId)) problems.push(`'pipeline-id' must be a pipeline id such as upg_... (got ${quote(pipelineId)})`);
+    inputs = { command, ...common, site, pipelineId: pipelineId ?? "", comment: get("comment") };
+  }
+
+  if (problems.length > 0 || !inputs) throw new InputError(problems);
+  return { inputs, warnings };
+}
+
+function parseBaseUrl(value: string | undefined, problems: string[]): string | undefined {
+  if (!value) {
+    problems.push("'base-url' is required (or set SITEOPS_BASE_URL)");
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push(`'base-url' must be an absolute http(s) URL (got ${quote(value)})`);
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    problems.push(`'base-url' must be an http or https URL (got ${quote(url.protocol)})`);
+    return undefined;
+  }
+  // A password in the URL would be printed wherever the URL is; the token is the credential.
+  if (url.username || url.password) {
+    problems.push("'base-url' must not contain credentials: pass the token in 'api-token'");
+    return undefined;
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** Newlines or commas separate sites; `all` alone selects every site. */
+function parseSiteSelection(raw: string, problems: string[]): SiteSelection | undefined {
+  const refs = splitSites(raw);
+  if (refs.length === 0) {
+    problems.push("'site' is required: a site id, an exact site name, a list of them, or 'all'");
+    return undefined;
+  }
+  if (refs.some((r) => r.toLowerCase() === ALL_SITES)) {
+    if (refs.length > 1) {
+      problems.push("'site' is 'all' or a list of sites, not both");
+      return undefined;
+    }
+    return { all: true };
+  }
+  const seen = new Set<string>();
+  const unique = refs.filter((r) => (seen.has(r) ? false : (seen.add(r), true)));
+  return { all: false, refs: unique };
+}
+
+function parseSingleSite(raw: string, command: Command, problems: string[]): string {
+  const refs = splitSites(raw);
+  if (refs.length === 0) problems.push(`'site' is required by the ${command} command: a site id or an exact site name`);
+  else if (refs.length > 1 || refs[0]!.toLowerCase() === ALL_SITES) {
+    problems.push(`'site' must be one site for the ${command} command (lists and 'all' are for snapshot)`);
+  }
+  return refs[0] ?? "";
+}
+
+export function splitSites(raw: string): string[] {
+  return raw
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function parseVersion(name: string, value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (!VERSION.test(value)) problems.push(`'${name}' must be a major.minor version such as 6.5 (got ${quote(value)})`);
+  return value;
+}
+
+// The same spellings @actions/core getBooleanInput accepts (YAML 1.2 core schema).
+const TRUE = new Set(["true", "True", "TRUE"]);
+const FALSE = new Set(["false", "False", "FALSE"]);
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (value === undefined) return fallback;
+  if (TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  problems.push(`'${name}' must be true or false (got ${quote(value)})`);
+  return fallback;
+}
+
+function parseNumber(
+  name: string,
+  value: string | undefined,
+  fallback: number | undefined,
+  problems: string[],
+  rule: { min: number; max: number; exclusiveMin?: boolean; integer?: boolean; what: string; env?: boolean },
+): number | undefined {
+  if (value === undefined) return fallback;
+  const n = /^[+]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
+  const ok =
+    Number.isFinite(n) &&
+    (rule.exclusiveMin ? n > rule.min : n >= rule.min) &&
+    n <= rule.max &&
+    (!rule.integer || Number.isInteger(n));
+  if (!ok) {
+    problems.push(`${rule.env ? name : `'${name}'`} must be ${rule.what} (got ${quote(value)})`);
+    return fallback;
+  }
+  return n;
+}
+
+function checkFile(file: string, problems: string[]): void {
+  try {
+    if (!statSync(file).isFile()) problems.push(`'upload-file' ${quote(file)} is not a file`);
+  } catch {
+    problems.push(`'upload-file' ${quote(file)} does not exist (relative paths start at the workspace)`);
+  }
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}

@@ -1,0 +1,49 @@
+// The action: read the inputs, run the command on the core's operations, write outputs and the job summary.
+// Every failure ends here as one `setFailed` line; the token is masked before anything is printed.
+
+import * as core from "@actions/core";
+import { SiteOps } from "../../src/index.js";
+import { approveCommand } from "./commands/approve.js";
+import type { CommandOutcome } from "./commands/outcome.js";
+import { snapshotCommand } from "./commands/snapshot.js";
+import { upgradeCommand } from "./commands/upgrade.js";
+import { errorLine } from "./format.js";
+import { parseInputs, type ActionInputs } from "./inputs.js";
+import { runInfo, type RunInfo } from "./run-info.js";
+import { writeSummary } from "./summary.js";
+
+export async function run(): Promise<void> {
+  const secrets: string[] = [];
+  let client: SiteOps | undefined;
+  try {
+    const { inputs, warnings } = parseInputs({
+      get: (name) => core.getInput(name),
+      mask: (secret) => {
+        core.setSecret(secret);
+        secrets.push(secret);
+      },
+      env: process.env,
+    });
+    for (const warning of warnings) core.warning(warning);
+    client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken });
+    const outcome = await dispatch(client, inputs, runInfo(), secrets);
+    for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
+    await writeSummary();
+    if (outcome.failure) core.setFailed(outcome.failure);
+  } catch (err) {
+    core.setFailed(errorLine(err, secrets));
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
+function dispatch(client: SiteOps, inputs: ActionInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+  switch (inputs.command) {
+    case "snapshot":
+      return snapshotCommand(client, inputs, run, secrets);
+    case "upgrade":
+      return upgradeCommand(client, inputs, run, secrets);
+    case "approve":
+      return approveCommand(client, inputs, run, secrets);
+  }
+}

@@ -1,0 +1,86 @@
+// The job summary: one table per run of the action, written to GITHUB_STEP_SUMMARY. Cells are HTML, so
+// everything that came from the service is escaped.
+
+import * as core from "@actions/core";
+import type { Site, Snapshot, UpgradePipeline } from "../../src/index.js";
+import { formatBytes, formatDuration } from "./format.js";
+import type { RunInfo } from "./run-info.js";
+
+export interface SnapshotRow {
+  site: Site;
+  snapshot: Snapshot | undefined;
+  error: string | undefined;
+  durationMs: number;
+}
+
+type Row = Parameters<typeof core.summary.addTable>[0][number];
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function siteCell(site: Site): string {
+  const url = /^https?:\/\//.test(site.url) ? site.url : undefined;
+  const name = escapeHtml(site.name);
+  return url ? `<a href="${escapeHtml(url)}">${name}</a>` : name;
+}
+
+const code = (text: string | null | undefined): string => (text ? `<code>${escapeHtml(text)}</code>` : "");
+
+const header = (...names: string[]): Row => names.map((data) => ({ data, header: true }));
+
+export function snapshotSummary(rows: SnapshotRow[], run: RunInfo, headline: string): void {
+  core.summary.addHeading("Site Operations: snapshots", 3).addRaw(`<p>${escapeHtml(headline)}</p>`, true);
+  if (rows.length > 0) {
+    core.summary.addTable([
+      header("Site", "Snapshot", "Status", "Size", "Duration", "Details"),
+      ...rows.map((r): Row => [
+        siteCell(r.site),
+        code(r.snapshot?.id),
+        escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
+        escapeHtml(formatBytes(r.snapshot?.size_bytes)),
+        escapeHtml(formatDuration(r.durationMs)),
+        escapeHtml(r.error ?? r.snapshot?.description ?? ""),
+      ]),
+    ]);
+  }
+  footer(run);
+}
+
+export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipeline | undefined, durationMs: number, run: RunInfo, note?: string): void {
+  core.summary.addHeading(`Site Operations: ${escapeHtml(title)}`, 3);
+  if (note) core.summary.addRaw(`<p>${escapeHtml(note)}</p>`, true);
+  if (pipeline) {
+    const versions = [
+      pipeline.to_wp_version && pipeline.to_wp_version !== pipeline.from_wp_version ? `WordPress ${pipeline.from_wp_version} → ${pipeline.to_wp_version}` : "",
+      pipeline.to_php_version && pipeline.to_php_version !== pipeline.from_php_version ? `PHP ${pipeline.from_php_version} → ${pipeline.to_php_version}` : "",
+    ].filter(Boolean);
+    const steps = (pipeline.steps ?? []).map((s) => `${s.name}: ${s.status}`).join(", ");
+    core.summary.addTable([
+      header("Site", "Pipeline", "Status", "Upgrade", "Steps", "Snapshot", "Duration"),
+      [
+        siteCell(site),
+        code(pipeline.id),
+        escapeHtml(pipeline.status) + (pipeline.error ? `<br>${escapeHtml(pipeline.error)}` : ""),
+        escapeHtml(versions.join(", ")),
+        escapeHtml(steps),
+        code(pipeline.snapshot_id),
+        escapeHtml(formatDuration(durationMs)),
+      ],
+    ]);
+  }
+  footer(run);
+}
+
+function footer(run: RunInfo): void {
+  if (run.runUrl) core.summary.addRaw(`<p>Run: <a href="${escapeHtml(run.runUrl)}">${escapeHtml(run.runUrl)}</a></p>`, true);
+}
+
+/** Writes what was added; a run outside GitHub (no GITHUB_STEP_SUMMARY) has nowhere to write it. */
+export async function writeSummary(): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) {
+    core.summary.emptyBuffer();
+    return;
+  }
+  await core.summary.write();
+}

