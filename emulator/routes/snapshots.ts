@@ -29,6 +29,11 @@ const SnapshotCreate = Type.Object({
   upload: Type.Optional(Type.Boolean({ description: "true: wait in `requested` for data sent to the upload endpoint" })),
 });
 
+/** Every field is optional: a POST without a body (`curl -X POST`) means `{}`. */
+export async function emptyBodyAsObject(req: { body: unknown }): Promise<void> {
+  if (req.body === undefined) req.body = {};
+}
+
 export function registerSnapshotRoutes(app: App, ctx: EmulatorContext): void {
   app.get(
     "/sites/:site_id/snapshots",
@@ -82,6 +87,7 @@ export function registerSnapshotRoutes(app: App, ctx: EmulatorContext): void {
         body: SnapshotCreate,
         response: { 201: SnapshotSchema },
       },
+      preValidation: emptyBodyAsObject,
     },
     async (req, reply) => {
       // Members may create snapshots: only authentication is required.

@@ -16,6 +16,7 @@ import {
   type PipelineRow,
 } from "../services/upgrade-pipelines.js";
 import { PageQuery, originOf } from "./common.js";
+import { emptyBodyAsObject } from "./snapshots.js";
 
 const SiteParams = Type.Object({ site_id: Type.String() });
 const ItemParams = Type.Object({ site_id: Type.String(), id: Type.String() });
@@ -100,9 +101,10 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
         summary: "Approve a pipeline that is awaiting approval",
         tags: ["upgrade pipelines"],
         params: ItemParams,
-        body: Type.Optional(PipelineApprove),
+        body: PipelineApprove,
         response: { 200: UpgradePipelineSchema },
       },
+      preValidation: emptyBodyAsObject,
     },
     async (req) => {
       const site = loadSite(ctx, requireAuth(req).accountId, req.params.site_id);

@@ -56,6 +56,15 @@ describe("creating snapshots", () => {
     expect((await snapshots(`/${upload.body.id}`)).body.status).toBe("requested");
   });
 
+  it("a POST without any body is a service snapshot with the defaults", async () => {
+    const res = await api(emu, "POST", `/sites/${siteId}/snapshots`, { token: TOKENS.owner });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ source: "service", trigger: "manual", description: null });
+    // A body that is not a JSON object is refused.
+    const arr = await api(emu, "POST", `/sites/${siteId}/snapshots`, { token: TOKENS.owner, raw: "[1]", headers: { "content-type": "application/json" } });
+    expect(arr.status).toBe(422);
+  });
+
   it("validates the body with field errors and ignores unknown fields", async () => {
     const bad = await snapshots("", TOKENS.owner, { trigger: "whenever", description: "x".repeat(1001), upload: "yes" });
     expect(bad.status).toBe(422);

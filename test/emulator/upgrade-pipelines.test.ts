@@ -151,6 +151,15 @@ describe("running a pipeline", () => {
     expect((await api(emu, "GET", `/sites/${site}`, { token: TOKENS.owner })).body.wp_version).toBe("6.8");
   });
 
+  it("approves with no request body at all", async () => {
+    const site = await createSite("6.8");
+    const created = (await open(site, { to_wp_version: "6.9" })).body;
+    const res = await api(emu, "POST", `${pipelines(site)}/${created.id}/approve`, { token: TOKENS.owner });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "applying", comment: null });
+    expect((await get(site, created.id)).status).toBe("succeeded");
+  });
+
   it("fails at verify and rolls back when the upgrade is known to break (PHP 8.4 on WordPress below 6.7)", async () => {
     const site = await createSite("6.5", "8.2");
     const created = (await open(site, { to_php_version: "8.4" })).body;
