@@ -58,10 +58,13 @@ export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs;
 export class InputError extends Error {
   readonly code = "INVALID_INPUT";
   readonly problems: string[];
-  constructor(problems: string[]) {
+  /** Inputs given to a command that ignores them: still worth saying when the run fails. */
+  readonly warnings: string[];
+  constructor(problems: string[], warnings: string[] = []) {
     super(`Invalid input: ${problems.join("; ")}.`);
     this.name = "InputError";
     this.problems = problems;
+    this.warnings = warnings;
   }
 }
 
@@ -171,7 +174,7 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
     inputs = { command, ...common, site, pipelineId: pipelineId ?? "", comment: get("comment") };
   }
 
-  if (problems.length > 0 || !inputs) throw new InputError(problems);
+  if (problems.length > 0 || !inputs) throw new InputError(problems, warnings);
   return { inputs, warnings };
 }
 

@@ -8,7 +8,7 @@ import type { CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { upgradeCommand } from "./commands/upgrade.js";
 import { errorLine } from "./format.js";
-import { parseInputs, type ActionInputs } from "./inputs.js";
+import { InputError, parseInputs, type ActionInputs } from "./inputs.js";
 import { runInfo, type RunInfo } from "./run-info.js";
 import { writeSummary } from "./summary.js";
 
@@ -31,6 +31,7 @@ export async function run(): Promise<void> {
     await writeSummary();
     if (outcome.failure) core.setFailed(outcome.failure);
   } catch (err) {
+    if (err instanceof InputError) for (const warning of err.warnings) core.warning(warning);
     core.setFailed(errorLine(err, secrets));
   } finally {
     await client?.close().catch(() => undefined);

@@ -1,0 +1,107 @@
+// Runs the bundled action (action/dist/index.js) the way the GitHub runner does: a Node child process with
+// INPUT_<NAME> variables (upper-cased, spaces to underscores, hyphens kept), the GITHUB_* context variables,
+// and GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files it appends to.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ACTION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../action/dist/index.js");
+
+export const GITHUB_CONTEXT = {
+  GITHUB_ACTIONS: "true",
+  GITHUB_REPOSITORY: "acme/website",
+  GITHUB_SHA: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+  GITHUB_REF: "refs/heads/main",
+  GITHUB_RUN_ID: "4242",
+  GITHUB_RUN_NUMBER: "17",
+  GITHUB_RUN_ATTEMPT: "1",
+  GITHUB_SERVER_URL: "https://github.com",
+  GITHUB_API_URL: "https://api.github.com",
+  GITHUB_ACTOR: "octocat",
+  GITHUB_WORKFLOW: "Deploy",
+  GITHUB_JOB: "deploy",
+  GITHUB_EVENT_NAME: "push",
+  GITHUB_ACTION: "siteops",
+} as const;
+
+export const RUN_URL = "https://github.com/acme/website/actions/runs/4242";
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Parsed from the GITHUB_OUTPUT file. */
+  outputs: Record<string, string>;
+  /** The GITHUB_STEP_SUMMARY file. */
+  summary: string;
+  /** The `::error::` lines' messages. */
+  errors: string[];
+  warnings: string[];
+  notices: string[];
+  /** Everything a user of the run can see: the log (minus the ::add-mask:: command the runner consumes),
+   * the summary and the outputs. */
+  visible: string;
+}
+
+export function inputEnv(inputs: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
+  return env;
+}
+
+export async function runAction(inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
+  const dir = mkdtempSync(path.join(tmpdir(), "siteops-action-run-"));
+  const outputFile = path.join(dir, "output");
+  const summaryFile = path.join(dir, "summary");
+  writeFileSync(outputFile, "");
+  writeFileSync(summaryFile, "");
+  // Nothing from the test's own environment (no SITEOPS_* leaking in), as on a fresh runner.
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: dir,
+    RUNNER_TEMP: dir,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    ...GITHUB_CONTEXT,
+    ...inputEnv(inputs),
+    ...extraEnv,
+  };
+  try {
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [ACTION], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+    const outputs = parseOutputs(readFileSync(outputFile, "utf8"));
+    const summary = readFileSync(summaryFile, "utf8");
+    const lines = stdout.split("\n");
+    const commands = (kind: string) =>
+      lines.filter((l) => l.startsWith(`::${kind}`)).map((l) => l.slice(l.indexOf("::", 2) + 2));
+    const log = lines.filter((l) => !l.startsWith("::add-mask::")).join("\n");
+    return {
+      code,
+      stdout,
+      stderr,
+      outputs,
+      summary,
+      errors: commands("error"),
+      warnings: commands("warning"),
+      notices: commands("notice"),
+      visible: [log, stderr, summary, ...Object.values(outputs)].join("\n"),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The runner's file-command format: `name<<DELIMITER\nvalue\nDELIMITER`. */
+export function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /^(.+?)<<(\S+)\n([\s\S]*?)\n?\2$/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) out[m[1]!] = m[3]!;
+  return out;
+}
