@@ -205,6 +205,33 @@ describe("running a pipeline", () => {
   });
 });
 
+describe("events", () => {
+  it("announces each transition, the snapshot it takes, the site's new versions and the fixed records", async () => {
+    const ep = await api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] } });
+    expect(ep.status).toBe(201);
+    const site = await createSite("6.8");
+    const created = (await open(site, { to_wp_version: "6.9" })).body;
+    await approve(site, created.id, { comment: "go" });
+    expect((await get(site, created.id)).status).toBe("succeeded");
+    const deliveries = (await api(emu, "GET", `/__emulator/webhook_deliveries?endpoint_id=${ep.body.id}`)).body.deliveries as {
+      event_type: string;
+      payload: { type: string; data: { id: string; site_id?: string; status?: string } };
+    }[];
+    const mine = deliveries.filter((d) => d.payload.data.id === site || d.payload.data.site_id === site).map((d) => d.event_type);
+    const pipelineEvents = mine.filter((t) => t.startsWith("upgrade_pipeline."));
+    expect(pipelineEvents).toEqual([
+      "upgrade_pipeline.created",
+      "upgrade_pipeline.awaiting_approval",
+      "upgrade_pipeline.approved",
+      "upgrade_pipeline.succeeded",
+    ]);
+    for (const t of ["snapshot.created", "snapshot.completed", "site.updated", "vulnerability_record.fixed", "site.status_changed"]) expect(mine).toContain(t);
+    const succeeded = deliveries.find((d) => d.event_type === "upgrade_pipeline.succeeded" && d.payload.data.id === created.id)!;
+    expect(succeeded.payload.data.status).toBe("succeeded");
+    await api(emu, "DELETE", `/webhook_endpoints/${ep.body.id}`, { token: TOKENS.owner });
+  });
+});
+
 describe("access", () => {
   it("members may read pipelines but not create or approve them", async () => {
     const site = await createSite("6.6");
