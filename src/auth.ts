@@ -60,6 +60,7 @@ export class JwtAuth implements Auth {
   #access: string;
   #refresh: string;
   #expiresAt: number;
+  #margin: number;
   #refreshing: Promise<void> | undefined;
   #now: () => number;
   #onRefresh: ((tokens: JwtTokens) => void) | undefined;
@@ -73,12 +74,13 @@ export class JwtAuth implements Auth {
     this.#access = tokens.access_token;
     this.#refresh = tokens.refresh_token;
     this.#expiresAt = this.#now() + tokens.expires_in * 1000;
+    this.#margin = refreshMargin(tokens.expires_in);
   }
 
   async authorization(client: SiteOps): Promise<string> {
     if (this.#refreshing) {
       await this.#refreshing;
-    } else if (!this.#loggingOut && this.#now() >= this.#expiresAt - REFRESH_MARGIN_MS) {
+    } else if (!this.#loggingOut && this.#now() >= this.#expiresAt - this.#margin) {
       try {
         await this.#refreshOnce(client);
       } catch (err) {
@@ -116,6 +118,7 @@ export class JwtAuth implements Auth {
         this.#access = tokens.access_token;
         this.#refresh = tokens.refresh_token;
         this.#expiresAt = this.#now() + tokens.expires_in * 1000;
+        this.#margin = refreshMargin(tokens.expires_in);
         this.refreshCount++;
         this.#onRefresh?.(tokens);
       } finally {
@@ -128,6 +131,11 @@ export class JwtAuth implements Auth {
   toJSON(): string {
     return "JwtAuth([REDACTED])";
   }
+}
+
+/** A short-lived token (a test server's 30 s) is not refreshed on every request: at most half its life early. */
+function refreshMargin(expiresIn: number): number {
+  return Math.min(REFRESH_MARGIN_MS, (expiresIn * 1000) / 2);
 }
 
 export interface LoginOptions {
