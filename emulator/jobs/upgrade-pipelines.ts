@@ -2,7 +2,7 @@
 // step in order (a pipeline that needs no approval finishes, one that does stops at awaiting_approval).
 import type { EmulatorContext } from "../context.js";
 import type { Job } from "./scheduler.js";
-import { nextPipelineDueMs, runDuePipelines } from "../services/upgrade-pipelines.js";
+import { nextPipelineDueMs, runDuePipelines } from "../services/pipeline-steps.js";
 
 export function upgradePipelinesJob(ctx: EmulatorContext): Job {
   return {

@@ -233,6 +233,5 @@ export function deleteSnapshot(ctx: EmulatorContext, row: SnapshotRow, origin: O
     recordActivity(ctx, { accountId: row.account_id, siteId: row.site_id, action: "snapshot.deleted", subjectType: "Snapshot", subjectId: row.id }, origin);
   })();
   rmSync(snapshotDataPath(ctx, row.site_id, row.id), { force: true });
-  rmSync(`${snapshotDataPath(ctx, row.site_id, row.id)}.whole`, { force: true });
   ctx.events.emit(row.account_id, "snapshot.deleted", json);
 }
