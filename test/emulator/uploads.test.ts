@@ -2,7 +2,8 @@
 // checks, media types and size limits, interrupted chunks, and a 100 MiB upload streamed with bounded
 // memory.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import http from "node:http";
 import { createInterface } from "node:readline";
@@ -254,6 +255,41 @@ describe("resumable upload", () => {
     const done = await put(id, rest, { ...chunkHeaders(offset, rest, total), "content-digest": digestHeader(data) });
     expect(done).toMatchObject({ status: 200, body: { status: "completed", size_bytes: total, checksum_sha256: sha256hex(data) } });
     expect(existsSync(path.join(emu.context.dataDir, "snapshots", siteId, id))).toBe(true);
+  });
+});
+
+describe("resumable upload across a restart", () => {
+  it("continues from the stored offset on the same database and data directory", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-restart-"));
+    const options = { db: path.join(dir, "emulator.db"), dataDir: path.join(dir, "data") };
+    let first: RunningEmulator | undefined = await startTestEmulator(options);
+    let second: RunningEmulator | undefined;
+    try {
+      const site = await api(first, "POST", "/sites", { token: TOKENS.owner, body: { name: "Restart", url: "https://restart.example.com" } });
+      const snap = await api(first, "POST", `/sites/${site.body.id}/snapshots`, { token: TOKENS.owner, body: { upload: true } });
+      const p = `/sites/${site.body.id}/snapshots/${snap.body.id}/upload`;
+      const data = bytes(200_000, 51);
+      const head = data.subarray(0, 120_000);
+      const sent = await api(first, "PUT", p, { token: TOKENS.owner, raw: head, headers: { ...octet, ...chunkHeaders(0, head, data.length) } });
+      expect(sent.status).toBe(202);
+      await first.close();
+      first = undefined;
+
+      second = await startTestEmulator(options);
+      const q = await api(second, "PUT", p, { token: TOKENS.owner, headers: { "content-range": `bytes */${data.length}` } });
+      expect(q).toMatchObject({ status: 202, body: { received_bytes: 120_000 } });
+      const rest = data.subarray(120_000);
+      const done = await api(second, "PUT", p, {
+        token: TOKENS.owner,
+        raw: rest,
+        headers: { ...octet, ...chunkHeaders(120_000, rest, data.length), "content-digest": digestHeader(data) },
+      });
+      expect(done).toMatchObject({ status: 200, body: { status: "completed", size_bytes: data.length, checksum_sha256: sha256hex(data) } });
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
