@@ -5,7 +5,8 @@
 // Wire format (gRPC over HTTP/2): each message is framed as [compressed flag: 1 byte][length: 4 bytes BE]
 // [bytes]; the reply is HEADERS (:status 200, content-type application/grpc), one DATA frame, then
 // trailers with grpc-status/grpc-message.
-import http2 from "node:http2";
+import type http2 from "node:http2";
+import type { Socket } from "node:net";
 import { log } from "../framework/log.js";
 
 export type UnaryHandler = (request: Buffer) => Promise<Uint8Array> | Uint8Array;
@@ -32,7 +33,8 @@ export interface GrpcServerOptions {
 }
 
 export interface GrpcServer {
-  listen(socketPath: string): Promise<void>;
+  /** Serves a connection accepted elsewhere (see plugin-server.ts: the socket listens before we load). */
+  accept(socket: Socket): void;
   /** Ends idle streams and closes every session. */
   close(): void;
 }
@@ -63,7 +65,10 @@ function fail(stream: http2.ServerHttp2Stream, code: number, message: string): v
   else stream.respond({ ...GRPC_HEADERS, ...trailers }, { endStream: true });
 }
 
-export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
+/** Loads node:http2 (a noticeable part of start-up, so only when called) and builds the server. */
+export async function createGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
+  // getBuiltinModule (Node >= 20.16) skips the ESM loader that a dynamic import() would start.
+  const http2 = process.getBuiltinModule?.("node:http2") ?? (await import("node:http2"));
   const server = options.tls
     ? http2.createSecureServer({
         key: options.tls.key,
@@ -119,14 +124,8 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   });
 
   return {
-    listen(socketPath) {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(socketPath, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
+    accept(socket) {
+      server.emit("connection", socket);
     },
     close() {
       for (const s of idleStreams) if (!s.destroyed) s.close(http2.constants.NGHTTP2_NO_ERROR);

@@ -4,12 +4,13 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import type { ProviderServer } from "../framework/provider-server.js";
 import { log } from "../framework/log.js";
 import { generateServerCertificate, handshakeCertificate } from "./certificate.js";
-import { loadRoot } from "./descriptor.js";
-import { createGrpcServer, type UnaryHandler } from "./grpc-server.js";
+import { loadProtocol } from "./descriptor.js";
+import { createGrpcServer, type GrpcServer, type UnaryHandler } from "./grpc-server.js";
 
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
@@ -50,24 +51,6 @@ export interface Served {
  * Terraform's go-plugin client has received the answer to GRPCController.Shutdown; the process should exit.
  */
 export async function startPluginServer(provider: ProviderServer<unknown>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
-  const root = loadRoot();
-  const service = root.lookupService("tfplugin6.Provider");
-  const unary: Record<string, UnaryHandler> = {};
-  for (const method of service.methodsArray) {
-    method.resolve();
-    const req = method.resolvedRequestType!;
-    const res = method.resolvedResponseType!;
-    const fn = methodHandler(provider, method.name);
-    unary[`/tfplugin6.Provider/${method.name}`] = async (bytes) => {
-      const reply = await fn(req.decode(bytes) as never);
-      return res.encode(res.fromObject(reply as Record<string, unknown>)).finish();
-    };
-  }
-  const SHUTDOWN = "/plugin.GRPCController/Shutdown";
-  unary[SHUTDOWN] = () => new Uint8Array(0);
-  // HealthCheckResponse{status: SERVING}
-  unary["/grpc.health.v1.Health/Check"] = () => Uint8Array.of(0x08, 0x01);
-
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = !!clientCert && env.TF_DISABLE_PLUGIN_TLS !== "1";
   let certField = "";
@@ -79,29 +62,62 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
     certField = handshakeCertificate(cert.der);
   }
 
+  // Listen first and announce the socket; HTTP/2, TLS and the protocol tables load right after, while
+  // Terraform reads the handshake line and dials. Connections that arrive meanwhile wait, unread, in `early`.
+  let grpc: GrpcServer | undefined;
+  const early: Socket[] = [];
+  const listener = createServer((socket) => (grpc ? grpc.accept(socket) : early.push(socket)));
+  const socketPath = join(env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), `plugin${randomBytes(6).toString("hex")}`);
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(socketPath, () => {
+      listener.off("error", reject);
+      resolve();
+    });
+  });
+  log.debug("plugin server listening", { socket: socketPath, tls: useTls });
+
   let exiting = false;
-  const server = createGrpcServer({
-    tls,
-    unary,
-    // Terraform always opens these two streams; we have nothing to send on them.
-    idle: ["/plugin.GRPCStdio/StreamStdio", "/plugin.GRPCBroker/StartStream"],
-    onReplied(path) {
-      // Exit once the Shutdown reply is delivered: go-plugin otherwise waits ~2 s before killing us.
-      if (path !== SHUTDOWN || exiting) return;
-      exiting = true;
-      onShutdown();
-    },
+  const SHUTDOWN = "/plugin.GRPCController/Shutdown";
+  const ready = (async () => {
+    const proto = loadProtocol();
+    const unary: Record<string, UnaryHandler> = {};
+    for (const method of proto.services.get("tfplugin6.Provider") ?? []) {
+      const fn = methodHandler(provider, method.name);
+      unary[`/tfplugin6.Provider/${method.name}`] = async (bytes) => {
+        const reply = await fn(proto.decode(method.requestType, bytes) as never);
+        return proto.encode(method.responseType, reply as Record<string, unknown>);
+      };
+    }
+    unary[SHUTDOWN] = () => new Uint8Array(0);
+    // HealthCheckResponse{status: SERVING}
+    unary["/grpc.health.v1.Health/Check"] = () => Uint8Array.of(0x08, 0x01);
+    grpc = await createGrpcServer({
+      tls,
+      unary,
+      // Terraform always opens these two streams; we have nothing to send on them.
+      idle: ["/plugin.GRPCStdio/StreamStdio", "/plugin.GRPCBroker/StartStream"],
+      onReplied(path) {
+        // Exit once the Shutdown reply is delivered: go-plugin otherwise waits ~2 s before killing us.
+        if (path !== SHUTDOWN || exiting) return;
+        exiting = true;
+        onShutdown();
+      },
+    });
+    for (const socket of early.splice(0)) grpc.accept(socket);
+  })();
+  ready.catch((err: unknown) => {
+    log.error("cannot start the gRPC server", { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
   });
 
-  const socketPath = join(env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), `plugin${randomBytes(6).toString("hex")}`);
-  await server.listen(socketPath);
-  log.debug("plugin server listening", { socket: socketPath, tls: useTls });
   const handshake = [CORE_PROTOCOL_VERSION, APP_PROTOCOL_VERSION, "unix", socketPath, "grpc", certField].join("|");
   return {
     socketPath,
     handshake,
     close() {
-      server.close();
+      grpc?.close();
+      listener.close();
       rmSync(socketPath, { force: true });
     },
   };

@@ -1,5 +1,5 @@
-// Framework -> wire: schemas, diagnostics, attribute paths and dynamic values in the shape protobufjs
-// encodes (field names exactly as in tfplugin6.proto).
+// Framework -> wire: schemas, diagnostics, attribute paths and dynamic values as the messages of
+// tfplugin6.proto (field names exactly as there), ready for protobuf.ts to encode.
 import type { AttributePath, Diagnostic } from "../framework/diagnostics.js";
 import type { PrivateState } from "../framework/resource.js";
 import type { Block, Schema } from "../framework/schema.js";

@@ -7,7 +7,7 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildCertificate } from "../../provider/protocol/certificate.js";
-import { loadRoot } from "../../provider/protocol/descriptor.js";
+import { loadProtocol } from "../../provider/protocol/descriptor.js";
 import { MAGIC_COOKIE_VALUE } from "../../provider/protocol/plugin-server.js";
 import { buildProvider } from "./harness.js";
 
@@ -83,8 +83,8 @@ describe("go-plugin handshake", () => {
   it("prints 1|6|unix|<socket>|grpc|<unpadded base64 DER> and serves mutual TLS", async () => {
     const client = clientCertificate();
     const p = await launch({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5,6", PLUGIN_CLIENT_CERT: client.certPem });
-    const [core, app, network, socket, proto, cert] = p.line.split("|");
-    expect([core, app, network, proto]).toEqual(["1", "6", "unix", "grpc"]);
+    const [core, app, network, socket, protocol, cert] = p.line.split("|");
+    expect([core, app, network, protocol]).toEqual(["1", "6", "unix", "grpc"]);
     expect(cert).not.toMatch(/=/);
     const x = new X509Certificate(Buffer.from(cert!, "base64"));
     expect(x.subjectAltName).toBe("DNS:localhost");
@@ -93,12 +93,10 @@ describe("go-plugin handshake", () => {
     // positive serial, minimally encoded: no leading 00 unless the top bit needs it
     expect(/^[0-7]/.test(x.serialNumber) || x.serialNumber.length % 2 === 0).toBe(true);
 
-    const root = loadRoot();
-    const Req = root.lookupType("tfplugin6.GetProviderSchema.Request");
-    const Res = root.lookupType("tfplugin6.GetProviderSchema.Response");
+    const proto = loadProtocol();
     const creds = grpc.credentials.createSsl(Buffer.from(pemOf(cert!)), Buffer.from(client.keyPem), Buffer.from(client.certPem));
     const c = new grpc.Client(`unix://${socket}`, creds);
-    const schema = (await unary(c, "/tfplugin6.Provider/GetProviderSchema", Buffer.from(Req.encode({}).finish()), (b) => Res.toObject(Res.decode(b)))) as {
+    const schema = (await unary(c, "/tfplugin6.Provider/GetProviderSchema", Buffer.from(proto.encode("tfplugin6.GetProviderSchema.Request", {})), (b) => proto.decode("tfplugin6.GetProviderSchema.Response", b))) as {
       resource_schemas: Record<string, unknown>;
       data_source_schemas: Record<string, unknown>;
     };
@@ -124,9 +122,7 @@ describe("go-plugin handshake", () => {
     expect(cert).toBe("");
     p.child.kill("SIGINT");
     const c = new grpc.Client(`unix://${socket}`, grpc.credentials.createInsecure());
-    const root = loadRoot();
-    const Res = root.lookupType("tfplugin6.StopProvider.Response");
-    const stop = (await unary(c, "/tfplugin6.Provider/StopProvider", Buffer.alloc(0), (b) => Res.decode(b))) as { Error: string };
+    const stop = (await unary(c, "/tfplugin6.Provider/StopProvider", Buffer.alloc(0), (b) => loadProtocol().decode("tfplugin6.StopProvider.Response", b))) as { Error: string };
     expect(stop.Error).toBe("");
     expect(p.child.exitCode).toBeNull();
     await unary(c, "/plugin.GRPCController/Shutdown", Buffer.alloc(0));
