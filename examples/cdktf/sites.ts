@@ -2,9 +2,9 @@
 import type { SiteSpec, WebhookSpec } from "./stack.js";
 
 export const sites: SiteSpec[] = [
-  { key: "marketing", name: "Marketing", url: "https://www.example.com", wpVersion: "6.5", phpVersion: "8.2" },
-  { key: "shop", name: "Shop", url: "https://shop.example.com", wpVersion: "6.4", phpVersion: "8.1" },
-  { key: "docs", name: "Docs", url: "https://docs.example.com" },
+  { key: "marketing", name: "Marketing", url: "https://www.northwind.example", wpVersion: "6.5", phpVersion: "8.2" },
+  { key: "shop", name: "Shop", url: "https://shop.northwind.example", wpVersion: "6.4", phpVersion: "8.1" },
+  { key: "docs", name: "Docs", url: "https://docs.northwind.example" },
 ];
 
 // Where the ops team's receiver listens; SITEOPS_WEBHOOK_URL overrides it (e.g. a local receiver).
