@@ -38,7 +38,7 @@ export type { RequestLogEvent, RequestLogger, ResponseLogEvent, RetryLogEvent } 
 export { Operations } from "./operations/index.js";
 export type { OperationEvent } from "./operations/events.js";
 export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
-export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, type UpgradeWaitOptions } from "./operations/upgrade.js";
+export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 
 export type { Account } from "./resources/accounts.js";

@@ -47,6 +47,10 @@ export async function createSnapshot(client: SiteOps, siteId: string, options: C
     describe: (s) => `snapshot ${s.id} is ${s.status}`,
     onChange: (s) => onProgress?.({ type: "snapshot.status", snapshot: s }),
   });
-  if (final.status === "failed") throw new OperationFailedError(`Snapshot ${final.id} failed.`, final);
+  if (final.status === "failed") {
+    // Not in the documented fields, but a service that explains the failure should be heard.
+    const reason = (final as Snapshot & { error?: unknown }).error;
+    throw new OperationFailedError(`Snapshot ${final.id} failed${typeof reason === "string" && reason ? `: ${reason}` : ""}.`, final);
+  }
   return final;
 }

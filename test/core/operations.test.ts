@@ -1,7 +1,7 @@
 // The multi-step workflows the action and the CLI call: snapshot, upgrade, approve.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WaitTimeoutError, type OperationEvent } from "../../src/index.js";
+import { OperationFailedError, WaitTimeoutError, type OperationEvent, type UpgradePipeline } from "../../src/index.js";
 import { startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -57,5 +57,30 @@ describe("operations", () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("operation failures", () => {
+  it("createSnapshot throws OperationFailedError when the capture fails", async () => {
+    const site = await env.so.sites.create({ name: "Down", url: "https://down.acme.test" });
+    await env.control("POST", "health_checks", { site_id: site.id, status: "failed" });
+    const err = await env.so.operations.createSnapshot(site.id, { pollInterval: 50 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OperationFailedError);
+    expect((err as OperationFailedError).resource).toMatchObject({ status: "failed", site_id: site.id });
+    expect((err as Error).message).toMatch(/^Snapshot snap_\w+ failed/);
+  });
+
+  it("a pipeline that fails verification is followed to rolled_back and throws", async () => {
+    const site = await env.so.sites.create({ name: "PHP jump", url: "https://php-jump.acme.test", wp_version: "6.5", php_version: "8.1" });
+    const events: OperationEvent[] = [];
+    const err = await env.so.operations
+      .openUpgrade(site.id, { to_php_version: "8.4", requires_approval: false }, { pollInterval: 50, onProgress: (e) => events.push(e) })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OperationFailedError);
+    const pipeline = (err as OperationFailedError).resource as UpgradePipeline;
+    expect(pipeline.status).toBe("rolled_back");
+    expect(pipeline.error).toMatch(/PHP 8.4/);
+    expect((err as Error).message).toMatch(/was rolled back: Verification failed/);
+    expect((await env.so.sites.get(site.id)).php_version).toBe("8.1");
   });
 });
