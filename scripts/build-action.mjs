@@ -28,6 +28,61 @@ const sideEffectFree = {
   },
 };
 
+// The API core imports only `Pool` from undici, but undici's entry loads all of undici (fetch, WebSocket,
+// cache, mocks): about half the action's start-up. The core's `import { Pool } from "undici"` gets the
+// Pool module and the request API alone: the same class, set up as undici's index.js sets it up.
+const undiciPoolOnly = {
+  name: "undici-pool-only",
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      /[\\/]node_modules[\\/]/.test(args.importer) ? undefined : { path: "undici-pool", namespace: "siteops-action" },
+    );
+    build.onLoad({ filter: /^undici-pool$/, namespace: "siteops-action" }, () => ({
+      // What undici's index.js does for a Pool: the request/stream/... methods live on Dispatcher.prototype.
+      contents: [
+        'import Pool from "undici/lib/dispatcher/pool.js";',
+        'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
+        'import api from "undici/lib/api/index.js";',
+        "Object.assign(Dispatcher.prototype, api);",
+        "export { Pool };",
+      ].join("\n"),
+      resolveDir: build.initialOptions.absWorkingDir,
+      loader: "js",
+    }));
+  },
+};
+
+// undici's HTTP/2 client loads node:http2 (and with it node:tls) when the module loads, to read ten
+// constants; the action's Pool never negotiates HTTP/2 (allowH2 is off), so that is ~30 ms of start-up for
+// nothing. That one import gets the constants (fixed by RFC 9113 and RFC 8441) and loads node:http2 on use.
+const HTTP2_CONSTANTS = {
+  HTTP2_HEADER_AUTHORITY: ":authority",
+  HTTP2_HEADER_METHOD: ":method",
+  HTTP2_HEADER_PATH: ":path",
+  HTTP2_HEADER_SCHEME: ":scheme",
+  HTTP2_HEADER_CONTENT_LENGTH: "content-length",
+  HTTP2_HEADER_EXPECT: "expect",
+  HTTP2_HEADER_STATUS: ":status",
+  HTTP2_HEADER_PROTOCOL: ":protocol",
+  NGHTTP2_REFUSED_STREAM: 7,
+  NGHTTP2_CANCEL: 8,
+};
+const lazyHttp2 = {
+  name: "lazy-http2-in-undici",
+  setup(build) {
+    build.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: "lazy-http2", namespace: "siteops-action" } : undefined,
+    );
+    build.onLoad({ filter: /^lazy-http2$/, namespace: "siteops-action" }, () => ({
+      contents: [
+        `module.exports = { constants: ${JSON.stringify(HTTP2_CONSTANTS)},`,
+        '  connect: (...args) => require("node:http2").connect(...args) };',
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 export default async function buildAction({ root, outDir = path.join(root, "action", "dist"), quiet = false }) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
@@ -47,7 +102,7 @@ export default async function buildAction({ root, outDir = path.join(root, "acti
     charset: "utf8",
     logLevel: "warning",
     metafile: true,
-    plugins: [sideEffectFree],
+    plugins: [undiciPoolOnly, lazyHttp2, sideEffectFree],
     // Bundled CommonJS dependencies call require() for Node built-ins, which ESM does not define.
     banner: {
       js: [
