@@ -240,7 +240,8 @@ describe("resumable upload", () => {
     });
     response.catch(() => undefined);
     await new Promise<void>((resolve) => req.write(data.subarray(first.length, first.length + 512 * 1024), () => resolve()));
-    await new Promise((r) => setTimeout(r, 200));
+    // Hang up only once the server is handling the chunk.
+    await waitFor(async () => !(await isIdle(id)), "the server to start on the chunk");
     req.destroy();
 
     // The server settles on an offset between the end of the first chunk and what was sent.
