@@ -116,7 +116,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: () => `/sites/${a.site}/snapshots/${a.snapshot}`, scoped: true },
   { method: "POST", path: () => `/sites/${a.site}/snapshots`, body: () => ({ description: "intruder" }), scoped: true },
   { method: "DELETE", path: () => `/sites/${a.site}/snapshots/${a.snapshot}`, write: true, scoped: true },
-  { method: "PUT", path: () => `/sites/${a.site}/snapshots/${a.uploadSnapshot}/upload`, body: () => Buffer.from("data"), write: true, scoped: true },
+  { method: "PUT", path: () => `/sites/${a.site}/snapshots/${a.uploadSnapshot}/upload`, body: () => Buffer.from("data"), scoped: true },
   { method: "GET", path: () => `/sites/${a.site}/upgrade_pipelines`, scoped: true },
   { method: "GET", path: () => `/sites/${a.site}/upgrade_pipelines/${a.pipeline}`, scoped: true },
   { method: "POST", path: () => `/sites/${a.site}/upgrade_pipelines`, body: () => ({ to_php_version: "8.4" }), write: true, scoped: true },
@@ -192,7 +192,7 @@ describe("cross-account", () => {
 });
 
 describe("member role", () => {
-  it("may read everything and create snapshots, and gets 403 on every other write", async () => {
+  it("may read everything and create snapshots (with their data), and gets 403 on every other write", async () => {
     const before = await snapshotOfA();
     for (const e of ENDPOINTS) {
       const res = await call(e.method, e.path(), MEMBER_A, e.body?.());
@@ -203,8 +203,10 @@ describe("member role", () => {
       }
     }
     const after = await snapshotOfA();
-    // The one write a member did: a snapshot.
+    // The writes a member did: a new snapshot, and the data of the upload snapshot.
     expect(after.snapshots.length).toBe(before.snapshots.length + 1);
+    expect(after.snapshots).toContainEqual([a.uploadSnapshot, "completed"]);
+    expect(before.snapshots).toContainEqual([a.uploadSnapshot, "requested"]);
     expect({ ...after, snapshots: [] }).toEqual({ ...before, snapshots: [] });
   });
 });
