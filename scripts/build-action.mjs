@@ -55,7 +55,7 @@ const undiciPoolOnly = {
 // undici's HTTP/2 client loads node:http2 (and with it node:tls) when the module loads, to read ten
 // constants; the action's Pool never negotiates HTTP/2 (allowH2 is off), so that is ~30 ms of start-up for
 // nothing. That one import gets the constants (fixed by RFC 9113 and RFC 8441) and loads node:http2 on use.
-const HTTP2_CONSTANTS = {
+export const HTTP2_CONSTANTS = {
   HTTP2_HEADER_AUTHORITY: ":authority",
   HTTP2_HEADER_METHOD: ":method",
   HTTP2_HEADER_PATH: ":path",
