@@ -1,45 +1,239 @@
 #!/usr/bin/env node
-// `npm run demo`: start the emulator on the embedded default (SQLite in a temp dir) with demo data,
-// print the credentials and a few commands to try, and keep it running until Ctrl-C.
-import { spawn } from "node:child_process";
+// `npm run demo`: the toolkit end to end in one command, on a fresh clone after `npm ci`.
+//   1. the emulator on its embedded default (SQLite in a temp dir) with demo data;
+//   2. the CDKTF example (examples/cdktf) synthesized and applied with real terraform and the locally built
+//      provider; one site changed in the typed list and applied again (an in-place update);
+//   3. a snapshot with uploaded data, an upgrade pipeline opened and approved, through the core's operations;
+//   4. a summary (what was created, states, ids, webhook deliveries verified, the activity log tail);
+//   5. terraform destroy and cleanup. Any failure: one line on stderr and exit 1.
+// `npm run demo -- --keep` (on a terminal) skips step 5 and keeps the emulator running for curl until Ctrl-C.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { clock, kib, table } from "./demo/format.mjs";
+import { startReceiver } from "./demo/receiver.mjs";
+import { DemoError, Terraform, installProvider, terraformVersion } from "./demo/terraform.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-demo-"));
-const port = process.env.SITEOPS_DEMO_PORT ?? "4747";
+const EXAMPLE = path.join(root, "examples/cdktf");
+const STACK = "siteops";
+/** Emulator seconds per pipeline/snapshot step: fast enough for a one-minute demo, slow enough to watch. */
+const STEP_SECONDS = 1;
 
-const child = spawn(
-  process.execPath,
-  ["--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--demo", "--port", port,
-   "--db", path.join(dir, "siteops.db"), "--data-dir", path.join(dir, "data")],
-  { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-);
+const { values: flags } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
+const keep = flags.keep && process.stdout.isTTY === true;
+const t = clock(Date.now());
+const say = (line) => console.log(`${t()} ${line}`);
+const cleanups = [];
 
-const cleanup = () => rmSync(dir, { recursive: true, force: true });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => {
-  cleanup();
-  process.exit(signal ? 0 : (code ?? 1));
-});
-
-const lines = createInterface({ input: child.stdout });
-lines.once("line", (line) => {
-  let info;
+async function loadModules() {
+  let tsImport;
   try {
-    info = JSON.parse(line);
+    ({ tsImport } = await import("tsx/esm/api"));
   } catch {
-    console.error(`demo: the emulator printed an unexpected first line: ${line}`);
-    child.kill();
+    throw new DemoError("the dev dependencies are missing: run `npm ci` first.");
+  }
+  const ts = (file, tsconfig = path.join(root, "tsconfig.json")) => tsImport(pathToFileURL(path.join(root, file)).href, { parentURL: import.meta.url, tsconfig });
+  const exampleTsconfig = path.join(EXAMPLE, "tsconfig.json");
+  const [emulator, core, stack, lists, cdktf] = await Promise.all([
+    ts("emulator/index.ts"),
+    ts("src/index.ts"),
+    ts("examples/cdktf/stack.ts", exampleTsconfig),
+    ts("examples/cdktf/sites.ts", exampleTsconfig),
+    import("cdktf"),
+  ]);
+  return { emulator, core, stack, lists, cdktf };
+}
+
+/** Synthesizes the example stack (through the generated classes) with these lists, state kept in `dir`. */
+function synth(m, dir, sites, webhooks) {
+  const app = new m.cdktf.App({ outdir: path.join(dir, "cdktf.out") });
+  const stack = new m.stack.SiteopsStack(app, STACK, { sites, webhooks });
+  new m.cdktf.LocalBackend(stack, { path: path.join(dir, `terraform.${STACK}.tfstate`) });
+  app.synth();
+  return path.join(dir, "cdktf.out", "stacks", STACK);
+}
+
+/** "Apply complete! Resources: 5 added, 0 changed, 0 destroyed." -> "5 added, 0 changed, 0 destroyed" */
+const applied = (out) => /Resources: ([^.]+)\./.exec(out)?.[1] ?? "done";
+
+async function main() {
+  console.log("siteops demo: the toolkit end to end against a local emulator\n");
+  const tfVersion = await terraformVersion();
+  const dir = mkdtempSync(path.join(tmpdir(), "siteops-demo-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+
+  const [provider, m] = await Promise.all([installProvider(root, dir), loadModules()]);
+  say(`terraform ${tfVersion}; siteops provider ${provider.version} bundled into a filesystem mirror (${dir})`);
+
+  const port = process.env.SITEOPS_DEMO_PORT ?? (keep ? "4747" : "0");
+  const emu = await m.emulator.startEmulator({
+    port: Number(port),
+    db: path.join(dir, "siteops.db"),
+    dataDir: path.join(dir, "data"),
+    demo: true,
+    stepSeconds: STEP_SECONDS,
+  });
+  cleanups.push(() => emu.close());
+  const client = new m.core.SiteOps({ baseUrl: emu.url, apiToken: emu.demo.api_token });
+  const seeded = (await client.sites.list({ per_page: 100 })).data;
+  say(`emulator at ${emu.url}: SQLite in the temp dir, demo account ${emu.demo.account_id} with ${seeded.length} sites`);
+
+  const receiver = await startReceiver();
+  cleanups.push(() => receiver.close());
+  const webhooks = m.lists.webhooks.map((w) => ({ ...w, url: receiver.url }));
+  const sites = m.lists.sites;
+
+  // --- Terraform through the CDKTF bindings ---
+  const work = synth(m, dir, sites, webhooks);
+  say(`CDKTF app synthesized: ${sites.length} sites, ${webhooks.length} webhook endpoints -> ${path.relative(dir, work)}/cdk.tf.json`);
+  const tfEnv = {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: provider.cliConfig,
+    CHECKPOINT_DISABLE: "1",
+    TF_IN_AUTOMATION: "1",
+    SITEOPS_BASE_URL: emu.url,
+    SITEOPS_API_TOKEN: emu.demo.api_token,
+  };
+  const tf = new Terraform(work, tfEnv);
+  await tf.run("init", "-input=false");
+  say(`terraform apply: ${applied(await tf.run("apply", "-auto-approve", "-input=false"))}`);
+
+  const target = sites.find((s) => s.key === "shop") ?? sites[0];
+  const changedPhp = target.phpVersion === "8.2" ? "8.3" : "8.2";
+  const changed = sites.map((s) => (s === target ? { ...s, phpVersion: changedPhp } : s));
+  synth(m, dir, changed, webhooks);
+  say(`changed "${target.key}" in the typed list (phpVersion ${target.phpVersion ?? "default"} -> ${changedPhp}) and synthesized again`);
+  const update = await tf.run("apply", "-auto-approve", "-input=false");
+  say(`terraform apply: ${applied(update)}`);
+  // The plan lines of the change itself (not the computed attributes that become unknown with it).
+  for (const line of update.split("\n")) {
+    if (/will be updated in-place|\s~ .*->/.test(line) && !line.includes("(known after apply)")) console.log(`         ${line.trim()}`);
+  }
+
+  const outputs = JSON.parse(await tf.run("output", "-json"));
+  const siteIds = outputs.site_ids.value;
+  const endpointIds = outputs.webhook_endpoint_ids.value;
+  const secrets = Object.values(outputs.webhook_secrets.value);
+
+  // --- The core's operations ---
+  const siteId = siteIds[target.key];
+  const data = gzipSync(Buffer.from(JSON.stringify({ site: target.url, exported_at: new Date().toISOString(), tables: Array.from({ length: 2000 }, (_, i) => `wp_table_${i}`) })));
+  const snapshot = await client.operations.createSnapshot(siteId, {
+    description: "siteops demo: export before the upgrade",
+    upload: data,
+    uploadOptions: { contentType: "application/gzip" },
+    pollInterval: 250,
+    waitTimeout: 60_000,
+    onProgress: (e) => {
+      if (e.type === "snapshot.created") say(`snapshot ${e.snapshot.id} of "${target.key}" created through the core's operations (${e.snapshot.status})`);
+      else if (e.type === "snapshot.uploaded") say(`  ${kib(data.length)} uploaded (${e.snapshot.status})`);
+      else if (e.type === "snapshot.status") say(`  ${e.snapshot.status}`);
+    },
+  });
+
+  const newest = (await client.sites.get(siteIds.docs ?? siteId)).wp_version; // a site created without a pin runs the newest
+  const before = await client.sites.get(siteId);
+  const steps = (p) => (p.steps?.length ? ` (${p.steps.map((st) => `${st.name} ${st.status}`).join(", ")})` : "");
+  const progress = (e) => {
+    if (e.type === "pipeline.created") say(`upgrade pipeline ${e.pipeline.id} opened: WordPress ${before.wp_version} -> ${newest}`);
+    else if (e.type === "pipeline.approved") say(`approved ${e.pipeline.id} through the core's operations`);
+    else if (e.type === "pipeline.status") say(`  ${e.pipeline.status}${steps(e.pipeline)}`);
+  };
+  const wait = { onProgress: progress, pollInterval: 250, waitTimeout: 60_000 };
+  const opened = await client.operations.openUpgrade(siteId, { to_wp_version: newest, requires_approval: true, snapshot_id: snapshot.id }, wait);
+  const pipeline = await client.operations.approveUpgrade(siteId, opened.id, { ...wait, comment: "approved by the siteops demo" });
+
+  await summary({ client, siteIds, endpointIds, snapshot, pipeline, receiver, secrets, verify: m.core.verifyWebhook });
+
+  if (keep) {
+    keepRunning({ emu, work, tfEnv: provider.cliConfig });
     return;
   }
-  const { url, demo } = info;
+  if (flags.keep) console.log("\n(--keep needs a terminal: stdout is not a TTY, so the demo cleans up.)");
+  say(`terraform destroy: ${applied(await tf.run("destroy", "-auto-approve", "-input=false"))}`);
+  await runCleanups();
+  say("emulator stopped, temp dir removed. Done.");
+  if (!flags.keep) console.log("\nRun `npm run demo -- --keep` to keep the emulator and these resources running for curl.");
+}
+
+async function summary({ client, siteIds, endpointIds, snapshot, pipeline, receiver, secrets, verify }) {
+  console.log("\nSummary");
+  const byId = new Map((await client.sites.list({ per_page: 100 })).data.map((s) => [s.id, s]));
+  console.log("  Sites managed by Terraform (CDKTF)");
+  console.log(
+    table(
+      ["key", "id", "name", "status", "WordPress", "PHP"],
+      Object.entries(siteIds).map(([key, id]) => {
+        const s = byId.get(id);
+        return [key, id, s?.name, s?.status, s?.wp_version, s?.php_version];
+      }),
+    ),
+  );
+  console.log("  Webhook endpoints");
+  const endpoints = await Promise.all(Object.entries(endpointIds).map(async ([key, id]) => [key, await client.webhookEndpoints.get(id)]));
+  console.log(table(["key", "id", "status", "events"], endpoints.map(([key, e]) => [key, e.id, e.status, e.enabled_events.join(", ")])));
+  console.log("  Snapshot");
+  console.log(
+    table(
+      ["id", "status", "source", "size", "sha256"],
+      [[snapshot.id, snapshot.status, snapshot.source, kib(snapshot.size_bytes), snapshot.checksum_sha256 ? `${snapshot.checksum_sha256.slice(0, 16)}...` : null]],
+    ),
+  );
+  console.log("  Upgrade pipeline");
+  console.log(
+    table(
+      ["id", "status", "WordPress", "approved by", "steps"],
+      [[pipeline.id, pipeline.status, `${pipeline.from_wp_version} -> ${pipeline.to_wp_version}`, pipeline.approved_by, (pipeline.steps ?? []).map((s) => `${s.name}:${s.status}`).join(" ")]],
+    ),
+  );
+
+  // Deliveries are asynchronous: give the ones for the last events a moment to arrive.
+  for (let i = 0; i < 20 && !receiver.deliveries.some((d) => /upgrade_pipeline\.(succeeded|failed|rolled_back)/.test(d.body.toString())); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const verified = receiver.deliveries.map((d) => {
+    for (const secret of secrets) {
+      try {
+        return verify({ payload: d.body, headers: d.headers, secret }).type;
+      } catch {
+        // try the next endpoint's secret
+      }
+    }
+    return null;
+  });
+  const types = [...new Set(verified.filter(Boolean))];
+  const bad = verified.filter((v) => v === null).length;
+  console.log(
+    `  Webhook deliveries received: ${receiver.deliveries.length}` +
+      (receiver.deliveries.length ? `, ${receiver.deliveries.length - bad} with a valid signature (${types.join(", ")})` : "") +
+      (bad ? `; ${bad} failed verification` : ""),
+  );
+
+  console.log("  Activity log (newest first)");
+  // Runs of the same action (a pipeline fixes many vulnerability records at once) are folded into one line.
+  const rows = [];
+  for (const l of (await client.activityLogs.list({ per_page: 40 })).data) {
+    const last = rows.at(-1);
+    if (last && last.action === l.action) last.count++;
+    else rows.push({ ...l, count: 1 });
+  }
+  console.log(
+    table(
+      ["time", "action", "actor", "subject"],
+      rows.slice(0, 12).map((l) => [l.created_at.slice(11, 19), l.count > 1 ? `${l.action} x${l.count}` : l.action, `${l.actor.type}${l.actor.name ? ` (${l.actor.name})` : ""}`, l.count > 1 ? "..." : l.subject_id]),
+    ),
+  );
+  console.log("");
+}
+
+function keepRunning({ emu, work, tfEnv }) {
+  const { url, demo } = emu;
   const auth = `-H "Authorization: token ${demo.api_token}"`;
-  console.log(`
-siteops emulator is running at ${url} with demo data (SQLite in ${dir}).
+  console.log(`The emulator keeps running at ${url} with everything above (demo credentials, valid until Ctrl-C):
 
   account   ${demo.account_id}
   login     ${demo.email} / ${demo.password}
@@ -47,15 +241,43 @@ siteops emulator is running at ${url} with demo data (SQLite in ${dir}).
 
 Try:
   curl -s ${auth} ${url}/api/v1/sites
-  curl -s ${auth} ${url}/api/v1/me
-  curl -s -X POST ${auth} -H "Content-Type: application/json" \\
-       -d '{"name":"Blog","url":"https://blog.example.com"}' ${url}/api/v1/sites
+  curl -s ${auth} ${url}/api/v1/activity_logs
   curl -s -X POST -H "Content-Type: application/json" \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}' ${url}/api/v1/jwt
   curl -s ${url}/openapi.json
 
-  export SITEOPS_BASE_URL=${url} SITEOPS_API_TOKEN=${demo.api_token}
+The Terraform working directory is ${work}:
+  export TF_CLI_CONFIG_FILE=${tfEnv} SITEOPS_BASE_URL=${url} SITEOPS_API_TOKEN=${demo.api_token}
+  (cd ${work} && terraform plan)
 
-Press Ctrl-C to stop (the demo database is removed).`);
-  lines.on("line", (l) => console.log(l));
-});
+Press Ctrl-C to stop (the emulator's database and the temp dir are removed).`);
+}
+
+async function runCleanups() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch {
+      // best effort: the temp dir goes last and is removed regardless
+    }
+  }
+}
+
+let stopping = false;
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, async () => {
+    if (stopping) return;
+    stopping = true;
+    await runCleanups();
+    process.exit(keep ? 0 : 130);
+  });
+}
+
+try {
+  await main();
+} catch (err) {
+  await runCleanups();
+  const message = err instanceof DemoError ? err.message : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  console.error(`\ndemo failed: ${message}`);
+  process.exit(1);
+}
