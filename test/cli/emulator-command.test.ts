@@ -1,0 +1,120 @@
+// `siteops emulator` as a user runs it: the start-up JSON line on stdout, demo credentials that work,
+// logs on stderr only, one clear line for bad flags or a bad seed file, and a clean stop on SIGTERM.
+import { afterEach, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+const CLI = ["--import", "tsx", "src/cli/main.ts"];
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), "siteops-cli-"));
+  dirs.push(d);
+  return d;
+}
+
+/** Runs the CLI to completion. */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts the emulator and resolves with its start-up line. */
+async function start(args: string[]): Promise<{ child: ChildProcess; line: any; stdoutAfter: () => string }> {
+  const child = spawn(process.execPath, [...CLI, "emulator", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let rest = "";
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once("line", (l) => {
+      rl.on("line", (more) => (rest += `${more}\n`));
+      resolve(l);
+    });
+    child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+  return { child, line: JSON.parse(line), stdoutAfter: () => rest };
+}
+
+describe("siteops emulator", () => {
+  it("prints one JSON line with the URL and demo credentials that work with curl-style requests", async () => {
+    const { child, line, stdoutAfter } = await start(["--demo"]);
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(line.demo).toMatchObject({ email: "demo@siteops.test", api_token: expect.stringMatching(/^sot_/) });
+    const sites = await fetch(`${line.url}/api/v1/sites`, { headers: { authorization: `token ${line.demo.api_token}` } });
+    expect(sites.status).toBe(200);
+    expect(((await sites.json()) as unknown[]).length).toBeGreaterThanOrEqual(3);
+    const login = await fetch(`${line.url}/api/v1/jwt`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: line.demo.email, password: line.demo.password }),
+    });
+    expect(login.status).toBe(200);
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stdoutAfter()).toBe(""); // nothing but the start-up line on stdout
+  });
+
+  it("keeps its data in a --db file across restarts, and issues a fresh demo token each start", async () => {
+    const dir = tempDir();
+    const db = path.join(dir, "emu.db");
+    const first = await start(["--demo", "--db", db, "--data-dir", path.join(dir, "data")]);
+    const auth = { authorization: `token ${first.line.demo.api_token}`, "content-type": "application/json" };
+    const created = await fetch(`${first.line.url}/api/v1/sites`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Kept", url: "https://kept.example.com" }) });
+    expect(created.status).toBe(201);
+    const exited = new Promise((r) => first.child.once("exit", r));
+    first.child.kill("SIGTERM");
+    await exited;
+
+    const second = await start(["--demo", "--db", db, "--data-dir", path.join(dir, "data")]);
+    for (const token of [first.line.demo.api_token, second.line.demo.api_token]) {
+      const res = await fetch(`${second.line.url}/api/v1/sites?per_page=100`, { headers: { authorization: `token ${token}` } });
+      const names = ((await res.json()) as { name: string }[]).map((s) => s.name);
+      expect(names).toContain("Kept");
+    }
+  });
+
+  it("rejects bad flags and bad seed files with one clear line and no stack trace", async () => {
+    const dir = tempDir();
+    const badSeed = path.join(dir, "seed.json");
+    writeFileSync(badSeed, JSON.stringify({ accounts: [{ name: "x", users: [{ email: "a@b.c", password: "p", name: "n", role: "boss" }] }] }));
+    const cases: [string[], RegExp][] = [
+      [["emulator", "--port", "abc"], /--port must be an integer/],
+      [["emulator", "--rate-limit", "lots"], /--rate-limit must be N\/SECONDS/],
+      [["emulator", "--bogus"], /Unknown option '--bogus'/],
+      [["emulator", "--seed", path.join(dir, "missing.json")], /seed: cannot read .*missing\.json: ENOENT/],
+      [["emulator", "--seed", badSeed], /seed: accounts\[0\]\.users\[0\]\.role must be owner, admin or member/],
+      [["frobnicate"], /unknown command "frobnicate"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect([args.join(" "), r.code]).toEqual([args.join(" "), expect.any(Number)]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(r.stdout).toBe("");
+    }
+  });
+
+  it("prints its options with --help", async () => {
+    const r = await run(["emulator", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("--step-seconds");
+    expect(r.stdout).toContain("--rate-limit");
+  });
+});
