@@ -83,7 +83,7 @@ const lazyHttp2 = {
   },
 };
 
-export default async function buildAction({ root, outDir = path.join(root, "action", "dist"), quiet = false }) {
+export default async function buildAction({ root, outDir = path.join(root, "action", "dist"), quiet = false, minify = true }) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
   mkdirSync(outDir, { recursive: true });
@@ -97,7 +97,7 @@ export default async function buildAction({ root, outDir = path.join(root, "acti
     format: "esm",
     // The runner uses node24 (action.yml); tests and the benchmarks here run it on Node 20.
     target: "node20",
-    minify: true,
+    minify,
     legalComments: "eof",
     charset: "utf8",
     logLevel: "warning",

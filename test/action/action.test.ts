@@ -33,6 +33,7 @@ const SEED: SeedFile = {
         { name: "Legacy", url: "https://legacy.example.com", wp_version: "6.5", php_version: "8.2" },
         { name: "Legacy two", url: "https://legacy2.example.com", wp_version: "6.5", php_version: "8.2" },
         { name: "Down", url: "https://down.example.com" },
+        { name: "Staging", url: "https://staging.example.com", wp_version: "6.5", php_version: "8.2" },
         { name: "Twin", url: "https://twin-a.example.com" },
         { name: "Twin", url: "https://twin-b.example.com" },
       ],
@@ -233,6 +234,15 @@ describe("upgrade and approve", () => {
     expect((await client.upgradePipelines.get(sites["Legacy two"]!.id, opened.outputs["pipeline-id"]!)).comment).toBe("Go");
   });
 
+  it("passes on the service's 422 when a site already has an active pipeline", async () => {
+    const first = await run({ ...base(), command: "upgrade", site: "Staging", "wp-version": "6.7" });
+    expect(first.outputs.status).toBe("awaiting_approval");
+    const second = await run({ ...base(), command: "upgrade", site: "Staging", "wp-version": "6.7" });
+    expect(second.code).toBe(1);
+    expect(second.errors).toEqual([expect.stringMatching(/^Site Operations API 422: .+\. Request id: \S+\.$/)]);
+    expect(second.outputs).toEqual({});
+  });
+
   it("says so in one line when the token's user may not open upgrades (403)", async () => {
     const r = await run({ ...base(), "api-token": MEMBER_TOKEN, command: "upgrade", site: "Shop", "wp-version": "6.7" });
     expect(r.code).toBe(1);
@@ -308,7 +318,7 @@ describe("failures", () => {
   it("names the site it cannot find, and the twins it cannot tell apart", async () => {
     const missing = await run({ ...base(), command: "snapshot", site: "Blog, Nope" });
     expect(missing.code).toBe(1);
-    expect(missing.errors).toEqual([`No site with the id or exact name "Nope" in this account (it has 7 sites).`]);
+    expect(missing.errors).toEqual([`No site with the id or exact name "Nope" in this account (it has 8 sites).`]);
     const byId = await run({ ...base(), command: "upgrade", site: "site_0000000000000000", "wp-version": "6.7" });
     expect(byId.errors).toEqual([`No site with the id or exact name "site_0000000000000000" in this account.`]);
     const twins = await run({ ...base(), command: "snapshot", site: "Twin" });
