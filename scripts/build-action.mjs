@@ -30,7 +30,7 @@ const sideEffectFree = {
 
 // The API core imports only `Pool` from undici, but undici's entry loads all of undici (fetch, WebSocket,
 // cache, mocks): about half the action's start-up. The core's `import { Pool } from "undici"` gets the
-// Pool module and the request API alone: the same class, set up as undici's index.js sets it up.
+// Pool module and its request() alone: the same class, set up as undici's index.js sets it up.
 const undiciPoolOnly = {
   name: "undici-pool-only",
   setup(build) {
@@ -39,11 +39,12 @@ const undiciPoolOnly = {
     );
     build.onLoad({ filter: /^undici-pool$/, namespace: "siteops-action" }, () => ({
       // What undici's index.js does for a Pool: the request/stream/... methods live on Dispatcher.prototype.
+      // The core calls only request() (and close(), which Pool has itself).
       contents: [
         'import Pool from "undici/lib/dispatcher/pool.js";',
         'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
-        'import api from "undici/lib/api/index.js";',
-        "Object.assign(Dispatcher.prototype, api);",
+        'import request from "undici/lib/api/api-request.js";',
+        "Object.assign(Dispatcher.prototype, { request });",
         "export { Pool };",
       ].join("\n"),
       resolveDir: build.initialOptions.absWorkingDir,
