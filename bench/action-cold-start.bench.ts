@@ -56,21 +56,27 @@ function timeNodeExit(): Promise<number> {
   });
 }
 
-function timeActionFirstRequest(): Promise<number> {
+/** ms from spawn until the first request of `args` reaches the emulator. */
+function timeFirstRequest(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     let elapsed: number | undefined;
     onFirstRequest = () => {
       elapsed = performance.now() - started;
     };
-    const child = spawn(process.execPath, [ACTION], { env: actionEnv, stdio: "ignore" });
+    const child = spawn(process.execPath, args, { env, stdio: "ignore" });
     child.once("error", reject);
     child.once("exit", (code) => {
-      if (elapsed === undefined) reject(new Error(`the action exited (${code}) without a request`));
+      if (elapsed === undefined) reject(new Error(`${args.join(" ")} exited (${code}) without a request`));
       else resolve(elapsed);
     });
   });
 }
+
+const timeActionFirstRequest = (): Promise<number> => timeFirstRequest([ACTION], actionEnv);
+// For reference, not the target: the least a Node ESM entry can do to send one request.
+const FLOOR_SOURCE = `import http from "node:http"; http.get(${JSON.stringify(`${emu.url}/api/v1/me`)}, (res) => res.resume()).on("error", () => {});`;
+const timeFloorFirstRequest = (): Promise<number> => timeFirstRequest(["--input-type=module", "-e", FLOOR_SOURCE], baseEnv);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -81,12 +87,15 @@ try {
   for (let i = 0; i < WARMUP; i++) {
     await timeNodeExit();
     await timeActionFirstRequest();
+    await timeFloorFirstRequest();
   }
   const baseline: number[] = [];
   const action: number[] = [];
+  const floor: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     baseline.push(await timeNodeExit());
     action.push(await timeActionFirstRequest());
+    floor.push(await timeFloorFirstRequest());
   }
   const b = median(baseline);
   const a = median(action);
@@ -94,7 +103,9 @@ try {
   console.log(`|---|---|---|---|`);
   console.log(`| node -e 0, spawn to exit | ${b.toFixed(1)} | ${Math.min(...baseline).toFixed(1)} | ${Math.max(...baseline).toFixed(1)} |`);
   console.log(`| node action/dist/index.js, spawn to first request | ${a.toFixed(1)} | ${Math.min(...action).toFixed(1)} | ${Math.max(...action).toFixed(1)} |`);
-  console.log(`\naction cold start / node -e 0: ${ratio(a, b)} (target <= 2x)`);
+  console.log(`| reference: ESM one-liner, node:http GET, spawn to first request | ${median(floor).toFixed(1)} | ${Math.min(...floor).toFixed(1)} | ${Math.max(...floor).toFixed(1)} |`);
+  console.log(`\naction cold start / ESM one-liner: ${ratio(a, median(floor))} (reference)`);
+  console.log(`action cold start / node -e 0: ${ratio(a, b)} (target <= 2x)`);
 } finally {
   await emu.close();
 }
