@@ -6,6 +6,7 @@ import type { ProviderDefinition } from "./framework/resource.js";
 import type { Schema } from "./framework/schema.js";
 import { httpUrl, intBetween } from "./framework/validators.js";
 import type { ProviderData } from "./provider-data.js";
+import { SiteReader } from "./resources/site-reader.js";
 import { isUnknown, type ObjectValue } from "./values/cty.js";
 import { siteResource } from "./resources/site-resource.js";
 import { webhookEndpointResource } from "./resources/webhook-endpoint-resource.js";
@@ -111,17 +112,13 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
   if (email && password) {
     let pending: Promise<SiteOps> | undefined;
     const otp = str("otp");
-    return {
-      credentialSource: "email/password in the provider configuration",
-      client: () => {
-        // One login per provider process, shared by every resource; a failed login is retried next call.
-        pending ??= SiteOps.login({ ...common, email, password, ...(otp ? { otp } : {}) }).catch((err: unknown) => {
-          pending = undefined;
-          throw err;
-        });
-        return pending;
-      },
-    };
+    // One login per provider process, shared by every resource; a failed login is retried next call.
+    const client = () =>
+      (pending ??= SiteOps.login({ ...common, email, password, ...(otp ? { otp } : {}) }).catch((err: unknown) => {
+        pending = undefined;
+        throw err;
+      }));
+    return { credentialSource: "email/password in the provider configuration", client, sites: new SiteReader(client) };
   }
   const fromConfig = str("api_token");
   const apiToken = fromConfig ?? (env.SITEOPS_API_TOKEN || undefined);
@@ -133,10 +130,12 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
     );
     return undefined;
   }
-  const client = new SiteOps({ ...common, apiToken });
+  const instance = new SiteOps({ ...common, apiToken });
+  const client = async () => instance;
   return {
     credentialSource: fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable",
-    client: async () => client,
+    client,
+    sites: new SiteReader(client),
   };
 }
 

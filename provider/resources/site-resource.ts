@@ -67,8 +67,7 @@ export const siteResource: Resource<ProviderData> = {
 
   async read({ state }, diags, ctx) {
     try {
-      const client = await ctx.data.client();
-      const site = await client.sites.get(str(state.id)!, { signal: ctx.signal });
+      const site = await ctx.data.sites.get(str(state.id)!, ctx.signal);
       return { state: siteState(site), private: { updated_at: site.updated_at } };
     } catch (err) {
       if (isNotFound(err)) return { state: null };
@@ -85,6 +84,7 @@ export const siteResource: Resource<ProviderData> = {
     }
     try {
       const client = await ctx.data.client();
+      ctx.data.sites.forget(str(prior.id)!);
       const site = Object.keys(body).length ? await client.sites.update(str(prior.id)!, body, { signal: ctx.signal }) : await client.sites.get(str(prior.id)!, { signal: ctx.signal });
       return { state: siteState(site), private: { updated_at: site.updated_at } };
     } catch (err) {
@@ -96,6 +96,7 @@ export const siteResource: Resource<ProviderData> = {
   async delete({ prior }, diags, ctx) {
     try {
       const client = await ctx.data.client();
+      ctx.data.sites.forget(str(prior.id)!);
       await client.sites.delete(str(prior.id)!, { signal: ctx.signal });
     } catch (err) {
       if (isNotFound(err)) return; // already gone: the goal of a delete

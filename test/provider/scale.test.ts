@@ -36,6 +36,17 @@ describe("scale", () => {
     expect(r.stdout).toContain("Apply complete! Resources: 200 added, 0 changed, 0 destroyed.");
     expect(await remoteCount()).toBe(200);
     expect((await tf.plan("-parallelism=10")).code).toBe(0);
+    // Large refreshes read sites from one listing: drift must still show, both kinds.
+    const state = tf.rawState().resources.find((r) => r.type === "siteops_site")!.instances;
+    const [gone, edited] = [state[150]!.attributes.id as string, state[160]!.attributes.id as string];
+    await api(tf, "DELETE", `/api/v1/sites/${gone}`);
+    await api(tf, "PATCH", `/api/v1/sites/${edited}`, { name: "edited out of band" });
+    const drift = await tf.plan("-parallelism=10");
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain("Plan: 1 to add, 1 to change, 0 to destroy.");
+    expect(drift.stdout).toMatch(/~ name\s+= "edited out of band" -> "bulk 160"/);
+    await tf.apply("-parallelism=10");
+    expect((await tf.plan("-parallelism=10")).code).toBe(0);
     const d = await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=10"]);
     expect(d.stdout).toContain("Destroy complete! Resources: 200 destroyed.");
     expect(await remoteCount()).toBe(0);

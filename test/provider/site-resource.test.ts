@@ -97,6 +97,32 @@ resource "siteops_site" "dup" {
     tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n'));
   });
 
+  it("passes unknown and refined-unknown values through the plan", async () => {
+    // url interpolates a value known only after apply: Terraform sends a refined unknown (prefix "https://").
+    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n') + `
+resource "siteops_site" "mirror" {
+  name       = "Mirror of \${siteops_site.blog.name}"
+  url        = "https://\${siteops_site.fresh.id}.mirror.example.com"
+  wp_version = siteops_site.fresh.wp_version
+}
+
+resource "siteops_site" "fresh" {
+  name = "Fresh"
+  url  = "https://fresh.example.com"
+}
+`);
+    const p = await tf.plan();
+    expect(p.code).toBe(2);
+    expect(p.stdout).toMatch(/\+ url\s+= \(known after apply\)/);
+    const r = await tf.apply();
+    expect(r.stdout).toContain("2 added");
+    const fresh = (await tf.resource("siteops_site.fresh"))!;
+    expect(await tf.resource("siteops_site.mirror")).toMatchObject({ url: `https://${fresh.id}.mirror.example.com`, wp_version: fresh.wp_version });
+    expect((await tf.plan()).code).toBe(0);
+    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n'));
+    await tf.apply();
+  });
+
   it("destroys", async () => {
     const id = (await tf.resource("siteops_site.blog"))!.id as string;
     const r = await tf.ok(["destroy", "-auto-approve", "-no-color"]);
