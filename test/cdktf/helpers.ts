@@ -4,13 +4,12 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { App, LocalBackend, type TerraformStack } from "cdktf";
 import type { Construct } from "constructs";
 import { tsImport } from "tsx/esm/api";
-import { ROOT } from "../provider/harness.js";
 
-export { ROOT };
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const EXAMPLE_DIR = path.join(ROOT, "examples/cdktf");
 export const EXAMPLE_TSCONFIG = path.join(EXAMPLE_DIR, "tsconfig.json");
 export const STACK_NAME = "siteops";
