@@ -68,9 +68,9 @@ export function median(values: number[]): number {
 
 /** Samples this process's RSS every few ms until stopped; returns the peak in bytes. */
 export function rssSampler(intervalMs = 5): { stop(): number; sample(): void } {
-  let peak = process.memoryUsage().rss;
+  let peak = process.memoryUsage.rss();
   const sample = () => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, process.memoryUsage.rss());
   };
   const timer = setInterval(sample, intervalMs);
   return {

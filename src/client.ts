@@ -81,7 +81,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue = string | number | boolean | null | undefined;
 
 /** A body that can be produced again for each attempt (a stream cannot be replayed). */
-export type BodyFactory = () => Readable | Buffer | Uint8Array | string;
+export type BodyFactory = () => Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string;
 
 export interface RequestInit extends RequestOptions {
   method: HttpMethod;
@@ -263,7 +263,7 @@ export class SiteOps {
       "user-agent": `siteops-node/${VERSION}`,
       ...this.#defaultHeaders,
     };
-    let body: string | Buffer | Uint8Array | Readable | undefined;
+    let body: string | Buffer | Uint8Array | Readable | AsyncIterable<Uint8Array> | undefined;
     if (init.rawBody) {
       body = init.rawBody();
       headers["content-type"] = init.contentType ?? "application/octet-stream";
@@ -293,7 +293,8 @@ export class SiteOps {
         path,
         method: init.method,
         headers,
-        body,
+        // undici sends async iterables too (documented), its typings only list the other kinds.
+        body: body as Exclude<typeof body, AsyncIterable<Uint8Array>>,
         signal,
         headersTimeout: timeout,
         bodyTimeout: timeout,

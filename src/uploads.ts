@@ -1,17 +1,19 @@
 // Snapshot data uploads. Data is streamed, never held whole in memory: a file is read twice (a hashing
-// pass for Content-Digest, then the send), a Readable is spooled to a temporary file while it is hashed,
-// and inputs above `resumableThreshold` go in Content-Range chunks that resume from the server's offset.
+// pass for Content-Digest on a worker thread, then the send), a Readable is spooled to a temporary file
+// while it is hashed, and inputs above `resumableThreshold` go in Content-Range chunks that resume from
+// the server's offset (their digest is computed while the chunks are sent).
 
-import { createHash, type Hash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, open, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { APIResponse, RequestOptions, SiteOps } from "./client.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
+import { hashFileInWorker } from "./internal/hash-worker.js";
 import type { Snapshot } from "./resources/snapshots.js";
 
 /** Inputs larger than this are sent in resumable chunks. */
@@ -19,16 +21,17 @@ export const DEFAULT_RESUMABLE_THRESHOLD = 64 * 1024 * 1024;
 /** Size of one resumable chunk: large enough that the round trip between chunks costs little, and a
  * retry resumes from the server's offset (bytes already written are kept), not from the chunk start. */
 export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
-/** The last chunk is kept this small: its Content-Digest covers the whole data, so it is hashed once more
- * before it is sent. */
+/** The last chunk is kept this small: it carries the whole-data Content-Digest, so it waits for the hashing
+ * worker; everything before it is sent while the worker hashes. */
 const TAIL_BYTES = 1024 * 1024;
 /** Per-attempt timeout of an upload request (a whole body or one chunk). */
 export const DEFAULT_UPLOAD_TIMEOUT_MS = 10 * 60_000;
 /** Retries of one chunk after a failure, each resuming from the server's offset. */
 export const DEFAULT_CHUNK_RETRIES = 5;
 
-/** File read size: large reads halve the syscalls and stream hops per byte compared with 64 KiB. */
-const READ_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Read size, and how many read buffers are reused in turn (see fileChunks). */
+const READ_BUFFER_BYTES = 1024 * 1024;
+const RING_BUFFERS = 4;
 
 /** A file path, the data itself, or a stream of it. */
 export type UploadSource = string | Buffer | Uint8Array | Readable | AsyncIterable<Uint8Array>;
@@ -82,13 +85,26 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
   try {
     const threshold = options.resumableThreshold ?? DEFAULT_RESUMABLE_THRESHOLD;
     if (input.size > threshold) return await uploadChunked(client, urlPath, input, { ...options, timeout, contentType });
-    const digest = input.digest ?? (await hashFile(input.file, 0, input.size, createHash("sha256"), options.signal)).digest("base64");
+    let digest = input.digest;
+    if (digest === undefined) {
+      const hashing = hashFileInWorker(input.file, input.size);
+      const onAbort = () => hashing.stop();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        digest = await hashing.digest;
+      } catch (err) {
+        if (options.signal?.aborted) throw new APIUserAbortError(undefined, { cause: err });
+        throw err;
+      } finally {
+        options.signal?.removeEventListener("abort", onAbort);
+      }
+    }
     const response = await client.request<Snapshot>({
       ...options,
       timeout,
       method: "PUT",
       path: urlPath,
-      rawBody: () => progressStream(input.file, 0, input.size, (n) => options.onProgress?.({ sent: n, total: input.size })),
+      rawBody: () => fileChunks(input.file, 0, input.size, (n) => options.onProgress?.({ sent: n, total: input.size })),
       contentType,
       headers: { ...options.headers, "content-length": String(input.size), "content-digest": `sha-256=:${digest}:` },
     });
@@ -101,78 +117,67 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
 /**
  * Resumable mode: `Content-Range: bytes a-b/total` per chunk (202 `{received_bytes}` until the last, then
  * 200 with the snapshot). After a failure, `bytes * /total` with an empty body asks the server where to go
- * on. The SHA-256 of the whole data is computed as chunks are read and sent with the last chunk.
+ * on. The SHA-256 of the whole data is computed on a worker thread while the chunks are sent, and sent
+ * with the last chunk.
  */
 async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput, options: UploadOptions & { contentType: string }): Promise<Snapshot> {
   const total = input.size;
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   const maxRetries = options.chunkRetries ?? DEFAULT_CHUNK_RETRIES;
-  // SHA-256 state of bytes [0, offset): chunks are hashed as they are sent, and a resume at another offset
-  // rewinds (from 0) or advances (reading the gap) this state instead of hashing the file up front.
-  let known = { offset: 0, hash: createHash("sha256") };
-  const hashAt = async (offset: number): Promise<Hash> => {
-    if (offset < known.offset) known = { offset: 0, hash: createHash("sha256") };
-    if (offset > known.offset) known = { offset, hash: await hashFile(input.file, known.offset, offset, known.hash, options.signal) };
-    return known.hash.copy();
-  };
-
-  let offset = await queryOffset(client, urlPath, total, options);
-  if (typeof offset !== "number") return offset;
-  let failures = 0;
-  for (;;) {
-    const start = offset;
-    let end = Math.min(start + chunkSize, total);
-    if (end === total && end - start > TAIL_BYTES) end = total - TAIL_BYTES;
-    const base = await hashAt(start);
-    const headers: Record<string, string> = {
-      ...options.headers,
-      "content-length": String(end - start),
-      "content-range": `bytes ${start}-${end - 1}/${total}`,
-    };
-    // The digest covers the whole data; it can only be sent once the last chunk is known.
-    if (end === total) headers["content-digest"] = `sha-256=:${(await hashFile(input.file, start, end, base.copy(), options.signal)).digest("base64")}:`;
-    let attempt: { hash: Hash; sent: number } | undefined;
-    let response: APIResponse<unknown> | undefined;
-    let error: unknown;
-    try {
-      response = await client.request<unknown>({
-        ...options,
-        maxRetries: 0, // retried below, from the server's offset
-        method: "PUT",
-        path: urlPath,
-        rawBody: () => {
-          const current = (attempt = { hash: base.copy(), sent: 0 });
-          return progressStream(input.file, start, end, (n) => {
-            current.sent = n;
-            options.onProgress?.({ sent: start + n, total });
-          }, current.hash);
-        },
-        contentType: options.contentType,
-        headers,
-      });
-    } catch (err) {
-      error = err;
+  // The digest of the whole data is needed only with the last chunk: a worker thread hashes the file while
+  // the chunks go out, so hashing costs no time on the sending thread (and retries do not affect it).
+  const hashing = input.digest !== undefined ? { digest: Promise.resolve(input.digest), stop() {} } : hashFileInWorker(input.file, total);
+  try {
+    let offset = await queryOffset(client, urlPath, total, options);
+    if (typeof offset !== "number") return offset;
+    let failures = 0;
+    for (;;) {
+      const start = offset;
+      let end = Math.min(start + chunkSize, total);
+      if (end === total && end - start > TAIL_BYTES) end = total - TAIL_BYTES;
+      const headers: Record<string, string> = {
+        ...options.headers,
+        "content-length": String(end - start),
+        "content-range": `bytes ${start}-${end - 1}/${total}`,
+      };
+      if (end === total) headers["content-digest"] = `sha-256=:${await hashing.digest}:`;
+      let response: APIResponse<unknown> | undefined;
+      let error: unknown;
+      try {
+        response = await client.request<unknown>({
+          ...options,
+          maxRetries: 0, // retried below, from the server's offset
+          method: "PUT",
+          path: urlPath,
+          rawBody: () => fileChunks(input.file, start, end, (n) => options.onProgress?.({ sent: start + n, total })),
+          contentType: options.contentType,
+          headers,
+        });
+      } catch (err) {
+        error = err;
+      }
+      if (response) {
+        if (response.status === 200) return response.data as Snapshot;
+        const received = receivedBytes(response.data);
+        if (received === undefined) throw new SiteOpsError(`Upload: unexpected ${response.status} response without received_bytes.`);
+        if (received > start) failures = 0;
+        offset = received;
+        continue;
+      }
+      if (!retryable(error) || failures >= maxRetries) throw error;
+      const delay = (error instanceof APIError ? parseRetryAfter(error.headers) : undefined) ?? backoffDelay(failures);
+      failures++;
+      try {
+        await sleep(delay, options.signal);
+      } catch (reason) {
+        throw new APIUserAbortError(undefined, { cause: reason });
+      }
+      const resumed = await queryOffset(client, urlPath, total, options);
+      if (typeof resumed !== "number") return resumed;
+      offset = resumed;
     }
-    if (response) {
-      if (response.status === 200) return response.data as Snapshot;
-      const received = receivedBytes(response.data);
-      if (received === undefined) throw new SiteOpsError(`Upload: unexpected ${response.status} response without received_bytes.`);
-      if (attempt && received === end && attempt.sent === end - start) known = { offset: end, hash: attempt.hash };
-      if (received > start) failures = 0;
-      offset = received;
-      continue;
-    }
-    if (!retryable(error) || failures >= maxRetries) throw error;
-    const delay = (error instanceof APIError ? parseRetryAfter(error.headers) : undefined) ?? backoffDelay(failures);
-    failures++;
-    try {
-      await sleep(delay, options.signal);
-    } catch (reason) {
-      throw new APIUserAbortError(undefined, { cause: reason });
-    }
-    const resumed = await queryOffset(client, urlPath, total, options);
-    if (typeof resumed !== "number") return resumed;
-    offset = resumed;
+  } finally {
+    hashing.stop();
   }
 }
 
@@ -207,35 +212,30 @@ function retryable(error: unknown): boolean {
   return error instanceof APIConnectionError;
 }
 
-/** Updates `hash` with bytes [start, end) of `file`. */
-async function hashFile(file: string, start: number, end: number, hash: Hash, signal?: AbortSignal): Promise<Hash> {
-  if (end <= start) return hash;
-  const stream = createReadStream(file, { start, end: end - 1, highWaterMark: READ_BUFFER_BYTES, signal });
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash;
-}
-
-/** Bytes [start, end) of `file`, reporting progress and optionally hashing as they pass. */
-function progressStream(
-  file: string,
-  start: number,
-  end: number,
-  onProgress: (sent: number) => void,
-  hash?: Hash,
-): Readable {
-  if (end <= start) return Readable.from([]);
-  let sent = 0;
-  const source = createReadStream(file, { start, end: end - 1, highWaterMark: READ_BUFFER_BYTES });
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      sent += chunk.length;
-      hash?.update(chunk);
-      onProgress(sent);
-      callback(null, chunk);
-    },
-  });
-  source.on("error", (err) => counter.destroy(err));
-  return source.pipe(counter);
+/**
+ * Bytes [start, end) of `file` as an async iterable for undici, read into a small ring of reused buffers.
+ * undici pulls the next chunk only once the previous one was handed to the socket (written, or after
+ * 'drain'), so a buffer is free again long before the ring comes back to it; a fresh buffer per read would
+ * instead pile up ~64 MiB of garbage between two GCs. Must not be wrapped in a Readable (it would read
+ * ahead and overwrite buffers not yet sent). The whole-data Content-Digest guards against any mix-up.
+ */
+async function* fileChunks(file: string, start: number, end: number, onProgress: (sent: number) => void): AsyncGenerator<Uint8Array> {
+  if (end <= start) return;
+  const handle = await open(file, "r");
+  const ring: Buffer[] = [];
+  try {
+    let position = start;
+    for (let i = 0; position < end; i++) {
+      const buffer = (ring[i % RING_BUFFERS] ??= Buffer.allocUnsafeSlow(READ_BUFFER_BYTES));
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
+      if (bytesRead === 0) throw new SiteOpsError(`Upload: ${file} is shorter than the ${end} bytes announced.`);
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+      onProgress(position - start);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Writes a stream to a temporary file, hashing it on the way. */

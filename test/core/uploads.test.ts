@@ -109,11 +109,11 @@ describe("a 200 MiB upload", () => {
       const bigSite = (await so.sites.list()).data[0];
       const id = (await so.snapshots.create(bigSite.id, { upload: true })).id;
       (globalThis as { gc?: () => void }).gc?.();
-      const baseline = process.memoryUsage().rss;
+      const baseline = process.memoryUsage.rss();
       let peak = baseline;
-      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
       const snap = await so.snapshots.upload(bigSite.id, id, file, {
-        onProgress: () => (peak = Math.max(peak, process.memoryUsage().rss)),
+        onProgress: () => (peak = Math.max(peak, process.memoryUsage.rss())),
       });
       clearInterval(timer);
       expect(snap.size_bytes).toBe(200 * 1024 * 1024);
