@@ -70,13 +70,12 @@ async function main() {
   say(`terraform ${tfVersion}; siteops provider ${provider.version} bundled into a filesystem mirror (${dir})`);
 
   const port = process.env.SITEOPS_DEMO_PORT ?? (keep ? "4747" : "0");
-  const emu = await m.emulator.startEmulator({
-    port: Number(port),
-    db: path.join(dir, "siteops.db"),
-    dataDir: path.join(dir, "data"),
-    demo: true,
-    stepSeconds: STEP_SECONDS,
-  });
+  const emu = await m.emulator
+    .startEmulator({ port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS })
+    .catch((err) => {
+      if (err?.code === "EADDRINUSE") throw new DemoError(`port ${port} is in use: set SITEOPS_DEMO_PORT to another port, or to 0 for a free one.`);
+      throw err;
+    });
   cleanups.push(() => emu.close());
   const client = new m.core.SiteOps({ baseUrl: emu.url, apiToken: emu.demo.api_token });
   const seeded = (await client.sites.list({ per_page: 100 })).data;
@@ -276,6 +275,7 @@ for (const sig of ["SIGINT", "SIGTERM"]) {
 try {
   await main();
 } catch (err) {
+  if (stopping) await new Promise(() => {}); // Ctrl-C: the signal handler cleans up and exits
   await runCleanups();
   const message = err instanceof DemoError ? err.message : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   console.error(`\ndemo failed: ${message}`);
