@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Compiles the generated CDKTF bindings (provider/cdktf/) into dist/cdktf/, the target of the package's
-// "siteops/cdktf" export. Runs after `npm run build` (package.json "postbuild"); shaped like the other build
+// "siteops/cdktf" export, and writes dist/cdktf/schema.json (the provider's `terraform providers schema -json`
+// document, the generator's input). Runs after `npm run build` (package.json "postbuild"); shaped like the other build
 // steps (`default({ root })`) so scripts/build.mjs can call it too.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -14,6 +15,9 @@ export default async function buildCdktf({ root, quiet = false }) {
     stdio: "inherit",
   });
   if (tsc.status !== 0) throw new Error("build: tsc failed on provider/cdktf (tsconfig.cdktf.json)");
+  // The bindings' input ships beside them, for users who generate bindings with another generator.
+  const { loadProviderSchema } = await import(pathToFileURL(path.join(root, "scripts/generate-cdktf.mjs")).href);
+  writeFileSync(path.join(root, "dist", "cdktf", "schema.json"), `${JSON.stringify(await loadProviderSchema(root))}\n`);
   if (!quiet) console.error("build: CDKTF bindings compiled into dist/cdktf");
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run generate`: regenerates the CDKTF bindings in provider/cdktf/ from the provider's own schema
+// `npm run generate` (`-- --print-schema`: only print the schema document): regenerates the CDKTF bindings in provider/cdktf/ from the provider's own schema
 // declarations (provider/schema-json.ts prints the `terraform providers schema -json` document without running
 // Terraform), with @cdktf/provider-generator. scripts/check-cdktf.mjs runs the same generation into a temp dir
 // and fails CI when the committed folder differs.
@@ -147,6 +147,11 @@ export async function generateCdktf({ root = ROOT, outDir = path.join(root, CDKT
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   try {
+    if (process.argv.includes("--print-schema")) {
+      // The generator's input alone, e.g. for another binding generator: same bytes as Terraform prints.
+      process.stdout.write(`${JSON.stringify(await loadProviderSchema())}\n`);
+      process.exit(0);
+    }
     const { outDir, files } = await generateCdktf();
     console.error(`generate: ${files.length} files written to ${path.relative(process.cwd(), outDir) || outDir}`);
   } catch (err) {
