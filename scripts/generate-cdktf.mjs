@@ -77,6 +77,9 @@ npm run generate              # rewrites provider/cdktf/ from provider/schema-js
 node scripts/check-cdktf.mjs  # what CI runs: fails when this folder is stale
 \`\`\`
 
+The "Docs at Terraform Registry" links in the doc comments follow the generator's convention; the provider is
+not published there, its documentation is in \`provider/docs/\` and docs/cdktf.md.
+
 The generator needs no Terraform and no network. \`npm run build\` compiles this folder into \`dist/cdktf/\`
 (tsconfig.cdktf.json), which the \`siteops/cdktf\` export points at. See docs/cdktf.md.
 `;
