@@ -149,7 +149,7 @@ async function main() {
   await summary({ client, siteIds, endpointIds, snapshot, pipeline, receiver, secrets, verify: m.core.verifyWebhook });
 
   if (keep) {
-    keepRunning({ emu, work, tfEnv: provider.cliConfig });
+    keepRunning({ emu, work, cliConfig: provider.cliConfig });
     return;
   }
   if (flags.keep) console.log("\n(--keep needs a terminal: stdout is not a TTY, so the demo cleans up.)");
@@ -229,7 +229,7 @@ async function summary({ client, siteIds, endpointIds, snapshot, pipeline, recei
   console.log("");
 }
 
-function keepRunning({ emu, work, tfEnv }) {
+function keepRunning({ emu, work, cliConfig }) {
   const { url, demo } = emu;
   const auth = `-H "Authorization: token ${demo.api_token}"`;
   console.log(`The emulator keeps running at ${url} with everything above (demo credentials, valid until Ctrl-C):
@@ -246,7 +246,7 @@ Try:
   curl -s ${url}/openapi.json
 
 The Terraform working directory is ${work}:
-  export TF_CLI_CONFIG_FILE=${tfEnv} SITEOPS_BASE_URL=${url} SITEOPS_API_TOKEN=${demo.api_token}
+  export TF_CLI_CONFIG_FILE=${cliConfig} SITEOPS_BASE_URL=${url} SITEOPS_API_TOKEN=${demo.api_token}
   (cd ${work} && terraform plan)
 
 Press Ctrl-C to stop (the emulator's database and the temp dir are removed).`);
