@@ -132,3 +132,20 @@ describe("pagination without headers", () => {
     expect(seen).toEqual(["s1", "s2", "s3"]);
   });
 });
+
+describe("SITEOPS_DEBUG logger", () => {
+  it("prints one redacted line per attempt", async () => {
+    const { createDebugLogger } = await import("../../src/internal/logger.js");
+    const lines: string[] = [];
+    const debug = new SiteOps({ baseUrl: ORIGIN, apiToken: TOKEN, dispatcher: agent, logger: createDebugLogger((l) => lines.push(l)) });
+    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } });
+    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_dbg" } });
+    await debug.me();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^siteops: GET \/api\/v1\/me 503 [\d.]+ ms /);
+    expect(lines[1]).toBe("siteops: retry 1 of GET /api/v1/me in 1 ms");
+    expect(lines[2]).toMatch(/^siteops: GET \/api\/v1\/me 200 [\d.]+ ms req_dbg /);
+    expect(lines.join("\n")).toContain('"authorization":"token [REDACTED]"');
+    expect(lines.join("\n")).not.toContain(TOKEN);
+  });
+});
