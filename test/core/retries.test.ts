@@ -50,9 +50,9 @@ describe("retries", () => {
   });
 
   it("replays a create whose first attempt timed out while the server was still working", async () => {
-    await env.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites", delay_ms: 1500, count: 1 }] });
-    await env.so.sites.create({ name: "Slow create", url: "https://slow.acme.test" }, { timeout: 500 });
-    await new Promise((r) => setTimeout(r, 1500)); // let the delayed first attempt finish on the server
+    await env.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites", delay_ms: 2500, count: 1 }] });
+    await env.so.sites.create({ name: "Slow create", url: "https://slow.acme.test" }, { timeout: 1000 });
+    await new Promise((r) => setTimeout(r, 2500)); // let the delayed first attempt finish on the server
     expect(await sitesNamed("Slow create")).toBe(1);
   });
 
