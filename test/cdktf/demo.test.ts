@@ -45,7 +45,7 @@ describe("npm run demo", () => {
     expect(out + r.stderr).not.toMatch(/whsec_|sot_/);
     const dir = /filesystem mirror \((\/[^)]+)\)/.exec(out)?.[1];
     expect(dir && existsSync(dir)).toBe(false);
-  });
+  }, 180_000); // a whole demo; on a loaded 2-core CI box it can take several times its usual 15 s
 
   it("fails with one clear message when terraform is missing", async () => {
     const r = await demo({ ...process.env, PATH: "/nonexistent" });
