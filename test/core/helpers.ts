@@ -30,7 +30,11 @@ export const SEED: SeedFile = {
     },
     {
       name: "Other",
-      users: [{ email: "owner@other.test", password: PASSWORD, name: "Otto Other", role: "owner" }],
+      users: [
+        { email: "owner@other.test", password: PASSWORD, name: "Otto Other", role: "owner" },
+        // Also a member of Acme: selects this account with X-Account-Id.
+        { email: "member@acme.test", password: PASSWORD, name: "Mel Member", role: "member" },
+      ],
       api_tokens: [{ token: OTHER_TOKEN, user_email: "owner@other.test" }],
       sites: [{ name: "Private", url: "https://private.other.test" }],
     },

@@ -187,6 +187,19 @@ describe("me, accounts, users", () => {
   });
 });
 
+describe("X-Account-Id", () => {
+  it("acts in another account the user belongs to, per client or per call", async () => {
+    const member = env.client({ apiToken: MEMBER_TOKEN });
+    const accounts = (await member.accounts.list()).data;
+    expect(accounts.map((a) => a.name).sort()).toEqual(["Acme", "Other"]);
+    const other = accounts.find((a) => a.name === "Other")!;
+    expect((await member.sites.list({}, { accountId: other.id })).data.map((s) => s.name)).toEqual(["Private"]);
+    const inOther = env.client({ apiToken: MEMBER_TOKEN, accountId: other.id });
+    expect((await inOther.me()).current_account_id).toBe(other.id);
+    await expect(so.sites.list({}, { accountId: other.id })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
 describe("native-client auth endpoints", () => {
   it("POST /api/v1/auth creates an API token and DELETE /api/v1/auth revokes it", async () => {
     const anon = env.client({ apiToken: undefined });
