@@ -23,7 +23,18 @@ const STACK = "siteops";
 /** Emulator seconds per pipeline/snapshot step: fast enough for a one-minute demo, slow enough to watch. */
 const STEP_SECONDS = 1;
 
-const { values: flags } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
+const USAGE = "usage: npm run demo [-- --keep]   (--keep: on a terminal, keep the emulator running for curl until Ctrl-C)";
+let flags;
+try {
+  ({ values: flags } = parseArgs({ options: { keep: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } } }));
+} catch (err) {
+  console.error(`demo: ${err.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const keep = flags.keep && process.stdout.isTTY === true;
 const t = clock(Date.now());
 const say = (line) => console.log(`${t()} ${line}`);
