@@ -7,9 +7,9 @@ export interface ActivityLog {
   site_id: string | null;
   /** Dotted, e.g. `snapshot.created`. */
   action: string;
-  actor: { type: "user" | "api_token" | "system"; id: string | null; name: string | null };
+  actor: { type: "user" | "api_token" | "system"; id: string; name: string };
   subject_type: string;
-  subject_id: string;
+  subject_id: string | null;
   changes: Record<string, unknown> | null;
   ip_address: string | null;
   request_id: string | null;

@@ -23,9 +23,10 @@ export interface UpgradePipeline {
   site_id: string;
   status: UpgradePipelineStatus;
   from_wp_version: string;
-  to_wp_version: string | null;
+  /** The current version when the pipeline does not change it. */
+  to_wp_version: string;
   from_php_version: string;
-  to_php_version: string | null;
+  to_php_version: string;
   snapshot_id: string | null;
   requires_approval: boolean;
   approved_at: string | null;

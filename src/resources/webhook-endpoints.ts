@@ -18,13 +18,15 @@ export interface WebhookEndpoint {
 export interface WebhookEndpointCreateParams {
   /** https (loopback http is allowed by the emulator). */
   url: string;
-  description?: string;
+  description?: string | null;
+  /** Default ["*"]: every event. */
   enabled_events?: string[];
+  status?: "enabled" | "disabled";
 }
 
 export interface WebhookEndpointUpdateParams {
   url?: string;
-  description?: string;
+  description?: string | null;
   enabled_events?: string[];
   status?: "enabled" | "disabled";
 }
