@@ -13,7 +13,7 @@ import { pipeline } from "node:stream/promises";
 import type { APIResponse, RequestOptions, SiteOps } from "./client.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
-import { hashFileInWorker } from "./internal/hash-worker.js";
+import { hashFile } from "./internal/hash-worker.js";
 import type { Snapshot } from "./resources/snapshots.js";
 
 /** Inputs larger than this are sent in resumable chunks. */
@@ -81,13 +81,13 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
     options.onProgress?.({ sent: data.length, total: data.length });
     return response.data;
   }
-  const input = typeof source === "string" ? { file: source, size: (await stat(source)).size } : await spool(source, options.signal);
+  const input = typeof source === "string" ? { file: source, size: await fileSize(source) } : await spool(source, options.signal);
   try {
     const threshold = options.resumableThreshold ?? DEFAULT_RESUMABLE_THRESHOLD;
     if (input.size > threshold) return await uploadChunked(client, urlPath, input, { ...options, timeout, contentType });
     let digest = input.digest;
     if (digest === undefined) {
-      const hashing = hashFileInWorker(input.file, input.size);
+      const hashing = hashFile(input.file, input.size);
       const onAbort = () => hashing.stop();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       try {
@@ -126,7 +126,7 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
   const maxRetries = options.chunkRetries ?? DEFAULT_CHUNK_RETRIES;
   // The digest of the whole data is needed only with the last chunk: a worker thread hashes the file while
   // the chunks go out, so hashing costs no time on the sending thread (and retries do not affect it).
-  const hashing = input.digest !== undefined ? { digest: Promise.resolve(input.digest), stop() {} } : hashFileInWorker(input.file, total);
+  const hashing = input.digest !== undefined ? { digest: Promise.resolve(input.digest), stop() {} } : hashFile(input.file, total);
   try {
     let offset = await queryOffset(client, urlPath, total, options);
     if (typeof offset !== "number") return offset;
@@ -264,6 +264,16 @@ async function spool(source: Readable | AsyncIterable<Uint8Array>, signal?: Abor
     throw err;
   }
   return { file, size, digest: hash.digest("base64"), cleanup };
+}
+
+async function fileSize(file: string): Promise<number> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error("not a regular file");
+    return info.size;
+  } catch (err) {
+    throw new SiteOpsError(`Cannot upload ${file}: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 function guessContentType(file: string): string {

@@ -39,6 +39,14 @@ try {
 }
 `;
 
+/** Below this a worker's start-up (~30 ms) costs more than hashing on this thread. */
+const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Hashes bytes [0, size) of `file`: on a worker thread when it is large, else on this one. */
+export function hashFile(file: string, size: number): FileHashing {
+  return size >= WORKER_MIN_BYTES ? hashFileInWorker(file, size) : hashOnThisThread(file, size);
+}
+
 export function hashFileInWorker(file: string, size: number): FileHashing {
   let worker: Worker;
   try {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SiteOps, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
+import { SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
 import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -124,5 +124,15 @@ describe("a 200 MiB upload", () => {
       await emulator.close();
       rmSync(file, { force: true });
     }
+  });
+});
+
+describe("upload input errors", () => {
+  it("names a missing file in a SiteOpsError before any request", async () => {
+    const before = env.events.length;
+    const err = await env.so.snapshots.upload(site.id, "snap_whatever00000000", path.join(dir, "missing.tar.gz")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SiteOpsError);
+    expect((err as Error).message).toMatch(/^Cannot upload .*missing\.tar\.gz/);
+    expect(env.events.length).toBe(before);
   });
 });
