@@ -1,5 +1,6 @@
 // The siteops provider: its configuration block, how it builds the API client, and its resources and
 // data sources.
+import { createRequire } from "node:module";
 import type { SiteOps } from "../src/index.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
 import type { ProviderDefinition } from "./framework/resource.js";
@@ -64,6 +65,18 @@ export const providerSchema: Schema = {
   },
 };
 
+declare const __SITEOPS_CLIENT_FILE__: string | undefined;
+
+/**
+ * The API client, loaded on configure, not at start-up: processes that only serve the schema or validation
+ * never need it. The bundle keeps it in a CommonJS file of its own, loaded with require (an import() of
+ * CommonJS would first scan the whole file for export names).
+ */
+async function loadClient(): Promise<typeof import("../src/index.js")> {
+  if (typeof __SITEOPS_CLIENT_FILE__ !== "undefined") return createRequire(import.meta.url)(__SITEOPS_CLIENT_FILE__) as typeof import("../src/index.js");
+  return import("../src/index.js");
+}
+
 function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
   const set = (k: string) => config[k] !== null && config[k] !== undefined;
   if (set("api_token") && set("email")) {
@@ -105,8 +118,7 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
   const timeoutSeconds = num("request_timeout");
   const common = { baseUrl, ...(maxRetries !== undefined ? { maxRetries } : {}), ...(timeoutSeconds !== undefined ? { timeout: timeoutSeconds * 1000 } : {}) };
 
-  // Loaded here, not at start-up: processes that only serve the schema or validation never need the client.
-  const { SiteOps } = await import("../src/index.js");
+  const { SiteOps } = await loadClient();
   const email = str("email");
   const password = str("password");
   if (email && password) {

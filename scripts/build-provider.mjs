@@ -12,7 +12,7 @@ export const PROVIDER_TYPE = "siteops";
 export const BUNDLE_NAME = "siteops-provider.cjs";
 const CLIENT_NAME = "siteops-client.cjs";
 
-/** Leaves provider.ts's `await import("../src/index.js")` to load the separately bundled client at run time. */
+/** Keeps the API client out of the provider bundle: provider.ts loads the separately bundled file itself. */
 const lazyClient = {
   name: "siteops-lazy-client",
   setup(build) {
@@ -85,6 +85,7 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
     format: "cjs",
     define: {
       __TFPLUGIN6_DESCRIPTOR__: JSON.stringify(descriptor(root)),
+      __SITEOPS_CLIENT_FILE__: JSON.stringify(`./${CLIENT_NAME}`),
       "import.meta.url": "__siteopsImportMetaUrl",
     },
     banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
