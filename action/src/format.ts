@@ -3,6 +3,7 @@
 import {
   APIConnectionError,
   APIError,
+  APIUserAbortError,
   AuthenticationError,
   OperationFailedError,
   PermissionDeniedError,
@@ -18,6 +19,7 @@ function describe(err: unknown): string {
   if (err instanceof AuthenticationError) return `${apiLine(err)} Check 'api-token': it is missing, wrong or revoked.`;
   if (err instanceof PermissionDeniedError) return `${apiLine(err)} The token's user needs the owner or admin role for this.`;
   if (err instanceof APIError) return apiLine(err);
+  if (err instanceof APIUserAbortError) return "Cancelled: the workflow run was cancelled while waiting; what was started carries on in the service.";
   if (err instanceof WaitTimeoutError) return `${err.message} Raise 'timeout-minutes', or set 'wait: false'.`;
   if (err instanceof APIConnectionError) return `Cannot reach the Site Operations service: ${err.message}`;
   if (err instanceof OperationFailedError) return err.message;

@@ -4,17 +4,22 @@
 import * as core from "@actions/core";
 import { SiteOps } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
-import type { CommandOutcome } from "./commands/outcome.js";
+import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { upgradeCommand } from "./commands/upgrade.js";
 import { errorLine } from "./format.js";
 import { InputError, parseInputs, type ActionInputs } from "./inputs.js";
-import { runInfo, type RunInfo } from "./run-info.js";
+import { runInfo } from "./run-info.js";
 import { writeSummary } from "./summary.js";
 
 export async function run(): Promise<void> {
   const secrets: string[] = [];
   let client: SiteOps | undefined;
+  // A cancelled workflow run sends SIGINT (then SIGTERM): stop waiting, but still write the outputs and the
+  // summary of what was started. What the service is doing carries on there.
+  const cancel = new AbortController();
+  const onSignal = (): void => cancel.abort();
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
     const { inputs, warnings } = parseInputs({
       get: (name) => core.getInput(name),
@@ -26,7 +31,7 @@ export async function run(): Promise<void> {
     });
     for (const warning of warnings) core.warning(warning);
     client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken });
-    const outcome = await dispatch(client, inputs, runInfo(), secrets);
+    const outcome = await dispatch(client, inputs, { run: runInfo(), secrets, signal: cancel.signal });
     for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
     await writeSummary();
     if (outcome.failure) core.setFailed(outcome.failure);
@@ -34,17 +39,18 @@ export async function run(): Promise<void> {
     if (err instanceof InputError) for (const warning of err.warnings) core.warning(warning);
     core.setFailed(errorLine(err, secrets));
   } finally {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     await client?.close().catch(() => undefined);
   }
 }
 
-function dispatch(client: SiteOps, inputs: ActionInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+function dispatch(client: SiteOps, inputs: ActionInputs, context: CommandContext): Promise<CommandOutcome> {
   switch (inputs.command) {
     case "snapshot":
-      return snapshotCommand(client, inputs, run, secrets);
+      return snapshotCommand(client, inputs, context);
     case "upgrade":
-      return upgradeCommand(client, inputs, run, secrets);
+      return upgradeCommand(client, inputs, context);
     case "approve":
-      return approveCommand(client, inputs, run, secrets);
+      return approveCommand(client, inputs, context);
   }
 }

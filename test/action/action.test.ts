@@ -368,6 +368,20 @@ describe("timeout", () => {
     expect(r.errors).toEqual([expect.stringMatching(/^Timed out waiting: upgrade pipeline upg_\w+ is pending\./)]);
   });
 
+  it("stops waiting when the workflow run is cancelled (SIGINT) and still writes what it started", async () => {
+    const r = await runAction(
+      { "api-token": TOKEN, "base-url": slow.url, command: "snapshot", site: "Blog, Shop" },
+      FAST,
+      { interrupt: { when: /Shop: snapshot snap_\w+ created/, signal: "SIGINT" } },
+    );
+    expect(r.code).toBe(1);
+    const ids = JSON.parse(r.outputs["snapshot-ids"]!) as Record<string, string>;
+    expect(Object.keys(ids)).toHaveLength(2);
+    expect(r.outputs.status).toBe("failed");
+    expect(r.errors.at(-1)).toMatch(/^2 of 2 snapshots failed: Blog, Shop\. Cancelled: the workflow run was cancelled while waiting/);
+    expect(r.summary).toContain("0 of 2 snapshots completed, 2 failed.");
+  });
+
   it("returns at once with wait: false", async () => {
     const r = await run({ "api-token": TOKEN, "base-url": slow.url, command: "snapshot", site: "Blog", wait: "false" });
     expect(r.errors).toEqual([]);

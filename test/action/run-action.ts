@@ -51,7 +51,12 @@ export function inputEnv(inputs: Record<string, string>): Record<string, string>
   return env;
 }
 
-export async function runAction(inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
+export interface RunOptions {
+  /** Sends `signal` to the action once its stdout matches `when` (a cancelled workflow run sends SIGINT). */
+  interrupt?: { when: RegExp; signal: NodeJS.Signals };
+}
+
+export async function runAction(inputs: Record<string, string>, extraEnv: Record<string, string> = {}, options: RunOptions = {}): Promise<ActionRun> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-action-run-"));
   const outputFile = path.join(dir, "output");
   const summaryFile = path.join(dir, "summary");
@@ -71,10 +76,21 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
   };
   try {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [ACTION], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const child = execFile(process.execPath, [ACTION], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout, stderr });
       });
+      const interrupt = options.interrupt;
+      if (interrupt) {
+        let seen = "";
+        const onData = (chunk: string): void => {
+          seen += chunk;
+          if (!interrupt.when.test(seen)) return;
+          child.stdout?.off("data", onData);
+          child.kill(interrupt.signal);
+        };
+        child.stdout?.on("data", onData);
+      }
     });
     const outputs = parseOutputs(readFileSync(outputFile, "utf8"));
     const summary = readFileSync(summaryFile, "utf8");

@@ -5,14 +5,14 @@ import * as core from "@actions/core";
 import { NotFoundError, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
 import { errorLine, formatDuration } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
-import { defaultComment, type RunInfo } from "../run-info.js";
+import { defaultComment } from "../run-info.js";
 import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
-import type { CommandOutcome } from "./outcome.js";
+import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
 import { resourceOf } from "./upgrade.js";
 
-export async function approveCommand(client: SiteOps, inputs: ApproveInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const site = await resolveSite(client, inputs.site);
   const comment = inputs.comment ?? defaultComment(run);
   core.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
@@ -27,6 +27,7 @@ export async function approveCommand(client: SiteOps, inputs: ApproveInputs, run
       waitTimeout: inputs.timeoutMs,
       pollInterval: inputs.pollIntervalMs,
       onProgress: tracker.onProgress,
+      signal,
     });
   } catch (err) {
     pipeline = resourceOf(err) ?? tracker.latest();

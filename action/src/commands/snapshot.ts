@@ -7,17 +7,17 @@ import { AuthenticationError, PermissionDeniedError, type Site, type SiteOps, ty
 import { errorLine, formatBytes, formatDuration } from "../format.js";
 import type { SnapshotInputs } from "../inputs.js";
 import { mapPool } from "../pool.js";
-import { defaultDescription, snapshotTrigger, type RunInfo } from "../run-info.js";
+import { defaultDescription, snapshotTrigger } from "../run-info.js";
 import { resolveSites } from "../sites.js";
 import { snapshotSummary, type SnapshotRow } from "../summary.js";
-import type { CommandOutcome } from "./outcome.js";
+import type { CommandContext, CommandOutcome } from "./outcome.js";
 
 /** Upload progress is logged at most once per this share of the file. */
 const PROGRESS_STEP = 0.1;
 /** Failures listed by name in the failure line; the summary has all of them. */
 const LISTED_FAILURES = 5;
 
-export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const sites = await resolveSites(client, inputs.sites);
   const description = inputs.description ?? defaultDescription(run);
   const trigger = snapshotTrigger(run);
@@ -41,6 +41,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, r
     const started = performance.now();
     let last: Snapshot | undefined;
     if (fatal) return { site, snapshot: undefined, error: `Skipped: ${fatal}`, durationMs: 0 };
+    if (signal.aborted) return { site, snapshot: undefined, error: "Not started: the workflow run was cancelled.", durationMs: 0 };
     const left = deadline - Date.now();
     if (inputs.wait && left <= 0) {
       return { site, snapshot: undefined, error: "Not started: 'timeout-minutes' ran out before its turn.", durationMs: 0 };
@@ -54,6 +55,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, r
         wait: inputs.wait,
         waitTimeout: Math.max(1, left),
         pollInterval: inputs.pollIntervalMs,
+        signal,
         onProgress: (event) => {
           switch (event.type) {
             case "snapshot.created":

@@ -4,13 +4,12 @@ import * as core from "@actions/core";
 import type { SiteOps, UpgradePipeline } from "../../../src/index.js";
 import { errorLine, formatDuration } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
-import type { RunInfo } from "../run-info.js";
 import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
-import type { CommandOutcome } from "./outcome.js";
+import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
 
-export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, run: RunInfo, secrets: string[]): Promise<CommandOutcome> {
+export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const site = await resolveSite(client, inputs.site);
   const target = [inputs.wpVersion && `WordPress ${inputs.wpVersion}`, inputs.phpVersion && `PHP ${inputs.phpVersion}`].filter(Boolean).join(" and ");
   core.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
@@ -26,7 +25,7 @@ export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, run
         ...(inputs.phpVersion ? { to_php_version: inputs.phpVersion } : {}),
         requires_approval: inputs.requireApproval,
       },
-      { wait: inputs.wait, waitTimeout: inputs.timeoutMs, pollInterval: inputs.pollIntervalMs, onProgress: tracker.onProgress },
+      { wait: inputs.wait, waitTimeout: inputs.timeoutMs, pollInterval: inputs.pollIntervalMs, onProgress: tracker.onProgress, signal },
     );
   } catch (err) {
     pipeline = resourceOf(err) ?? tracker.latest();
