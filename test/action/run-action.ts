@@ -7,7 +7,25 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const ACTION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../action/dist/index.js");
+const ACTION_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../action");
+export const ACTION = path.join(ACTION_DIR, "dist/index.js");
+
+/** The `default:` of each input in action.yml: the runner sets INPUT_* for those even when a workflow
+ * does not. (A line-based read: action.yml keeps one `default: "..."` line per input.) */
+export function actionDefaults(): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  let section = "";
+  let input = "";
+  for (const line of readFileSync(path.join(ACTION_DIR, "action.yml"), "utf8").split("\n")) {
+    const top = /^(\w[\w-]*):/.exec(line);
+    if (top) section = top[1]!;
+    const name = /^ {2}([\w-]+):\s*$/.exec(line);
+    if (name) input = name[1]!;
+    const value = /^ {4}default:\s*(?:"([^"]*)"|(\S.*))\s*$/.exec(line);
+    if (section === "inputs" && value) defaults[input] = value[1] ?? value[2]!;
+  }
+  return defaults;
+}
 
 export const GITHUB_CONTEXT = {
   GITHUB_ACTIONS: "true",
@@ -71,7 +89,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     ...GITHUB_CONTEXT,
-    ...inputEnv(inputs),
+    ...inputEnv({ ...actionDefaults(), ...inputs }),
     ...extraEnv,
   };
   try {
