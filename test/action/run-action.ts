@@ -78,8 +78,10 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-action-run-"));
   const outputFile = path.join(dir, "output");
   const summaryFile = path.join(dir, "summary");
+  const eventFile = path.join(dir, "event.json");
   writeFileSync(outputFile, "");
   writeFileSync(summaryFile, "");
+  writeFileSync(eventFile, JSON.stringify({ ref: GITHUB_CONTEXT.GITHUB_REF, after: GITHUB_CONTEXT.GITHUB_SHA, repository: { name: "website", full_name: "acme/website", owner: { login: "acme" } } }));
   // Nothing from the test's own environment (no SITEOPS_* leaking in), as on a fresh runner.
   const env = {
     PATH: process.env.PATH ?? "",
@@ -88,6 +90,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
     GITHUB_WORKSPACE: dir,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_EVENT_PATH: eventFile,
     ...GITHUB_CONTEXT,
     ...inputEnv({ ...actionDefaults(), ...inputs }),
     ...extraEnv,
