@@ -1,8 +1,12 @@
 // Cold start of the bundled GitHub Action: from spawning `node action/dist/index.js` until its first request
 // reaches the emulator, against spawning `node -e 0` until it exits, 20 of each, interleaved, medians.
-// Target: <= 2x. Run: npm run bench -- action-cold-start
+// Target: <= 2x. For reference it also times an ESM one-liner sending one request with node:http, and an ESM
+// bundle of undici's Pool alone sending one request. Run: npm run bench -- action-cold-start
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator/index.js";
 import { inputEnv } from "../test/action/run-action.js";
@@ -11,7 +15,8 @@ import { ratio } from "./lib/processes.js";
 const RUNS = 20;
 const WARMUP = 2;
 const TOKEN = "sot_benchActionColdStart00000001";
-const ACTION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../action/dist/index.js");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ACTION = path.join(ROOT, "action/dist/index.js");
 
 const emu = await startEmulator({
   port: 0,
@@ -78,6 +83,36 @@ const timeActionFirstRequest = (): Promise<number> => timeFirstRequest([ACTION],
 const FLOOR_SOURCE = `import http from "node:http"; http.get(${JSON.stringify(`${emu.url}/api/v1/me`)}, (res) => res.resume()).on("error", () => {});`;
 const timeFloorFirstRequest = (): Promise<number> => timeFirstRequest(["--input-type=module", "-e", FLOOR_SOURCE], baseEnv);
 
+// Also for reference: what undici's Pool alone costs: an ESM bundle of just the Pool and request() the
+// action includes (built the same way), sending one GET.
+const probeDir = mkdtempSync(path.join(tmpdir(), "siteops-bench-undici-"));
+writeFileSync(path.join(probeDir, "package.json"), JSON.stringify({ type: "module" }));
+await esbuild.build({
+  stdin: {
+    contents: [
+      'import Pool from "undici/lib/dispatcher/pool.js";',
+      'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
+      'import request from "undici/lib/api/api-request.js";',
+      "Object.assign(Dispatcher.prototype, { request });",
+      `const pool = new Pool(${JSON.stringify(emu.url)});`,
+      'const res = await pool.request({ path: "/api/v1/me", method: "GET" });',
+      "await res.body.dump();",
+      "await pool.close();",
+    ].join("\n"),
+    resolveDir: ROOT,
+    loader: "js",
+  },
+  outfile: path.join(probeDir, "index.js"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  logLevel: "warning",
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+const timeUndiciFirstRequest = (): Promise<number> => timeFirstRequest([path.join(probeDir, "index.js")], baseEnv);
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -88,14 +123,17 @@ try {
     await timeNodeExit();
     await timeActionFirstRequest();
     await timeFloorFirstRequest();
+    await timeUndiciFirstRequest();
   }
   const baseline: number[] = [];
   const action: number[] = [];
   const floor: number[] = [];
+  const undici: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     baseline.push(await timeNodeExit());
     action.push(await timeActionFirstRequest());
     floor.push(await timeFloorFirstRequest());
+    undici.push(await timeUndiciFirstRequest());
   }
   const b = median(baseline);
   const a = median(action);
@@ -104,8 +142,12 @@ try {
   console.log(`| node -e 0, spawn to exit | ${b.toFixed(1)} | ${Math.min(...baseline).toFixed(1)} | ${Math.max(...baseline).toFixed(1)} |`);
   console.log(`| node action/dist/index.js, spawn to first request | ${a.toFixed(1)} | ${Math.min(...action).toFixed(1)} | ${Math.max(...action).toFixed(1)} |`);
   console.log(`| reference: ESM one-liner, node:http GET, spawn to first request | ${median(floor).toFixed(1)} | ${Math.min(...floor).toFixed(1)} | ${Math.max(...floor).toFixed(1)} |`);
+  console.log(`| reference: ESM bundle of undici's Pool alone, spawn to first request | ${median(undici).toFixed(1)} | ${Math.min(...undici).toFixed(1)} | ${Math.max(...undici).toFixed(1)} |`);
   console.log(`\naction cold start / ESM one-liner: ${ratio(a, median(floor))} (reference)`);
+  console.log(`action cold start / undici Pool alone: ${ratio(a, median(undici))} (reference)`);
+  console.log(`undici Pool alone / node -e 0: ${ratio(median(undici), b)} (reference)`);
   console.log(`action cold start / node -e 0: ${ratio(a, b)} (target <= 2x)`);
 } finally {
   await emu.close();
+  rmSync(probeDir, { recursive: true, force: true });
 }
