@@ -76,11 +76,17 @@ function footer(run: RunInfo): void {
   if (run.runUrl) core.summary.addRaw(`<p>Run: <a href="${escapeHtml(run.runUrl)}">${escapeHtml(run.runUrl)}</a></p>`, true);
 }
 
-/** Writes what was added; a run outside GitHub (no GITHUB_STEP_SUMMARY) has nowhere to write it. */
+/** Writes what was added; a run outside GitHub (no GITHUB_STEP_SUMMARY) has nowhere to write it. The summary
+ * is a report of the work, not the work: failing to write it is a warning. */
 export async function writeSummary(): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) {
     core.summary.emptyBuffer();
     return;
   }
-  await core.summary.write();
+  try {
+    await core.summary.write();
+  } catch (err) {
+    core.summary.emptyBuffer();
+    core.warning(`The job summary could not be written: ${(err as Error).message}`);
+  }
 }
