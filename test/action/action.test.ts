@@ -124,7 +124,8 @@ describe("snapshot", () => {
   });
 
   it(`snapshots all ${FLEET_SIZE} sites of an account, 8 at a time`, async () => {
-    const r = await run({ "api-token": FLEET_TOKEN, command: "snapshot", site: "all", concurrency: "8" }, { SITEOPS_BASE_URL: emu.url });
+    // As the nightly example runs it: on a schedule, the base URL from the environment.
+    const r = await run({ "api-token": FLEET_TOKEN, command: "snapshot", site: "all", concurrency: "8" }, { SITEOPS_BASE_URL: emu.url, GITHUB_EVENT_NAME: "schedule" });
     expect(r.errors).toEqual([]);
     expect(r.code).toBe(0);
     const ids = JSON.parse(r.outputs["snapshot-ids"]!) as Record<string, string>;
@@ -139,7 +140,7 @@ describe("snapshot", () => {
     try {
       for (const [siteId, snapshotId] of Object.entries(ids)) {
         const page = await fleet.snapshots.list(siteId);
-        expect(page.data.map((s) => [s.id, s.status])).toEqual([[snapshotId, "completed"]]);
+        expect(page.data.map((s) => [s.id, s.status, s.trigger])).toEqual([[snapshotId, "completed", "scheduled"]]);
       }
     } finally {
       await fleet.close();
