@@ -222,7 +222,8 @@ export class SiteOps {
     const authenticate = init.authenticate !== false;
     let recovered = false;
     for (let retry = 0; ; ) {
-      const authorization = authenticate && this.#credentials ? await this.#credentials.authorization(this) : undefined;
+      let authorization = authenticate && this.#credentials ? this.#credentials.authorization(this) : undefined;
+      if (typeof authorization === "object") authorization = await authorization; // a token needs no await
       let delay: number;
       try {
         const response = await this.#send(init, authorization, idempotencyKey, retry);
