@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
+import { APIUserAbortError, SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
 import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -124,6 +124,25 @@ describe("a 200 MiB upload", () => {
       await emulator.close();
       rmSync(file, { force: true });
     }
+  });
+});
+
+describe("upload cancellation", () => {
+  it("stops a resumable upload when the signal aborts", async () => {
+    const file = path.join(dir, "abort.bin");
+    writeFileSync(file, randomBytes(4 * 1024 * 1024));
+    const controller = new AbortController();
+    const id = await uploadable();
+    const err = await env.so.snapshots
+      .upload(site.id, id, file, {
+        resumableThreshold: 1024 * 1024,
+        chunkSize: 256 * 1024,
+        signal: controller.signal,
+        onProgress: (p) => p.sent >= 1024 * 1024 && controller.abort(),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    expect((await env.so.snapshots.get(site.id, id)).status).not.toBe("completed");
   });
 });
 
