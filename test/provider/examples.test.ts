@@ -30,6 +30,18 @@ describe("examples/terraform", () => {
     for (const t of ["siteops_site", "siteops_sites", "siteops_me", "siteops_account"]) expect(existsSync(path.join(EXAMPLES, "data-sources", t, "data-source.tf"))).toBe(true);
   });
 
+  it("terraform providers schema -json shows the schema Terraform sees", async () => {
+    tf.remove("example.tf");
+    const r = await tf.ok(["providers", "schema", "-json"]);
+    const schema = JSON.parse(r.stdout).provider_schemas["registry.terraform.io/siteops/siteops"];
+    expect(Object.keys(schema.resource_schemas).sort()).toEqual(["siteops_site", "siteops_webhook_endpoint"]);
+    expect(Object.keys(schema.data_source_schemas).sort()).toEqual(["siteops_account", "siteops_me", "siteops_site", "siteops_sites"]);
+    expect(schema.provider.block.attributes.api_token).toMatchObject({ type: "string", optional: true, sensitive: true });
+    expect(schema.resource_schemas.siteops_webhook_endpoint.block.attributes.secret).toMatchObject({ computed: true, sensitive: true });
+    expect(schema.resource_schemas.siteops_webhook_endpoint.block.attributes.enabled_events.type).toEqual(["set", "string"]);
+    expect(schema.resource_schemas.siteops_site.block.attributes.name).toMatchObject({ required: true, description_kind: "markdown" });
+  });
+
   it.each(cases)("%s validates", async (_name, file) => {
     let hcl = readFileSync(file, "utf8");
     // An import block needs the resource it imports into.
