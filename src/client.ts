@@ -318,6 +318,9 @@ export class SiteOps {
         throw new APIConnectionTimeoutError(`Request timed out after ${timeout} ms.`, { cause: err });
       }
       if (err instanceof SiteOpsError) throw err;
+      if (code === "UND_ERR_CLOSED" || code === "UND_ERR_DESTROYED") {
+        throw new SiteOpsError("This client was closed (close() or logout()); create a new one.", { cause: err });
+      }
       throw new APIConnectionError(`Connection error${code ? ` (${code})` : ""}: ${(err as Error).message}`, { cause: err });
     } finally {
       this.#logger?.({

@@ -123,6 +123,10 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#page().catch(onrejected);
   }
 
+  finally(onfinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#page().finally(onfinally);
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     const first = await this.#page();
     yield* first;

@@ -71,6 +71,7 @@ describe("JWT", () => {
     await so.logout();
     const reuse = env.client({ auth: new JwtAuth(tokens) });
     await expect(reuse.me()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(so.me()).rejects.toThrow("This client was closed");
   });
 });
 
