@@ -164,4 +164,7 @@ export async function servePlugin(provider: ProviderServer<unknown>): Promise<vo
   // From here on stdout belongs to the protocol: anything printed by mistake goes to stderr.
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   process.on("exit", () => served?.close());
+  // If Terraform dies without Shutdown (SIGKILL, crash), we are re-parented: exit instead of lingering.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && exit(), 1000).unref();
 }
