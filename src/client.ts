@@ -5,19 +5,11 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { Pool, type Dispatcher } from "undici";
 import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  SiteOpsError,
-  type HeadersRecord,
-} from "./errors.js";
+import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError, type HeadersRecord } from "./errors.js";
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
 import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
-import { envNumber, flattenHeaders, parseBody, queryString } from "./internal/http.js";
-import { redactHeaders } from "./internal/redact.js";
-import { VERSION } from "./internal/version.js";
+import { envNumber } from "./internal/http.js";
+import { sendOnce, type Transport } from "./internal/transport.js";
 import { Operations } from "./operations/index.js";
 import { Accounts } from "./resources/accounts.js";
 import { ActivityLogs } from "./resources/activity-logs.js";
@@ -125,12 +117,8 @@ export class SiteOps {
   readonly operations = new Operations(this);
 
   #credentials: Auth | undefined;
-  #origin: string;
-  #basePath: string;
-  #dispatcher: Dispatcher;
+  #transport: Transport;
   #ownDispatcher: boolean;
-  #accountId: string | undefined;
-  #defaultHeaders: Record<string, string>;
   #logger: RequestLogger | undefined;
 
   constructor(options: ClientOptions = {}) {
@@ -144,22 +132,23 @@ export class SiteOps {
       throw new SiteOpsError(`Invalid base URL: ${baseUrl}`);
     }
     this.baseUrl = url.href.replace(/\/+$/, "");
-    this.#origin = url.origin;
-    this.#basePath = url.pathname.replace(/\/+$/, "");
     this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
     const apiToken = options.apiToken ?? env.SITEOPS_API_TOKEN;
     this.#credentials = options.auth ?? (apiToken ? new ApiTokenAuth(apiToken) : undefined);
-    this.#accountId = options.accountId ?? env.SITEOPS_ACCOUNT_ID;
-    this.#defaultHeaders = { ...options.defaultHeaders };
     this.#logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
     this.#ownDispatcher = !options.dispatcher;
-    this.#dispatcher =
-      options.dispatcher ??
-      new Pool(this.#origin, {
-        connections: options.connections ?? DEFAULT_CONNECTIONS,
-        keepAliveTimeout: DEFAULT_KEEP_ALIVE_MS,
-      });
+    this.#transport = {
+      origin: url.origin,
+      basePath: url.pathname.replace(/\/+$/, ""),
+      dispatcher:
+        options.dispatcher ??
+        new Pool(url.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, keepAliveTimeout: DEFAULT_KEEP_ALIVE_MS }),
+      defaultHeaders: { ...options.defaultHeaders },
+      accountId: options.accountId ?? env.SITEOPS_ACCOUNT_ID,
+      timeout: this.timeout,
+      logger: this.#logger,
+    };
   }
 
   /** Logs in with email and password (JWT). The client refreshes its tokens itself; `logout()` revokes them.
@@ -197,7 +186,7 @@ export class SiteOps {
 
   /** Closes the keep-alive connections. The client cannot be used afterwards. */
   async close(): Promise<void> {
-    if (this.#ownDispatcher) await this.#dispatcher.close();
+    if (this.#ownDispatcher) await this.#transport.dispatcher.close();
   }
 
   get<T>(path: string, options?: RequestOptions & { query?: Record<string, QueryValue> }): Promise<T> {
@@ -226,7 +215,7 @@ export class SiteOps {
       if (typeof authorization === "object") authorization = await authorization; // a token needs no await
       let delay: number;
       try {
-        const response = await this.#send(init, authorization, idempotencyKey, retry);
+        const response = await sendOnce(this.#transport, init, authorization, idempotencyKey, retry);
         if (response.status < 400) return response as APIResponse<T>;
         const error = APIError.generate(response.status, response.data, response.headers);
         // An expired access token is renewed once (single-flight across concurrent calls), outside the retry budget.
@@ -250,89 +239,6 @@ export class SiteOps {
         throw new APIUserAbortError(undefined, { cause: reason });
       }
       retry++;
-    }
-  }
-
-  async #send(
-    init: RequestInit,
-    authorization: string | undefined,
-    idempotencyKey: string | undefined,
-    attempt: number,
-  ): Promise<APIResponse<unknown>> {
-    const headers: Record<string, string> = {
-      accept: "application/json",
-      "user-agent": `siteops-node/${VERSION}`,
-      ...this.#defaultHeaders,
-    };
-    let body: string | Buffer | Uint8Array | Readable | AsyncIterable<Uint8Array> | undefined;
-    if (init.rawBody) {
-      body = init.rawBody();
-      headers["content-type"] = init.contentType ?? "application/octet-stream";
-    } else if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers["content-type"] = "application/json";
-    }
-    if (authorization) headers.authorization = authorization;
-    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-    const accountId = init.accountId ?? this.#accountId;
-    if (accountId) headers["x-account-id"] = accountId;
-    Object.assign(headers, init.headers);
-
-    const signal = init.signal;
-    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-    // undici's own timers, not an AbortSignal per request: an AbortController + listener per call halved
-    // throughput in the sites.get benchmark. `timeout` bounds the wait for the response headers and each
-    // gap in the response body.
-    const timeout = init.timeout ?? this.timeout;
-    const path = this.#basePath + init.path + queryString(init.query);
-    const started = performance.now();
-    let status: number | undefined;
-    let requestId: string | undefined;
-    try {
-      const res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path,
-        method: init.method,
-        headers,
-        // undici sends async iterables too (documented), its typings only list the other kinds.
-        body: body as Exclude<typeof body, AsyncIterable<Uint8Array>>,
-        signal,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-      status = res.statusCode;
-      const responseHeaders = flattenHeaders(res.headers);
-      requestId = responseHeaders["x-request-id"];
-      let data: unknown;
-      if (status === 204) {
-        await res.body.dump();
-      } else {
-        const text = await res.body.text();
-        data = parseBody(text, responseHeaders["content-type"]);
-      }
-      return { data, status, headers: responseHeaders, requestId };
-    } catch (err) {
-      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: err });
-      const code = (err as { code?: string }).code;
-      if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-        throw new APIConnectionTimeoutError(`Request timed out after ${timeout} ms.`, { cause: err });
-      }
-      if (err instanceof SiteOpsError) throw err;
-      if (code === "UND_ERR_CLOSED" || code === "UND_ERR_DESTROYED") {
-        throw new SiteOpsError("This client was closed (close() or logout()); create a new one.", { cause: err });
-      }
-      throw new APIConnectionError(`Connection error${code ? ` (${code})` : ""}: ${(err as Error).message}`, { cause: err });
-    } finally {
-      this.#logger?.({
-        kind: "response",
-        method: init.method,
-        path,
-        status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        requestId,
-        attempt: attempt + 1,
-        requestHeaders: redactHeaders(headers),
-      });
     }
   }
 }
