@@ -79,7 +79,8 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
 
   let exiting = false;
   const SHUTDOWN = "/plugin.GRPCController/Shutdown";
-  const ready = (async () => {
+  // setImmediate: the handshake line is written (in a microtask of the caller) before any of this runs.
+  const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     const proto = loadProtocol();
     const unary: Record<string, UnaryHandler> = {};
     for (const method of proto.services.get("tfplugin6.Provider") ?? []) {
@@ -105,7 +106,7 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
       },
     });
     for (const socket of early.splice(0)) grpc.accept(socket);
-  })();
+  });
   ready.catch((err: unknown) => {
     log.error("cannot start the gRPC server", { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
