@@ -118,7 +118,8 @@ describe("a 200 MiB upload", () => {
       clearInterval(timer);
       expect(snap.size_bytes).toBe(200 * 1024 * 1024);
       expect(snap.checksum_sha256).toBe(hash.digest("hex"));
-      expect((peak - baseline) / 1024 / 1024).toBeLessThan(64);
+      const growth = (peak - baseline) / 1024 / 1024;
+      expect(growth, `peak RSS growth ${growth.toFixed(1)} MiB`).toBeLessThan(64);
     } finally {
       await so.close();
       await emulator.close();
