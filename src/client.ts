@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { Pool, type Dispatcher } from "undici";
 import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError, type HeadersRecord } from "./errors.js";
-import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
+import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
 import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
 import { envNumber } from "./internal/http.js";
 import { sendOnce, type Transport } from "./internal/transport.js";
@@ -225,8 +225,9 @@ export class SiteOps {
         }
         // 409 on a keyed POST means "the same request is still in progress": wait and replay it.
         const retryable = RETRYABLE_STATUSES.has(response.status) || (response.status === 409 && idempotencyKey !== undefined);
-        if (retry >= maxRetries || !retryable) throw error;
-        delay = parseRetryAfter(response.headers) ?? backoffDelay(retry);
+        const wait = retry < maxRetries && retryable ? retryDelay(response.headers, retry) : undefined;
+        if (wait === undefined) throw error;
+        delay = wait;
       } catch (err) {
         if (err instanceof APIError || err instanceof APIUserAbortError || retry >= maxRetries) throw err;
         if (!(err instanceof APIConnectionError)) throw err;

@@ -12,7 +12,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { APIResponse, RequestOptions, SiteOps } from "./client.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
-import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./internal/backoff.js";
+import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
 import { hashFile } from "./internal/hash-worker.js";
 import type { Snapshot } from "./resources/snapshots.js";
 
@@ -164,8 +164,8 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
         offset = received;
         continue;
       }
-      if (!retryable(error) || failures >= maxRetries) throw error;
-      const delay = (error instanceof APIError ? parseRetryAfter(error.headers) : undefined) ?? backoffDelay(failures);
+      const delay = retryable(error) && failures < maxRetries ? (error instanceof APIError ? retryDelay(error.headers, failures) : backoffDelay(failures)) : undefined;
+      if (delay === undefined) throw error;
       failures++;
       try {
         await sleep(delay, options.signal);

@@ -3,7 +3,8 @@
 
 export const INITIAL_RETRY_DELAY_MS = 500;
 export const MAX_RETRY_DELAY_MS = 8_000;
-/** A Retry-After longer than this is not honoured: the request fails instead of hanging for minutes. */
+/** A Retry-After longer than this is not waited for: the request fails at once with the server's answer
+ * (e.g. RateLimitError with `.retryAfter`) instead of hanging for minutes. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Statuses that may succeed when sent again. Other 4xx cannot, and are never retried. */
@@ -11,7 +12,7 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 5
 
 /**
  * Parses `retry-after-ms`, then `Retry-After` (seconds or an HTTP date) into milliseconds.
- * Returns undefined when absent, unparsable, negative or longer than MAX_RETRY_AFTER_MS.
+ * Returns undefined when absent, unparsable or negative.
  */
 export function parseRetryAfter(headers: Record<string, string | undefined>, now = Date.now()): number | undefined {
   let ms: number | undefined;
@@ -28,7 +29,7 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
       }
     }
   }
-  if (ms === undefined || ms < 0 || ms > MAX_RETRY_AFTER_MS) return undefined;
+  if (ms === undefined || ms < 0) return undefined;
   return ms;
 }
 
@@ -39,6 +40,16 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
 export function backoffDelay(retry: number, random: () => number = Math.random): number {
   const base = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retry, MAX_RETRY_DELAY_MS);
   return Math.round(base * (1 - 0.25 * random()));
+}
+
+/**
+ * How long to wait before retrying a failed response: the server's Retry-After, else backoff. Undefined
+ * when the server asks for longer than MAX_RETRY_AFTER_MS: do not retry.
+ */
+export function retryDelay(headers: Record<string, string | undefined>, retry: number): number | undefined {
+  const after = parseRetryAfter(headers);
+  if (after !== undefined && after > MAX_RETRY_AFTER_MS) return undefined;
+  return after ?? backoffDelay(retry);
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, MAX_RETRY_DELAY_MS, parseRetryAfter, RETRYABLE_STATUSES } from "../../src/internal/backoff.js";
+import { backoffDelay, MAX_RETRY_DELAY_MS, parseRetryAfter, RETRYABLE_STATUSES, retryDelay } from "../../src/internal/backoff.js";
 
 describe("backoffDelay", () => {
   it("doubles from 500 ms and caps at 8 s", () => {
@@ -31,11 +31,20 @@ describe("parseRetryAfter", () => {
   it("prefers retry-after-ms", () => {
     expect(parseRetryAfter({ "retry-after-ms": "250", "retry-after": "9" })).toBe(250);
   });
-  it("ignores absent, garbage and absurdly long values", () => {
+  it("ignores absent and garbage values", () => {
     expect(parseRetryAfter({})).toBeUndefined();
     expect(parseRetryAfter({ "retry-after": "soon" })).toBeUndefined();
     expect(parseRetryAfter({ "retry-after": "-1" })).toBeUndefined();
-    expect(parseRetryAfter({ "retry-after": "86400" })).toBeUndefined();
+  });
+});
+
+describe("retryDelay", () => {
+  it("waits what the server asks, else backs off, and gives up on absurdly long waits", () => {
+    expect(retryDelay({ "retry-after": "2" }, 0)).toBe(2000);
+    const backoff = retryDelay({}, 1)!;
+    expect(backoff).toBeGreaterThanOrEqual(750);
+    expect(backoff).toBeLessThanOrEqual(1000);
+    expect(retryDelay({ "retry-after": "86400" }, 0)).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BadRequestError,
   InternalServerError,
+  RateLimitError,
   SiteOps,
   SiteOpsError,
   type RequestLogEvent,
@@ -71,6 +72,14 @@ describe("request pipeline", () => {
     const err2 = await so.me().then(() => null, (e: unknown) => e);
     expect(err2).toBeInstanceOf(InternalServerError);
     expect((err2 as InternalServerError).status).toBe(502);
+  });
+
+  it("does not sit out a Retry-After of an hour: fails at once with RateLimitError", async () => {
+    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(429, { error: "Rate limit exceeded. Try again in 3600 seconds." }, { headers: { ...json, "retry-after": "3600" } });
+    const err = await so.me().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as RateLimitError).retryAfter).toBe(3600);
+    expect(events.filter((e) => e.kind === "retry")).toHaveLength(0);
   });
 
   it("per-request maxRetries overrides the client's", async () => {
