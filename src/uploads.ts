@@ -128,8 +128,12 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
   // the chunks go out, so hashing costs no time on the sending thread (and retries do not affect it).
   const hashing = input.digest !== undefined ? { digest: Promise.resolve(input.digest), stop() {} } : hashFile(input.file, total);
   try {
-    let offset = await queryOffset(client, urlPath, total, options);
-    if (typeof offset !== "number") return offset;
+    const initial = await queryOffset(client, urlPath, total, options);
+    let offset = 0;
+    if (typeof initial === "number") offset = initial;
+    // Already complete: the same data is a no-op, as the service treats it; other data is sent so that the
+    // service can refuse it (422) rather than this call claiming success.
+    else if (initial.checksum_sha256 === Buffer.from(await hashing.digest, "base64").toString("hex")) return initial;
     let failures = 0;
     for (;;) {
       const start = offset;

@@ -84,10 +84,20 @@ describe("uploads", () => {
     await env.control("DELETE", "faults");
   });
 
-  it("refuses other data for a completed snapshot", async () => {
+  it("refuses other data for a completed snapshot, in both modes; the same data again is a no-op", async () => {
     const id = await uploadable();
     await env.so.snapshots.upload(site.id, id, Buffer.from("first"));
     await expect(env.so.snapshots.upload(site.id, id, Buffer.from("second"))).rejects.toBeInstanceOf(UnprocessableEntityError);
+
+    const first = path.join(dir, "first.bin");
+    const second = path.join(dir, "second.bin");
+    writeFileSync(first, randomBytes(600_000));
+    writeFileSync(second, randomBytes(600_000));
+    const chunked = { resumableThreshold: 100_000, chunkSize: 200_000 };
+    const id2 = await uploadable();
+    const done = await env.so.snapshots.upload(site.id, id2, first, chunked);
+    expect((await env.so.snapshots.upload(site.id, id2, first, chunked)).checksum_sha256).toBe(done.checksum_sha256);
+    await expect(env.so.snapshots.upload(site.id, id2, second, chunked)).rejects.toBeInstanceOf(UnprocessableEntityError);
   });
 });
 
