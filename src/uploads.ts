@@ -165,6 +165,8 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
         const received = receivedBytes(response.data);
         if (received === undefined) throw new SiteOpsError(`Upload: unexpected ${response.status} response without received_bytes.`);
         if (received > start) failures = 0;
+        // A server that accepts a chunk without moving forward would have us resend it forever.
+        else if (++failures > maxRetries) throw new SiteOpsError(`Upload: the service stays at byte ${received} of ${total}.`);
         offset = received;
         continue;
       }
