@@ -11,7 +11,7 @@
 //   it was the last chunk (the corruption may be anywhere). A connection lost mid-chunk keeps the bytes
 //   written so far (none when the chunk carried a digest that can no longer be checked).
 // - The same data again on a completed snapshot: 200, no change; other data: 422.
-// - Members may create snapshots but uploading is a write like the others (owner/admin).
+// - Members may upload: they may create snapshots, and the data is part of creating one.
 import { createHash, type Hash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
@@ -185,7 +185,9 @@ export async function registerSnapshotUploadRoutes(app: App, ctx: EmulatorContex
     const known = running.get(row.id);
     const wholeHash = start === 0 ? createHash("sha256") : known?.offset === start ? known.hash.copy() : undefined;
     running.delete(row.id);
-    const counterWithWhole = new HashingCounter(length, digests.map((d) => d.algorithm), wholeHash ? [wholeHash] : []);
+    const counterWithWhole = new HashingCounter(length, digests.map((d) => d.algorithm), wholeHash ? [wholeHash] : [], {
+      sha256: false,
+    });
     const sink = createWriteStream(file, { flags: "r+", start });
     try {
       await streamInto(source, counterWithWhole, sink);

@@ -31,7 +31,11 @@ export function parseContentDigest(header: string | string[] | undefined): Expec
   return out;
 }
 
-/** Hashes (SHA-256 always, plus any algorithm a digest asks for) and counts what passes through. */
+/**
+ * Hashes and counts what passes through: SHA-256 (unless `sha256: false`, for a resumable chunk whose
+ * running whole-upload hash is fed through `also` instead: hashing each byte twice halves throughput)
+ * plus any algorithm a digest asks for.
+ */
 export class HashingCounter extends Transform {
   readonly hashes = new Map<DigestAlgorithm, Hash>();
   bytes = 0;
@@ -40,11 +44,11 @@ export class HashingCounter extends Transform {
   readonly #also: Hash[];
 
   /** `also`: further hashes fed the same bytes (the running hash of a resumable upload). */
-  constructor(limit: number, algorithms: DigestAlgorithm[] = [], also: Hash[] = []) {
+  constructor(limit: number, algorithms: DigestAlgorithm[] = [], also: Hash[] = [], options: { sha256?: boolean } = {}) {
     super();
     this.#limit = limit;
     this.#also = also;
-    this.hashes.set("sha256", createHash("sha256"));
+    if (options.sha256 !== false) this.hashes.set("sha256", createHash("sha256"));
     for (const a of algorithms) if (!this.hashes.has(a)) this.hashes.set(a, createHash(a));
   }
 
