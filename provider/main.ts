@@ -1,10 +1,17 @@
-// Entry point of the provider executable (bundled by scripts/build-provider.mjs): serve until Terraform's
+// Entry point of the provider executable (bundled by scripts/build-provider.mjs): handshake first, then
+// the provider and its RPC server (serve.ts, a separate file in the bundle), serving until Terraform's
 // go-plugin client sends Shutdown.
-import { ProviderServer } from "./framework/provider-server.js";
-import { servePlugin } from "./protocol/plugin-server.js";
-import { siteopsProvider } from "./provider.js";
+import { createRequire } from "node:module";
+import { servePlugin, type RpcModule } from "./protocol/plugin-server.js";
 
-servePlugin(new ProviderServer(siteopsProvider()) as ProviderServer<unknown>).catch((err: unknown) => {
+declare const __SITEOPS_SERVE_FILE__: string | undefined;
+
+async function loadRpc(): Promise<RpcModule> {
+  if (typeof __SITEOPS_SERVE_FILE__ !== "undefined") return (createRequire(import.meta.url)(__SITEOPS_SERVE_FILE__) as { rpc: RpcModule }).rpc;
+  return (await import("./serve.js")).rpc;
+}
+
+servePlugin(loadRpc).catch((err: unknown) => {
   process.stderr.write(`siteops provider: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

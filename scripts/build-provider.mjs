@@ -1,7 +1,8 @@
-// Bundles the Terraform provider (provider/main.ts) into one ESM file with esbuild, embeds the protocol's
+// Bundles the Terraform provider (provider/main.ts) into CommonJS files with esbuild, embeds the protocol's
 // JSON descriptor (so start-up never parses .proto text), and writes the launcher Terraform executes:
 //   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle)
-//   <outDir>/siteops-provider.cjs   (the provider; siteops-client.cjs: the API client, loaded on configure)
+//   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
+//                                    gRPC server; siteops-client.cjs, the API client, loaded on configure)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,16 +12,17 @@ import path from "node:path";
 export const PROVIDER_TYPE = "siteops";
 export const BUNDLE_NAME = "siteops-provider.cjs";
 const CLIENT_NAME = "siteops-client.cjs";
+const SERVE_NAME = "siteops-provider-rpc.cjs";
 
-/** Keeps the API client out of the provider bundle: provider.ts loads the separately bundled file itself. */
-const lazyClient = {
-  name: "siteops-lazy-client",
-  setup(build) {
-    build.onResolve({ filter: /src\/index\.js$/ }, (args) =>
-      args.kind === "dynamic-import" ? { path: `./${CLIENT_NAME}`, external: true } : undefined,
-    );
-  },
-};
+/** Keeps a lazily loaded module out of a bundle: the code that imports it loads the separate file itself. */
+function lazyFile(filter, file) {
+  return {
+    name: `siteops-lazy-${file}`,
+    setup(build) {
+      build.onResolve({ filter }, (args) => (args.kind === "dynamic-import" ? { path: `./${file}`, external: true } : undefined));
+    },
+  };
+}
 
 export function providerVersion(root) {
   return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
@@ -101,11 +103,24 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
     legalComments: "none",
     logLevel: "warning",
   };
-  // CommonJS starts faster than ESM in Node 20 (no ESM loader on the start-up path).
+  // CommonJS starts faster than ESM in Node 20 (no ESM loader on the start-up path). The entry holds only
+  // what the handshake line needs; the provider and its RPC server are a second file, loaded right after.
   await esbuild.build({
     ...common,
     entryPoints: [path.join(root, "provider/main.ts")],
     outfile: bundle,
+    format: "cjs",
+    define: {
+      __SITEOPS_SERVE_FILE__: JSON.stringify(`./${SERVE_NAME}`),
+      "import.meta.url": "__siteopsImportMetaUrl",
+    },
+    banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [lazyFile(/[\\/]serve\.js$/, SERVE_NAME)],
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, "provider/serve.ts")],
+    outfile: path.join(outDir, SERVE_NAME),
     format: "cjs",
     define: {
       __TFPLUGIN6_DESCRIPTOR__: JSON.stringify(descriptor(root)),
@@ -113,7 +128,7 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
       "import.meta.url": "__siteopsImportMetaUrl",
     },
     banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [lazyClient],
+    plugins: [lazyFile(/src\/index\.js$/, CLIENT_NAME)],
   });
   // The API client (src/, with undici) is imported only when the provider is configured: a file of its own
   // keeps it off the start-up path of the processes that only serve the schema or validation.

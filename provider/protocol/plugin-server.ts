@@ -6,11 +6,10 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import type { ProviderServer } from "../framework/provider-server.js";
 import { log } from "../framework/log.js";
 import { generateServerCertificate, handshakeCertificate } from "./certificate.js";
-import { loadProtocol } from "./descriptor.js";
-import { createGrpcServer, type GrpcServer, type UnaryHandler } from "./grpc-server.js";
+import type { GrpcServer } from "./grpc-server.js";
+import type { RpcOptions } from "./rpc-server.js";
 
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
@@ -38,7 +37,10 @@ export function checkLaunch(env: NodeJS.ProcessEnv): void {
   }
 }
 
-type Handler = (req: never) => Promise<object> | object;
+/** What the post-handshake module provides (rpc-server.ts with the provider bound, see main.ts). */
+export interface RpcModule {
+  start(options: RpcOptions): Promise<GrpcServer>;
+}
 
 export interface Served {
   socketPath: string;
@@ -47,10 +49,11 @@ export interface Served {
 }
 
 /**
- * Starts the gRPC server and returns the handshake line (without printing it). `onShutdown` runs when
- * Terraform's go-plugin client has received the answer to GRPCController.Shutdown; the process should exit.
+ * Listens, returns the handshake line (without printing it), then loads the RPC layer with `loadRpc`.
+ * `onShutdown` runs when Terraform's go-plugin client has received the answer to GRPCController.Shutdown;
+ * the process should exit then.
  */
-export async function startPluginServer(provider: ProviderServer<unknown>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
+export async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = !!clientCert && env.TF_DISABLE_PLUGIN_TLS !== "1";
   let certField = "";
@@ -77,34 +80,9 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
   });
   log.debug("plugin server listening", { socket: socketPath, tls: useTls });
 
-  let exiting = false;
-  const SHUTDOWN = "/plugin.GRPCController/Shutdown";
   // setImmediate: the handshake line is written (in a microtask of the caller) before any of this runs.
   const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    const proto = loadProtocol();
-    const unary: Record<string, UnaryHandler> = {};
-    for (const method of proto.services.get("tfplugin6.Provider") ?? []) {
-      const fn = methodHandler(provider, method.name);
-      unary[`/tfplugin6.Provider/${method.name}`] = async (bytes) => {
-        const reply = await fn(proto.decode(method.requestType, bytes) as never);
-        return proto.encode(method.responseType, reply as Record<string, unknown>);
-      };
-    }
-    unary[SHUTDOWN] = () => new Uint8Array(0);
-    // HealthCheckResponse{status: SERVING}
-    unary["/grpc.health.v1.Health/Check"] = () => Uint8Array.of(0x08, 0x01);
-    grpc = await createGrpcServer({
-      tls,
-      unary,
-      // Terraform always opens these two streams; we have nothing to send on them.
-      idle: ["/plugin.GRPCStdio/StreamStdio", "/plugin.GRPCBroker/StartStream"],
-      onReplied(path) {
-        // Exit once the Shutdown reply is delivered: go-plugin otherwise waits ~2 s before killing us.
-        if (path !== SHUTDOWN || exiting) return;
-        exiting = true;
-        onShutdown();
-      },
-    });
+    grpc = await (await loadRpc()).start({ tls, onShutdown });
     for (const socket of early.splice(0)) grpc.accept(socket);
   });
   ready.catch((err: unknown) => {
@@ -124,29 +102,8 @@ export async function startPluginServer(provider: ProviderServer<unknown>, env: 
   };
 }
 
-function methodHandler(provider: ProviderServer<unknown>, name: string): Handler {
-  const table: Record<string, Handler> = {
-    GetMetadata: () => provider.getMetadata(),
-    GetProviderSchema: () => provider.getProviderSchema(),
-    ValidateProviderConfig: (r: never) => provider.validateProviderConfig(r),
-    ValidateResourceConfig: (r: never) => provider.validateResourceConfig(r),
-    ValidateDataResourceConfig: (r: never) => provider.validateDataResourceConfig(r),
-    UpgradeResourceState: (r: never) => provider.upgradeResourceState(r),
-    ConfigureProvider: (r: never) => provider.configureProvider(r),
-    ReadResource: (r: never) => provider.readResource(r),
-    PlanResourceChange: (r: never) => provider.planResourceChange(r),
-    ApplyResourceChange: (r: never) => provider.applyResourceChange(r),
-    ImportResourceState: (r: never) => provider.importResourceState(r),
-    ReadDataSource: (r: never) => provider.readDataSource(r),
-    StopProvider: () => provider.stopProvider(),
-  };
-  const h = table[name];
-  if (!h) throw new Error(`no handler for ${name}`);
-  return h;
-}
-
 /** Runs the plugin for the life of the process: what `main.ts` calls. */
-export async function servePlugin(provider: ProviderServer<unknown>): Promise<void> {
+export async function servePlugin(loadRpc: () => Promise<RpcModule>): Promise<void> {
   try {
     checkLaunch(process.env);
   } catch (err) {
@@ -160,7 +117,7 @@ export async function servePlugin(provider: ProviderServer<unknown>): Promise<vo
     served?.close();
     process.exit(0);
   };
-  served = await startPluginServer(provider, process.env, exit);
+  served = await startPluginServer(loadRpc, process.env, exit);
   process.stdout.write(`${served.handshake}\n`);
   // From here on stdout belongs to the protocol: anything printed by mistake goes to stderr.
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
