@@ -1,7 +1,7 @@
 // The server half of go-plugin's AutoMTLS: a fresh self-signed P-256 certificate for "localhost" per
 // launch. Terraform pins exactly this certificate (sent in the handshake line) as its only root, so it is
 // both the CA and the leaf, like the one go-plugin generates for Go plugins.
-import { createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { bitString, boolean, explicit, octetString, oid, sequence, set, smallInteger, time, tlv, unsignedInteger, utf8String } from "./der.js";
 
 const ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2";
@@ -62,13 +62,18 @@ export function buildCertificate(privateKey: KeyObject, spkiDer: Buffer, now = n
 }
 
 export function generateServerCertificate(): ServerCertificate {
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const spki = publicKey.export({ type: "spki", format: "der" });
   const der = buildCertificate(privateKey, spki);
+  // PEM forms are computed on first use: only the DER is needed before the handshake line.
   return {
     der,
-    certPem: pem("CERTIFICATE", der),
-    keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    get certPem() {
+      return pem("CERTIFICATE", der);
+    },
+    get keyPem() {
+      return privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    },
   };
 }
 

@@ -61,7 +61,15 @@ export async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: 
   if (useTls) {
     const cert = generateServerCertificate();
     // The client's self-signed certificate is its own root: requiring it is go-plugin's mutual TLS.
-    tls = { key: cert.keyPem, cert: cert.certPem, clientCert: clientCert! };
+    tls = {
+      get key() {
+        return cert.keyPem;
+      },
+      get cert() {
+        return cert.certPem;
+      },
+      clientCert: clientCert!,
+    };
     certField = handshakeCertificate(cert.der);
   }
 
