@@ -92,12 +92,15 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     }
     if (!req.url.startsWith("/api/")) return;
     ctx.scheduler.runIfDue();
-    await faults.apply(req, reply);
-    if (reply.sent) return;
+    if (faults.active) {
+      await faults.apply(req, reply);
+      if (reply.sent) return;
+    }
     limiter?.check(req, reply);
     if (req.routeOptions.config?.public) return;
     if (!req.routeOptions.url) return; // unknown route: the not-found handler answers
-    req.auth = await authenticate(ctx, req);
+    const auth = authenticate(ctx, req);
+    req.auth = auth instanceof Promise ? await auth : auth;
   });
 
   installIdempotency(app, ctx);

@@ -2,6 +2,7 @@
 // creates nothing; the same key with another body is 422; a concurrent duplicate is 409.
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "./context.js";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "./app.js";
 import { HttpError } from "./errors.js";
 import { stmt } from "./store/db.js";
@@ -17,8 +18,8 @@ declare module "fastify" {
 export function installIdempotency(app: App, ctx: EmulatorContext): void {
   const inFlight = new Set<string>();
 
-  app.addHook("preHandler", async (req, reply) => {
-    if (req.method !== "POST" || !req.auth) return;
+  const preHandler = async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    if (!req.auth) return;
     const header = req.headers["idempotency-key"];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) return;
@@ -44,9 +45,9 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
     if (inFlight.has(scope)) throw new HttpError(409, "A request with this Idempotency-Key is already in progress");
     inFlight.add(scope);
     req.idempotency = { key, hash, scope };
-  });
+  };
 
-  app.addHook("onSend", async (req, reply, payload) => {
+  const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const idem = req.idempotency;
     if (!idem || !req.auth) return payload;
     inFlight.delete(idem.scope);
@@ -60,9 +61,19 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
       ).run(req.auth.accountId, req.auth.userId, idem.key, idem.hash, reply.statusCode, payload, ctx.clock.nowMs());
     }
     return payload;
-  });
+  };
 
-  app.addHook("onResponse", async (req) => {
+  const onResponse = async (req: FastifyRequest): Promise<void> => {
     if (req.idempotency) inFlight.delete(req.idempotency.scope);
+  };
+
+  // Only POSTs take part: attaching the hooks per route keeps them off every GET.
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("POST")) return;
+    const list = <T>(existing: T | T[] | undefined): T[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
+    route.preHandler = [...list(route.preHandler), preHandler] as typeof route.preHandler;
+    route.onSend = [...list(route.onSend), onSend] as typeof route.onSend;
+    route.onResponse = [...list(route.onResponse), onResponse] as typeof route.onResponse;
   });
 }

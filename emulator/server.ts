@@ -13,6 +13,7 @@ import { buildApp, type App } from "./app.js";
 import type { EmulatorContext } from "./context.js";
 import { applySeed, loadSeed, seedDemo, DEMO_EMAIL, DEMO_PASSWORD, type DemoCredentials } from "./seed.js";
 import { registerJobs } from "./jobs/index.js";
+import { forgetApiTokens } from "./auth/authenticate.js";
 import { Faults } from "./control/faults.js";
 import { newId } from "./ids.js";
 import { hashToken, newApiToken } from "./auth/secrets.js";
@@ -83,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       for (const t of DATA_TABLES) db.prepare(`DELETE FROM ${t}`).run();
       setMeta(db, "clock_offset_ms", "0");
     })();
+    forgetApiTokens(ctx);
     clock.advance(-clock.offsetMs / 1000);
     rmSync(path.join(dataDir, "snapshots"), { recursive: true, force: true });
     seedAll();

@@ -65,6 +65,11 @@ export class Faults {
     this.#rules = [...current, ...this.#rules];
   }
 
+  /** True while any rule is set (the request hook skips fault matching otherwise). */
+  get active(): boolean {
+    return this.#rules.length > 0;
+  }
+
   clear(): void {
     this.#rules = [];
   }

@@ -2,6 +2,7 @@
 // tokens for native clients). DESIGN.md section 2, Authentication.
 import { Type } from "typebox";
 import type { App } from "../app.js";
+import { forgetApiTokens } from "../auth/authenticate.js";
 import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../app.js";
 import { recordActivity } from "../activity.js";
@@ -124,6 +125,7 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
       const cred = auth.credential;
       if (cred.kind === "api_token") {
         stmt(ctx.db, "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(ctx.clock.iso(), cred.tokenId);
+        forgetApiTokens(ctx);
         recordActivity(
           ctx,
           { accountId: auth.accountId, action: "api_token.revoked", subjectType: "ApiToken", subjectId: cred.tokenId },
