@@ -84,23 +84,43 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
   collectOpenApi(app);
 
-  app.addHook("onRequest", async (req, reply) => {
+  // Callback style rather than async: this runs on every request, and the common case (an API
+  // token, no faults) completes synchronously without a promise.
+  app.addHook("onRequest", (req, reply, done) => {
     reply.header("X-Request-Id", req.id);
     // A DELETE has no body: one that declares JSON but sends nothing is not "malformed JSON".
     if (req.method === "DELETE" && !req.headers["transfer-encoding"] && (req.headers["content-length"] ?? "0") === "0") {
       delete req.raw.headers["content-type"];
     }
-    if (!req.url.startsWith("/api/")) return;
-    ctx.scheduler.runIfDue();
-    if (faults.active) {
-      await faults.apply(req, reply);
-      if (reply.sent) return;
+    if (!req.url.startsWith("/api/")) return done();
+    const authenticateRequest = (): void => {
+      limiter?.check(req, reply);
+      if (req.is404 || req.routeOptions.config?.public) return done(); // unknown routes: the not-found handler answers
+      const auth = authenticate(ctx, req);
+      if (auth instanceof Promise) {
+        auth.then((a) => {
+          req.auth = a;
+          done();
+        }, done);
+        return;
+      }
+      req.auth = auth;
+      done();
+    };
+    try {
+      ctx.scheduler.runIfDue();
+      if (!faults.active) return authenticateRequest();
+      faults.apply(req, reply).then(() => {
+        if (reply.sent) return; // answered (or hijacked) by the fault
+        try {
+          authenticateRequest();
+        } catch (err) {
+          done(err as Error);
+        }
+      }, done);
+    } catch (err) {
+      done(err as Error);
     }
-    limiter?.check(req, reply);
-    if (req.routeOptions.config?.public) return;
-    if (!req.routeOptions.url) return; // unknown route: the not-found handler answers
-    const auth = authenticate(ctx, req);
-    req.auth = auth instanceof Promise ? await auth : auth;
   });
 
   installIdempotency(app, ctx);

@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../context.js";
 import { requireAuth, requireWriter } from "../app.js";
 import { paginate } from "../pagination.js";
 import { stmt } from "../store/db.js";
-import { SiteSchema, createSite, deleteSite, loadSite, serializeSite, updateSite, type SiteRow } from "../services/sites.js";
+import { SiteSchema, createSite, deleteSite, getSiteJson, serializeSite, updateSite, type SiteRow } from "../services/sites.js";
 import { IdParams, NoContent, PageQuery, originOf } from "./common.js";
 
 const SiteCreate = Type.Object({
@@ -57,7 +57,7 @@ export function registerSiteRoutes(app: App, ctx: EmulatorContext): void {
         response: { 200: SiteSchema },
       },
     },
-    async (req) => serializeSite(loadSite(ctx, requireAuth(req).accountId, req.params.id)),
+    async (req) => getSiteJson(ctx, requireAuth(req).accountId, req.params.id),
   );
 
   app.post(

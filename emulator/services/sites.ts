@@ -93,6 +93,20 @@ export function loadSite(ctx: EmulatorContext, accountId: string, siteId: string
   return row;
 }
 
+/**
+ * The site as the API shows it, read with only its public columns (the GET /sites/:id hot path:
+ * every column read costs a string conversion).
+ */
+export function getSiteJson(ctx: EmulatorContext, accountId: string, siteId: string): SiteJson {
+  if (siteId.length > 64 || !SITE_ID.test(siteId)) throw notFound();
+  const row = stmt(
+    ctx.db,
+    "SELECT id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ? AND account_id = ?",
+  ).get(siteId, accountId) as SiteJson | undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
 /** True for an absolute http(s) URL with a host. */
 export function isHttpUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
