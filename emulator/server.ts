@@ -14,6 +14,7 @@ import type { EmulatorContext } from "./context.js";
 import { applySeed, loadSeed, seedDemo, DEMO_EMAIL, DEMO_PASSWORD, type DemoCredentials } from "./seed.js";
 import { registerJobs } from "./jobs/index.js";
 import { forgetApiTokens } from "./auth/authenticate.js";
+import { forgetSites } from "./services/sites.js";
 import { Faults } from "./control/faults.js";
 import { newId } from "./ids.js";
 import { hashToken, newApiToken } from "./auth/secrets.js";
@@ -85,6 +86,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       setMeta(db, "clock_offset_ms", "0");
     })();
     forgetApiTokens(ctx);
+    forgetSites(ctx);
     clock.advance(-clock.offsetMs / 1000);
     rmSync(path.join(dataDir, "snapshots"), { recursive: true, force: true });
     seedAll();

@@ -13,6 +13,7 @@ import { newId } from "../ids.js";
 import { parseJson, stmt } from "../store/db.js";
 import { CURRENT_WP_VERSION, compareVersions } from "../versions.js";
 import { affecting } from "../catalogue/vulnerabilities.js";
+import { setSiteColumns, type SiteStatus } from "./sites.js";
 
 export type HealthStatus = "passed" | "warning" | "failed";
 type TestStatus = "good" | "recommended" | "critical";
@@ -143,7 +144,7 @@ function responseTime(status: HealthStatus): number {
   return status === "warning" ? randomInt(600, 2400) : randomInt(80, 450);
 }
 
-const SITE_STATUS: Record<HealthStatus, string> = { passed: "healthy", warning: "degraded", failed: "down" };
+const SITE_STATUS: Record<HealthStatus, SiteStatus> = { passed: "healthy", warning: "degraded", failed: "down" };
 
 function isApplying(ctx: EmulatorContext, siteId: string): boolean {
   return Boolean(stmt(ctx.db, "SELECT 1 FROM upgrade_pipelines WHERE site_id = ? AND status = 'applying' LIMIT 1").get(siteId));
@@ -159,10 +160,10 @@ export function refreshSiteStatus(ctx: EmulatorContext, siteId: string): void {
   const latest = stmt(ctx.db, "SELECT status FROM health_checks WHERE site_id = ? ORDER BY seq DESC LIMIT 1").get(siteId) as
     | { status: HealthStatus }
     | undefined;
-  const next = isApplying(ctx, siteId) ? "maintenance" : latest ? SITE_STATUS[latest.status] : "unknown";
+  const next: SiteStatus = isApplying(ctx, siteId) ? "maintenance" : latest ? SITE_STATUS[latest.status] : "unknown";
   if (next === site.status) return;
   const now = ctx.clock.iso();
-  stmt(ctx.db, "UPDATE sites SET status = ?, updated_at = ? WHERE id = ?").run(next, now, siteId);
+  setSiteColumns(ctx, siteId, { status: next, updated_at: now });
   // The first status of a new site is part of its creation, not news worth a log entry.
   if (site.status !== "unknown") {
     recordActivity(ctx, {

@@ -13,6 +13,7 @@ import { parseJson, stmt } from "../store/db.js";
 import { upgradeBreaks } from "../catalogue/upgrades.js";
 import { catchUpSnapshot, createSnapshot } from "./snapshots.js";
 import { refreshSiteStatus, runHealthCheck } from "./health-checks.js";
+import { setSiteColumns } from "./sites.js";
 import { fixVulnerabilities } from "./vulnerabilities.js";
 import {
   getPipeline,
@@ -57,7 +58,7 @@ function upgradeSite(ctx: EmulatorContext, row: PipelineRow): void {
   if (site.wp_version !== row.to_wp_version) changes.wp_version = [site.wp_version, row.to_wp_version];
   if (site.php_version !== row.to_php_version) changes.php_version = [site.php_version, row.to_php_version];
   const now = ctx.clock.iso();
-  stmt(ctx.db, "UPDATE sites SET wp_version = ?, php_version = ?, updated_at = ? WHERE id = ?").run(row.to_wp_version, row.to_php_version, now, site.id);
+  setSiteColumns(ctx, site.id, { wp_version: row.to_wp_version, php_version: row.to_php_version, updated_at: now });
   recordActivity(ctx, { accountId: site.account_id, siteId: site.id, action: "site.updated", subjectType: "Site", subjectId: site.id, changes });
   const updated = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(site.id) as SiteLite;
   ctx.events.emit(site.account_id, "site.updated", {

@@ -93,18 +93,50 @@ export function loadSite(ctx: EmulatorContext, accountId: string, siteId: string
   return row;
 }
 
-/**
- * The site as the API shows it, read with only its public columns (the GET /sites/:id hot path:
- * every column read costs a string conversion).
- */
+// Sites as the API shows them, by id: GET /sites/:id is the hottest path, and a SQLite read with its
+// string conversions costs more than the rest of the request. Only getSiteJson fills it (never inside
+// a transaction that could roll back); every write of a public column goes through setSiteColumns or
+// forgetSite, and reset clears it. One emulator process owns its database file.
+const siteCache = new WeakMap<object, Map<string, { accountId: string; json: SiteJson }>>();
+const SITE_CACHE_MAX = 10_000;
+
+export function forgetSites(ctx: EmulatorContext): void {
+  siteCache.delete(ctx.db);
+}
+
+function forgetSite(ctx: EmulatorContext, siteId: string): void {
+  siteCache.get(ctx.db)?.delete(siteId);
+}
+
+/** The site as the API shows it, or 404 (another account's site does not exist for the caller). */
 export function getSiteJson(ctx: EmulatorContext, accountId: string, siteId: string): SiteJson {
+  let cache = siteCache.get(ctx.db);
+  const hit = cache?.get(siteId);
+  if (hit) {
+    if (hit.accountId !== accountId) throw notFound();
+    return hit.json;
+  }
   if (siteId.length > 64 || !SITE_ID.test(siteId)) throw notFound();
   const row = stmt(
     ctx.db,
-    "SELECT id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ? AND account_id = ?",
-  ).get(siteId, accountId) as SiteJson | undefined;
-  if (!row) throw notFound();
-  return row;
+    "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?",
+  ).get(siteId) as (SiteJson & { account_id: string }) | undefined;
+  if (!row || row.account_id !== accountId) throw notFound();
+  const { account_id: _account, ...json } = row;
+  if (!cache) siteCache.set(ctx.db, (cache = new Map()));
+  if (cache.size >= SITE_CACHE_MAX) cache.clear();
+  cache.set(siteId, { accountId, json });
+  return json;
+}
+
+type SiteColumns = Partial<Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at">>;
+
+/** The one way to change a site's public columns (keeps getSiteJson's cache true). */
+export function setSiteColumns(ctx: EmulatorContext, siteId: string, columns: SiteColumns): void {
+  const names = Object.keys(columns) as (keyof SiteColumns)[];
+  if (names.length === 0) return;
+  stmt(ctx.db, `UPDATE sites SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...names.map((n) => columns[n]), siteId);
+  forgetSite(ctx, siteId);
 }
 
 /** True for an absolute http(s) URL with a host. */
@@ -197,14 +229,13 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
   if (!changes) return serializeSite(before);
 
   ctx.db.transaction(() => {
-    stmt(ctx.db, "UPDATE sites SET name = ?, url = ?, wp_version = ?, php_version = ?, updated_at = ? WHERE id = ?").run(
-      after.name,
-      after.url,
-      after.wp_version,
-      after.php_version,
-      ctx.clock.iso(),
-      siteId,
-    );
+    setSiteColumns(ctx, siteId, {
+      name: after.name,
+      url: after.url,
+      wp_version: after.wp_version,
+      php_version: after.php_version,
+      updated_at: ctx.clock.iso(),
+    });
     recordActivity(ctx, { accountId, siteId, action: "site.updated", subjectType: "Site", subjectId: siteId, changes }, origin);
     ctx.events.emit(accountId, "site.updated", { ...serializeSite(loadSite(ctx, accountId, siteId)), changes });
     if (changes.wp_version || changes.php_version) detectVulnerabilities(ctx, siteId);
@@ -219,6 +250,7 @@ export function deleteSite(ctx: EmulatorContext, accountId: string, siteId: stri
   removeSiteData(ctx, siteId);
   ctx.db.transaction(() => {
     stmt(ctx.db, "DELETE FROM sites WHERE id = ?").run(siteId);
+    forgetSite(ctx, siteId);
     recordActivity(ctx, { accountId, siteId, action: "site.deleted", subjectType: "Site", subjectId: siteId }, origin);
     ctx.events.emit(accountId, "site.deleted", json);
   })();
