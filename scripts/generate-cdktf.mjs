@@ -78,10 +78,10 @@ node scripts/check-cdktf.mjs  # what CI runs: fails when this folder is stale
 \`\`\`
 
 The "Docs at Terraform Registry" links in the doc comments follow the generator's convention; the provider is
-not published there, its documentation is in \`provider/docs/\` and docs/cdktf.md.
+not published there, its documentation is in \`provider/docs/\` and the README (section "CDK for Terraform").
 
 The generator needs no Terraform and no network. \`npm run build\` compiles this folder into \`dist/cdktf/\`
-(tsconfig.cdktf.json), which the \`siteops/cdktf\` export points at. See docs/cdktf.md.
+(tsconfig.cdktf.json), which the \`siteops/cdktf\` export points at. See the README, section "CDK for Terraform".
 `;
 }
 
