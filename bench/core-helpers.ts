@@ -1,7 +1,7 @@
 // Shared by the API core benchmarks: an emulator in its own process (so it does not share this event loop
 // or this RSS), a seeded token, and a tiny markdown table printer.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -10,10 +10,15 @@ export const TOKEN = "sot_benchToken00000000000001";
 export interface BenchEmulator {
   url: string;
   dir: string;
+  /** Resident set size of the emulator process in bytes (Linux /proc). */
+  rss(): number;
   close(): Promise<void>;
 }
 
-export async function spawnEmulator(sites: { name: string; url: string }[] = [{ name: "Bench", url: "https://bench.example" }]): Promise<BenchEmulator> {
+export async function spawnEmulator(
+  sites: { name: string; url: string }[] = [{ name: "Bench", url: "https://bench.example" }],
+  options: { /** A SQLite file (WAL) in the temp dir instead of :memory:. */ dbFile?: boolean } = {},
+): Promise<BenchEmulator> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
   writeFileSync(
@@ -32,7 +37,10 @@ export async function spawnEmulator(sites: { name: string; url: string }[] = [{ 
   const root = path.resolve(import.meta.dirname, "..");
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0", "--data-dir", path.join(dir, "data")],
+    [
+      "--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0",
+      "--data-dir", path.join(dir, "data"), ...(options.dbFile ? ["--db", path.join(dir, "bench.db")] : []),
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NODE_ENV: "production" } },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -47,6 +55,10 @@ export async function spawnEmulator(sites: { name: string; url: string }[] = [{ 
   return {
     url,
     dir,
+    rss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    },
     async close() {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

@@ -4,15 +4,12 @@
 // runs by +-40%). Then the emulator's RSS after 100k requests, twice, to show it does not grow.
 // Run: npm run bench -- emulator-get-site
 import autocannon from "autocannon";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { spawnReady, mib, ratio } from "./lib/processes.js";
+import { TOKEN, spawnEmulator } from "./core-helpers.js";
 
 const CONNECTIONS = 50;
 const DURATION_S = 5;
 const ROUNDS = 3;
-const TOKEN = "sot_benchmarkbenchmarkbenchmark0001";
 
 async function load(url: string, headers: Record<string, string>, opts: { duration?: number; amount?: number }) {
   const result = await autocannon({ url, connections: CONNECTIONS, headers, ...opts });
@@ -20,29 +17,10 @@ async function load(url: string, headers: Record<string, string>, opts: { durati
   return result;
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-bench-"));
-const seedFile = path.join(dir, "seed.json");
-writeFileSync(
-  seedFile,
-  JSON.stringify({
-    accounts: [
-      {
-        name: "Bench",
-        users: [{ email: "bench@example.com", password: "bench-password", name: "Bench", role: "owner" }],
-        api_tokens: [{ token: TOKEN, user_email: "bench@example.com" }],
-        sites: [{ name: "Bench site", url: "https://bench.example.com" }],
-      },
-    ],
-  }),
-);
-
-const emulator = await spawnReady<{ url: string }>(process.execPath, [
-  "--import", "tsx", "src/cli/main.ts", "emulator", "--port", "0", "--db", path.join(dir, "bench.db"), "--seed", seedFile,
-  "--data-dir", path.join(dir, "data"),
-], { ...process.env, NODE_ENV: "production" });
+const emulator = await spawnEmulator([{ name: "Bench site", url: "https://bench.example.com" }], { dbFile: true });
 const auth = { authorization: `token ${TOKEN}` };
-const sites = (await (await fetch(`${emulator.info.url}/api/v1/sites`, { headers: auth })).json()) as { id: string }[];
-const siteUrl = `${emulator.info.url}/api/v1/sites/${sites[0]!.id}`;
+const sites = (await (await fetch(`${emulator.url}/api/v1/sites`, { headers: auth })).json()) as { id: string }[];
+const siteUrl = `${emulator.url}/api/v1/sites/${sites[0]!.id}`;
 const body = await (await fetch(siteUrl, { headers: auth })).text();
 
 const plainSource = `
@@ -85,7 +63,6 @@ try {
   const rss2 = emulator.rss();
   console.log(`emulator RSS after 100k requests: ${mib(rss1)}; after another 100k: ${mib(rss2)} (growth ${mib(rss2 - rss1)})`);
 } finally {
-  await emulator.stop();
+  await emulator.close();
   await plain.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
