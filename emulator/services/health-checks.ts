@@ -13,7 +13,7 @@ import { newId } from "../ids.js";
 import { parseJson, stmt } from "../store/db.js";
 import { CURRENT_WP_VERSION, compareVersions } from "../versions.js";
 import { affecting } from "../catalogue/vulnerabilities.js";
-import { setSiteColumns, type SiteStatus } from "./sites.js";
+import { serializeSite, setSiteColumns, type SiteRow, type SiteStatus } from "./sites.js";
 
 export type HealthStatus = "passed" | "warning" | "failed";
 type TestStatus = "good" | "recommended" | "critical";
@@ -53,18 +53,6 @@ export interface HealthCheckRow {
   checked_at: string;
 }
 
-interface SiteRowLite {
-  id: string;
-  account_id: string;
-  name: string;
-  url: string;
-  status: string;
-  wp_version: string;
-  php_version: string;
-  forced_health: HealthStatus | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** PHP branches that no longer receive security fixes. */
 const PHP_END_OF_LIFE = "8.1";
@@ -83,19 +71,12 @@ export function serializeHealthCheck(row: HealthCheckRow): HealthCheckJson {
   };
 }
 
-/** The site as the API returns it (the fields of DESIGN.md), for the status_changed event. */
-function siteJson(s: SiteRowLite): Record<string, unknown> {
-  return {
-    id: s.id, name: s.name, url: s.url, status: s.status, wp_version: s.wp_version, php_version: s.php_version,
-    created_at: s.created_at, updated_at: s.updated_at,
-  };
-}
 
 function item(test: string, label: string, status: TestStatus, description: string): CheckItem {
   return { test, label, status, description };
 }
 
-function siteTests(ctx: EmulatorContext, site: SiteRowLite, reachable: boolean): CheckItem[] {
+function siteTests(ctx: EmulatorContext, site: SiteRow, reachable: boolean): CheckItem[] {
   if (!reachable) {
     return [
       item("http_requests", "The site could not be reached", "critical",
@@ -155,7 +136,7 @@ function isApplying(ctx: EmulatorContext, siteId: string): boolean {
  * announces a change. Pipelines call this when they enter and leave `applying`.
  */
 export function refreshSiteStatus(ctx: EmulatorContext, siteId: string): void {
-  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(siteId) as SiteRowLite | undefined;
+  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(siteId) as SiteRow | undefined;
   if (!site) return;
   const latest = stmt(ctx.db, "SELECT status FROM health_checks WHERE site_id = ? ORDER BY seq DESC LIMIT 1").get(siteId) as
     | { status: HealthStatus }
@@ -175,16 +156,16 @@ export function refreshSiteStatus(ctx: EmulatorContext, siteId: string): void {
       changes: { status: [site.status, next] },
     });
   }
-  ctx.events.emit(site.account_id, "site.status_changed", siteJson({ ...site, status: next, updated_at: now }));
+  ctx.events.emit(site.account_id, "site.status_changed", serializeSite({ ...site, status: next, updated_at: now }));
 }
 
 /** Runs one check of the site now; `forced` decides its status (and sticks to the site). */
 export function runHealthCheck(ctx: EmulatorContext, siteId: string, forced?: HealthStatus): HealthCheckJson {
-  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(siteId) as SiteRowLite | undefined;
+  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(siteId) as SiteRow | undefined;
   if (!site) throw new Error(`runHealthCheck: no site ${siteId}`);
   const nowMs = ctx.clock.nowMs();
   const checkedAt = ctx.clock.iso(nowMs);
-  const pinned = forced ?? site.forced_health ?? undefined;
+  const pinned = forced ?? (site.forced_health as HealthStatus | null) ?? undefined;
   const tests = siteTests(ctx, site, pinned !== "failed");
   const status: HealthStatus = pinned ?? (tests.some((t) => t.status === "critical") ? "warning" : "passed");
   const id = newId("hc");

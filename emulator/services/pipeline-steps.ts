@@ -13,7 +13,7 @@ import { parseJson, stmt } from "../store/db.js";
 import { upgradeBreaks } from "../catalogue/upgrades.js";
 import { catchUpSnapshot, createSnapshot } from "./snapshots.js";
 import { refreshSiteStatus, runHealthCheck } from "./health-checks.js";
-import { setSiteColumns } from "./sites.js";
+import { serializeSite, setSiteColumns, type SiteRow } from "./sites.js";
 import { fixVulnerabilities } from "./vulnerabilities.js";
 import {
   getPipeline,
@@ -21,7 +21,6 @@ import {
   setStep,
   type PipelineRow,
   type PipelineStatus,
-  type SiteLite,
   type Step,
   type StepName,
 } from "./upgrade-pipelines.js";
@@ -52,7 +51,7 @@ function apply(ctx: EmulatorContext, row: PipelineRow, t: Transition, atMs: numb
 
 /** The site takes its new versions: logged, announced, its records fixed, and checked again. */
 function upgradeSite(ctx: EmulatorContext, row: PipelineRow): void {
-  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(row.site_id) as SiteLite | undefined;
+  const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(row.site_id) as SiteRow | undefined;
   if (!site) return;
   const changes: Record<string, [string, string]> = {};
   if (site.wp_version !== row.to_wp_version) changes.wp_version = [site.wp_version, row.to_wp_version];
@@ -60,11 +59,8 @@ function upgradeSite(ctx: EmulatorContext, row: PipelineRow): void {
   const now = ctx.clock.iso();
   setSiteColumns(ctx, site.id, { wp_version: row.to_wp_version, php_version: row.to_php_version, updated_at: now });
   recordActivity(ctx, { accountId: site.account_id, siteId: site.id, action: "site.updated", subjectType: "Site", subjectId: site.id, changes });
-  const updated = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(site.id) as SiteLite;
-  ctx.events.emit(site.account_id, "site.updated", {
-    id: updated.id, name: updated.name, url: updated.url, status: updated.status, wp_version: updated.wp_version,
-    php_version: updated.php_version, created_at: updated.created_at, updated_at: updated.updated_at, changes,
-  });
+  const updated = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(site.id) as SiteRow;
+  ctx.events.emit(site.account_id, "site.updated", { ...serializeSite(updated), changes });
   fixVulnerabilities(ctx, site.id);
 }
 
@@ -93,7 +89,7 @@ function stepPipeline(ctx: EmulatorContext, row: PipelineRow): void {
     if (row.snapshot_id) {
       t = { status: "running", steps: setStep(setStep(steps, "snapshot", "skipped", at), "preflight", "running", at), nextMs: dueMs + stepMs };
     } else {
-      const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(row.site_id) as SiteLite;
+      const site = stmt(ctx.db, "SELECT * FROM sites WHERE id = ?").get(row.site_id) as SiteRow;
       const snap = createSnapshot(ctx, site, {
         trigger: "pre_upgrade",
         description: `Before upgrading to WordPress ${row.to_wp_version} / PHP ${row.to_php_version} (${row.id})`,

@@ -18,6 +18,7 @@ import { parseJson, stmt } from "../store/db.js";
 import { PHP_VERSIONS, WP_VERSIONS, compareVersions } from "../versions.js";
 import { PIPELINE_ACTIVE_SQL, getSnapshotRow, type Origin } from "./snapshots.js";
 import { refreshSiteStatus } from "./health-checks.js";
+import type { SiteRow } from "./sites.js";
 
 export const PIPELINE_STATUSES = ["pending", "running", "awaiting_approval", "applying", "succeeded", "failed", "rolled_back"] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
@@ -79,17 +80,6 @@ export interface PipelineRow {
   completed_at: string | null;
 }
 
-export interface SiteLite {
-  id: string;
-  account_id: string;
-  name: string;
-  url: string;
-  status: string;
-  wp_version: string;
-  php_version: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export function serializePipeline(row: PipelineRow): UpgradePipelineJson {
   return {
@@ -137,7 +127,7 @@ function checkVersion(errors: FieldErrorCollector, field: string, value: string 
   else if (compareVersions(value, current) < 0) errors.add(field, `can't be lower than the current version (${current})`);
 }
 
-export function createPipeline(ctx: EmulatorContext, site: SiteLite, input: PipelineInput, origin: Origin): UpgradePipelineJson {
+export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: PipelineInput, origin: Origin): UpgradePipelineJson {
   const errors = new FieldErrorCollector();
   if (input.to_wp_version === undefined && input.to_php_version === undefined) {
     errors.add("to_wp_version", "can't be blank when to_php_version is not given");
