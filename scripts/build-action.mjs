@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { undiciPoolOnly } from "./esbuild-undici-pool.mjs";
 
 // @actions/core and @actions/github import HTTP clients (three undici copies, Octokit) at module level for
 // features the action never calls (OIDC tokens, the GitHub API). Declared free of side effects, esbuild drops
@@ -25,31 +26,6 @@ const sideEffectFree = {
       if (resolved.errors.length > 0 || !UNUSED_WHEN_UNREFERENCED.test(resolved.path)) return undefined;
       return { path: resolved.path, sideEffects: false };
     });
-  },
-};
-
-// The API core imports only `Pool` from undici, but undici's entry loads all of undici (fetch, WebSocket,
-// cache, mocks): about half the action's start-up. The core's `import { Pool } from "undici"` gets the
-// Pool module and its request() alone: the same class, set up as undici's index.js sets it up.
-const undiciPoolOnly = {
-  name: "undici-pool-only",
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]node_modules[\\/]/.test(args.importer) ? undefined : { path: "undici-pool", namespace: "siteops-action" },
-    );
-    build.onLoad({ filter: /^undici-pool$/, namespace: "siteops-action" }, () => ({
-      // What undici's index.js does for a Pool: the request/stream/... methods live on Dispatcher.prototype.
-      // The core calls only request() (and close(), which Pool has itself).
-      contents: [
-        'import Pool from "undici/lib/dispatcher/pool.js";',
-        'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
-        'import request from "undici/lib/api/api-request.js";',
-        "Object.assign(Dispatcher.prototype, { request });",
-        "export { Pool };",
-      ].join("\n"),
-      resolveDir: build.initialOptions.absWorkingDir,
-      loader: "js",
-    }));
   },
 };
 
@@ -133,7 +109,7 @@ export default async function buildAction({ root, outDir = path.join(root, "acti
     charset: "utf8",
     logLevel: "warning",
     metafile: true,
-    plugins: [undiciPoolOnly, lazyHttp2, llhttpFromFiles, sideEffectFree],
+    plugins: [undiciPoolOnly("siteops-action"), lazyHttp2, llhttpFromFiles, sideEffectFree],
     // Bundled CommonJS dependencies call require() for Node built-ins, which ESM does not define.
     banner: {
       js: [

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { undiciPoolOnly } from "./esbuild-undici-pool.mjs";
 
 export const PROVIDER_TYPE = "siteops";
 export const BUNDLE_NAME = "siteops-provider.cjs";
@@ -63,30 +64,6 @@ export async function generateProviderDocs({ root, outDir = path.join(root, "pro
   }
 }
 
-/**
- * The core imports only `Pool` from undici, whose entry loads all of undici (fetch, WebSocket, caches):
- * give the client bundle the Pool module with request() alone, set up as undici's index.js sets it up.
- */
-const undiciPoolOnly = {
-  name: "siteops-undici-pool-only",
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]node_modules[\\/]/.test(args.importer) ? undefined : { path: "undici-pool", namespace: "siteops-provider" },
-    );
-    build.onLoad({ filter: /^undici-pool$/, namespace: "siteops-provider" }, () => ({
-      contents: [
-        'import Pool from "undici/lib/dispatcher/pool.js";',
-        'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
-        'import request from "undici/lib/api/api-request.js";',
-        "Object.assign(Dispatcher.prototype, { request });",
-        "export { Pool };",
-      ].join("\n"),
-      resolveDir: build.initialOptions.absWorkingDir,
-      loader: "js",
-    }));
-  },
-};
-
 export default async function buildProvider({ root, outDir = path.join(root, "dist", "provider"), quiet = false, docs = !quiet }) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
@@ -138,7 +115,7 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
     outfile: path.join(outDir, CLIENT_NAME),
     format: "cjs",
     absWorkingDir: root,
-    plugins: [undiciPoolOnly],
+    plugins: [undiciPoolOnly("siteops-provider")],
   });
   const launcher = path.join(outDir, launcherName(version));
   // Terraform runs this file directly; it finds the bundle beside itself (also through a symlinked dir).
