@@ -1,7 +1,8 @@
 // Shared by the API core benchmarks: an emulator in its own process (so it does not share this event loop
 // or this RSS), a seeded token, and a tiny markdown table printer.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rssOf } from "./lib/processes.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -55,10 +56,7 @@ export async function spawnEmulator(
   return {
     url,
     dir,
-    rss() {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-    },
+    rss: () => rssOf(child.pid!),
     async close() {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

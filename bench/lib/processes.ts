@@ -11,6 +11,12 @@ export interface ReadyChild<T> {
   stop(): Promise<void>;
 }
 
+/** Resident set size of a process in bytes (Linux /proc). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
 /** Spawn a process and wait for the first stdout line, parsed as JSON. */
 export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ReadyChild<T>> {
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env });
@@ -22,11 +28,7 @@ export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.Pro
   return {
     child,
     info: JSON.parse(line) as T,
-    rss() {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      return kb * 1024;
-    },
+    rss: () => rssOf(child.pid!),
     stop() {
       return new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
