@@ -21,7 +21,11 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomAlphanumeric(20)}`;
 }
 
+const ID_PATTERNS = new Map<IdPrefix, RegExp>();
+
 /** True when `value` has the shape of an id with this prefix (anything else cannot exist). */
 export function isId(prefix: IdPrefix, value: string): boolean {
-  return value.length <= 64 && new RegExp(`^${prefix}_[A-Za-z0-9]{16,}$`).test(value);
+  let pattern = ID_PATTERNS.get(prefix);
+  if (!pattern) ID_PATTERNS.set(prefix, (pattern = new RegExp(`^${prefix}_[A-Za-z0-9]{16,}$`)));
+  return value.length <= 64 && pattern.test(value);
 }

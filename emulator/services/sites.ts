@@ -4,7 +4,7 @@ import { Type, type Static } from "typebox";
 import type { EmulatorContext } from "../context.js";
 import type { Actor } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
-import { newId } from "../ids.js";
+import { isId, newId } from "../ids.js";
 import { recordActivity, diff } from "../activity.js";
 import { stmt } from "../store/db.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
@@ -82,12 +82,10 @@ export function serializeSite(row: SiteRow): SiteJson {
   };
 }
 
-// The shape isId("site", ...) checks, compiled once: loadSite is on the hottest path (GET /sites/:id).
-const SITE_ID = /^site_[A-Za-z0-9]{16,}$/;
 
 /** The site of this account, or 404 (another account's site does not exist for the caller). */
 export function loadSite(ctx: EmulatorContext, accountId: string, siteId: string): SiteRow {
-  if (siteId.length > 64 || !SITE_ID.test(siteId)) throw notFound();
+  if (!isId("site", siteId)) throw notFound();
   const row = stmt(ctx.db, "SELECT * FROM sites WHERE id = ? AND account_id = ?").get(siteId, accountId) as SiteRow | undefined;
   if (!row) throw notFound();
   return row;
@@ -116,7 +114,7 @@ export function getSiteJson(ctx: EmulatorContext, accountId: string, siteId: str
     if (hit.accountId !== accountId) throw notFound();
     return hit.json;
   }
-  if (siteId.length > 64 || !SITE_ID.test(siteId)) throw notFound();
+  if (!isId("site", siteId)) throw notFound();
   const row = stmt(
     ctx.db,
     "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?",
