@@ -2,6 +2,7 @@
 // reaches the emulator, against spawning `node -e 0` until it exits, 20 of each, interleaved, medians.
 // Target: <= 2x. For reference it also times an ESM one-liner sending one request with node:http, and an ESM
 // bundle of undici's Pool alone sending one request. Run: npm run bench -- action-cold-start
+// (BENCH_ACTION=<file> times another build of the action; BENCH_SAMPLES=1 prints every run.)
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ const RUNS = 20;
 const WARMUP = 2;
 const TOKEN = "sot_benchActionColdStart00000001";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ACTION = path.join(ROOT, "action/dist/index.js");
+const ACTION = process.env.BENCH_ACTION ?? path.join(ROOT, "action/dist/index.js");
 
 const emu = await startEmulator({
   port: 0,
@@ -33,9 +34,10 @@ const emu = await startEmulator({
   },
 });
 
-// The first request of a run is noticed on the emulator's own HTTP server, beside Fastify's handler.
+// The first request of a run is noticed on the emulator's own HTTP server, before Fastify's handler runs (which
+// would otherwise add the emulator's own work on the request to the time measured).
 let onFirstRequest: (() => void) | undefined;
-emu.app.server.on("request", () => {
+emu.app.server.prependListener("request", () => {
   const notify = onFirstRequest;
   onFirstRequest = undefined;
   notify?.();
@@ -137,6 +139,7 @@ try {
   }
   const b = median(baseline);
   const a = median(action);
+  if (process.env.BENCH_SAMPLES) console.log("samples", action.map((x) => x.toFixed(0)).join(" "), "\nbaseline", baseline.map((x) => x.toFixed(0)).join(" "));
   console.log(`| process | median ms (${RUNS} runs) | min ms | max ms |`);
   console.log(`|---|---|---|---|`);
   console.log(`| node -e 0, spawn to exit | ${b.toFixed(1)} | ${Math.min(...baseline).toFixed(1)} | ${Math.max(...baseline).toFixed(1)} |`);

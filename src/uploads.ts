@@ -3,7 +3,6 @@
 // while it is hashed, and inputs above `resumableThreshold` go in Content-Range chunks that resume from
 // the server's offset (their digest is computed while the chunks are sent).
 
-import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, open, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { APIResponse, RequestOptions, SiteOps } from "./client.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
 import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
+import { builtin } from "./internal/builtins.js";
 import { hashFile } from "./internal/hash-worker.js";
 import type { Snapshot } from "./resources/snapshots.js";
 
@@ -68,7 +68,7 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
   const timeout = options.timeout ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   if (typeof source !== "string" && (Buffer.isBuffer(source) || source instanceof Uint8Array)) {
     const data = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-    const digest = createHash("sha256").update(data).digest("base64");
+    const digest = builtin("node:crypto").createHash("sha256").update(data).digest("base64");
     const response = await client.request<Snapshot>({
       ...options,
       timeout,
@@ -248,7 +248,7 @@ async function* fileChunks(file: string, start: number, end: number, onProgress:
 async function spool(source: Readable | AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<FileInput> {
   const dir = await mkdtemp(path.join(tmpdir(), "siteops-upload-"));
   const file = path.join(dir, "data");
-  const hash = createHash("sha256");
+  const hash = builtin("node:crypto").createHash("sha256");
   let size = 0;
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {

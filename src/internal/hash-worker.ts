@@ -1,9 +1,9 @@
 // SHA-256 of a file on a worker thread, so that a large upload can hash and send at the same time on two
 // cores instead of taking turns on one.
 
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { builtin } from "./builtins.js";
 
 export interface FileHashing {
   /** Base64 SHA-256 of bytes [0, size) of the file. */
@@ -50,7 +50,7 @@ export function hashFile(file: string, size: number): FileHashing {
 export function hashFileInWorker(file: string, size: number): FileHashing {
   let worker: Worker;
   try {
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, size } });
+    worker = new (builtin("node:worker_threads").Worker)(WORKER_SOURCE, { eval: true, workerData: { file, size } });
   } catch {
     return hashOnThisThread(file, size);
   }
@@ -70,7 +70,7 @@ export function hashFileInWorker(file: string, size: number): FileHashing {
 function hashOnThisThread(file: string, size: number): FileHashing {
   const stream = size > 0 ? createReadStream(file, { start: 0, end: size - 1, highWaterMark: 1024 * 1024 }) : undefined;
   const digest = (async () => {
-    const hash = createHash("sha256");
+    const hash = builtin("node:crypto").createHash("sha256");
     if (stream) for await (const chunk of stream) hash.update(chunk as Buffer);
     return hash.digest("base64");
   })();

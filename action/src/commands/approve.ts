@@ -17,7 +17,7 @@ export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { r
   const comment = inputs.comment ?? defaultComment(run);
   core.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
   const tracker = pipelineTracker(site.name);
-  const started = performance.now();
+  const started = Date.now();
   let pipeline: UpgradePipeline | undefined;
   let failure: string | undefined;
   try {
@@ -37,7 +37,7 @@ export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { r
     if (!pipeline) throw err;
     failure = errorLine(err, secrets);
   }
-  const durationMs = performance.now() - started;
+  const durationMs = Date.now() - started;
   const note = failure ?? `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
   if (!failure) core.info(`${site.name}: ${note}`);
   pipelineSummary("approval", site, pipeline, durationMs, run, note);

@@ -38,7 +38,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
   let fatal: string | undefined;
 
   const rows = await mapPool(sites, inputs.concurrency, async (site): Promise<SnapshotRow> => {
-    const started = performance.now();
+    const started = Date.now();
     let last: Snapshot | undefined;
     if (fatal) return { site, snapshot: undefined, error: `Skipped: ${fatal}`, durationMs: 0 };
     if (signal.aborted) return { site, snapshot: undefined, error: "Not started: the workflow run was cancelled.", durationMs: 0 };
@@ -81,7 +81,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
           }
         },
       });
-      const durationMs = performance.now() - started;
+      const durationMs = Date.now() - started;
       const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
       core.info(`${site.name}: snapshot ${snapshot.id} ${snapshot.status}${size} in ${formatDuration(durationMs)}`);
       return { site, snapshot, error: undefined, durationMs };
@@ -91,7 +91,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
       // With one site the step's failure line says it; with several each failure gets its own annotation.
       if (!single) core.error(`${site.name}: ${line}`, { title: `Snapshot of ${site.name} failed` });
       const resource = (err as { resource?: unknown }).resource;
-      return { site, snapshot: isSnapshot(resource) ? resource : last, error: line, durationMs: performance.now() - started };
+      return { site, snapshot: isSnapshot(resource) ? resource : last, error: line, durationMs: Date.now() - started };
     }
   });
 

@@ -14,7 +14,7 @@ export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { r
   const target = [inputs.wpVersion && `WordPress ${inputs.wpVersion}`, inputs.phpVersion && `PHP ${inputs.phpVersion}`].filter(Boolean).join(" and ");
   core.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
   const tracker = pipelineTracker(site.name);
-  const started = performance.now();
+  const started = Date.now();
   let pipeline: UpgradePipeline | undefined;
   let failure: string | undefined;
   try {
@@ -32,7 +32,7 @@ export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { r
     if (!pipeline) throw err; // nothing was opened: main reports the one line
     failure = errorLine(err, secrets);
   }
-  const durationMs = performance.now() - started;
+  const durationMs = Date.now() - started;
   let note: string;
   if (failure) note = failure;
   else if (pipeline.status === "awaiting_approval") {
