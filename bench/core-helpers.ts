@@ -13,6 +13,8 @@ export interface BenchEmulator {
   dir: string;
   /** Resident set size of the emulator process in bytes (Linux /proc). */
   rss(): number;
+  /** The emulator's process id. */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function spawnEmulator(
     url,
     dir,
     rss: () => rssOf(child.pid!),
+    pid: child.pid!,
     async close() {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

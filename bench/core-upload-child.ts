@@ -15,7 +15,9 @@ let peak = before;
 const sample = () => {
   peak = Math.max(peak, process.memoryUsage.rss());
 };
+// Every 5 ms (reading RSS costs a /proc read: on each 1 MiB progress event it took ~7% of the run's CPU).
 const timer = setInterval(sample, 5);
+let progressEvents = 0;
 const started = performance.now();
 let status = 0;
 
@@ -31,8 +33,14 @@ async function put(start: number, end: number, range: boolean): Promise<void> {
 
 if (mode === "client") {
   const so = new SiteOps({ baseUrl, apiToken: token });
-  const snapshot = await so.snapshots.upload(siteId, snapshotId, file, { onProgress: sample });
-  status = snapshot.size_bytes === total ? 200 : 0;
+  let last = 0;
+  const snapshot = await so.snapshots.upload(siteId, snapshotId, file, {
+    onProgress: ({ sent }) => {
+      progressEvents++;
+      last = sent;
+    },
+  });
+  status = snapshot.size_bytes === total && last === total && progressEvents > 0 ? 200 : 0;
   await so.close();
 } else if (mode === "raw-whole") {
   await put(0, total, false);

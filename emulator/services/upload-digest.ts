@@ -44,8 +44,8 @@ export class HashingCounter extends Transform {
   readonly #also: Hash[];
 
   /** `also`: further hashes fed the same bytes (the running hash of a resumable upload). */
-  constructor(limit: number, algorithms: DigestAlgorithm[] = [], also: Hash[] = [], options: { sha256?: boolean } = {}) {
-    super();
+  constructor(limit: number, algorithms: DigestAlgorithm[] = [], also: Hash[] = [], options: { sha256?: boolean; highWaterMark?: number } = {}) {
+    super({ highWaterMark: options.highWaterMark });
     this.#limit = limit;
     this.#also = also;
     if (options.sha256 !== false) this.hashes.set("sha256", createHash("sha256"));

@@ -77,3 +77,4 @@ function hashOnThisThread(file: string, size: number): FileHashing {
   digest.catch(() => undefined);
   return { digest, stop: () => stream?.destroy() };
 }
+

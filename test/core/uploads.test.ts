@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APIUserAbortError, SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
+import { RunningHash } from "../../src/uploads.js";
 import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -82,6 +83,32 @@ describe("uploads", () => {
     expect(puts.some((e) => e.kind === "response" && e.status === undefined)).toBe(true); // the reset
     expect(puts.filter((e) => e.kind === "response" && e.status === 202).length).toBeGreaterThanOrEqual(15);
     await env.control("DELETE", "faults");
+  });
+
+  it("keeps the whole-data hash right when a resume goes back inside a chunk, or before it", async () => {
+    // What uploadChunked does around a failed chunk, without a server: bytes fed as read for sending, then the
+    // hash brought to the offset the server answers, which the feeding may have passed.
+    const data = randomBytes(3 * 1024 * 1024 + 123);
+    const file = path.join(dir, "running-hash.bin");
+    writeFileSync(file, data);
+    const b64 = (buf: Buffer) => createHash("sha256").update(buf).digest("base64");
+    const feedChunk = async (h: RunningHash, start: number, upTo: number) => {
+      const feed = h.feeder(start)!;
+      for (let at = start; at < upTo; at += 100_000) await feed(data.subarray(at, Math.min(at + 100_000, upTo)));
+    };
+    const inside = new RunningHash(file);
+    await inside.catchUp(1024 * 1024);
+    await feedChunk(inside, 1024 * 1024, 2_500_000); // the request failed after these bytes were read
+    await inside.catchUp(1_700_000); // the server kept fewer
+    await feedChunk(inside, 1_700_000, data.length);
+    expect(await inside.digestOf(data.length)).toBe(b64(data));
+
+    const before = new RunningHash(file);
+    await before.catchUp(2 * 1024 * 1024);
+    await feedChunk(before, 2 * 1024 * 1024, 2_200_000);
+    await before.catchUp(500_000); // before the chunk's start: hashed again from the file's start
+    expect(await before.digestOf(data.length)).toBe(b64(data));
+    expect(before.feeder(123)).toBeUndefined(); // not at that offset: the bytes are read when needed
   });
 
   it("refuses other data for a completed snapshot, in both modes; the same data again is a no-op", async () => {
