@@ -77,4 +77,3 @@ function hashOnThisThread(file: string, size: number): FileHashing {
   digest.catch(() => undefined);
   return { digest, stop: () => stream?.destroy() };
 }
-
