@@ -76,8 +76,7 @@ const llhttpFromFiles = {
   setup(build) {
     build.onResolve({ filter: /[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) => {
       const wasm = LLHTTP_WASM.find((w) => args.path.endsWith(w.module));
-      const fromUndici = /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) || args.path.startsWith("undici/lib/llhttp/");
-      return wasm && fromUndici ? { path: wasm.file, namespace: "siteops-wasm" } : undefined;
+      return wasm && /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: wasm.file, namespace: "siteops-wasm" } : undefined;
     });
     build.onLoad({ filter: /\.wasm$/, namespace: "siteops-wasm" }, (args) => ({
       contents: `module.exports = require("node:fs").readFileSync(new URL(${JSON.stringify(args.path)}, __siteopsBundleUrl));`,

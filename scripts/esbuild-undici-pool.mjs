@@ -19,7 +19,6 @@
 // - The HTTP/1 client reads two tables (ERROR, TYPE) of llhttp's constants module, which builds some thirty
 //   (character classes, method and status maps) when it loads: ~2 ms. It gets those two, taken from that
 //   module at build time; the build fails if the client starts reading another.
-// - The HTTP/1 parser's WebAssembly is compiled in the background when the bundle loads (see below).
 // Every rewrite is checked: when an undici upgrade changes the code it rewrites, the build fails and says where.
 // `namespace` names the bundle's virtual modules.
 import { readFile } from "node:fs/promises";
@@ -81,12 +80,6 @@ export function undiciPoolOnly(namespace) {
           'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
           'import request from "undici/lib/api/api-request.js";',
           "Object.assign(Dispatcher.prototype, { request });",
-          // undici compiles its HTTP/1 parser (WebAssembly) synchronously when the first connection is up, ~1 ms
-          // on the first request's path. Compiled now on a background thread instead: V8 caches compiled modules
-          // by their bytes, and undici's compile then finds it (~0.1 ms). Skipped where undici skips SIMD.
-          'if (process.arch !== "ppc64" && process.env.UNDICI_NO_WASM_SIMD !== "1") {',
-          '  WebAssembly.compile(require("undici/lib/llhttp/llhttp_simd-wasm.js")).catch(() => {});',
-          "}",
           "export { Pool };",
         ].join("\n"),
       );
