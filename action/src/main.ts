@@ -1,6 +1,7 @@
 // The action: read the inputs, run the command on the core's operations, write outputs and the job summary.
 // Every failure ends here as one `setFailed` line; the token is masked before anything is printed.
 
+import { setMaxListeners } from "node:events";
 import * as core from "@actions/core";
 import { SiteOps } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
@@ -18,6 +19,9 @@ export async function run(): Promise<void> {
   // A cancelled workflow run sends SIGINT (then SIGTERM): stop waiting, but still write the outputs and the
   // summary of what was started. What the service is doing carries on there.
   const cancel = new AbortController();
+  // Every site in flight (up to `concurrency`) listens on it through its requests and waits, and removes
+  // its listeners when done: not a leak, so no MaxListenersExceededWarning in the job log.
+  setMaxListeners(0, cancel.signal);
   const onSignal = (): void => cancel.abort();
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
