@@ -1,6 +1,6 @@
 // Node built-ins that the first request never needs (hashing, the hash worker), loaded on first use rather
-// than when the core loads: a static import of node:crypto alone costs a bundled action or provider ~10 ms of
-// its start-up. process.getBuiltinModule (Node >= 20.16) does exactly this; older 20.x use a require.
+// than when the core loads: node:crypto alone is a few ms of a bundled action's or provider's start-up.
+// process.getBuiltinModule (Node >= 20.16) does exactly this; older 20.x use a require.
 
 import { createRequire } from "node:module";
 import path from "node:path";
