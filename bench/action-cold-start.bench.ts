@@ -8,7 +8,7 @@
 // (BENCH_ACTION=<file> times another build of the action; BENCH_RUNNER_NODE=<binary> uses that Node as the
 // runner's; BENCH_SAMPLES=1 prints every run.)
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import esbuild from "esbuild";
@@ -132,11 +132,16 @@ function runnerNode(): { path: string; version: string } | { error: string } {
   const bin = path.join(dir, "package", "bin", process.platform === "win32" ? "node.exe" : "node");
   try {
     if (!existsSync(bin)) {
-      mkdirSync(dir, { recursive: true });
+      // Unpacked beside, then renamed into place: an interrupted fetch leaves no half binary behind.
+      const partial = `${dir}.partial`;
+      rmSync(partial, { recursive: true, force: true });
+      mkdirSync(partial, { recursive: true });
       console.error(`fetching ${pkg}@${major} from the npm registry (once, into ${path.relative(ROOT, dir)}) ...`);
-      const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", dir, "--silent"], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop()!;
-      execFileSync("tar", ["xzf", path.join(dir, tarball), "-C", dir]);
-      rmSync(path.join(dir, tarball), { force: true });
+      const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", partial, "--silent"], { cwd: partial, encoding: "utf8" }).trim().split("\n").pop()!;
+      execFileSync("tar", ["xzf", path.join(partial, tarball), "-C", partial]);
+      rmSync(path.join(partial, tarball), { force: true });
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(partial, dir);
     }
     return { path: bin, version: version(bin) };
   } catch (err) {
