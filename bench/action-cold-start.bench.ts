@@ -15,7 +15,7 @@ import esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator/index.js";
 import { inputEnv } from "../test/action/run-action.js";
-import { ratio } from "./lib/processes.js";
+import { median, ratio } from "./lib/processes.js";
 
 const RUNS = 20;
 const WARMUP = 2;
@@ -148,11 +148,6 @@ function runnerNode(): { path: string; version: string } | { error: string } {
     return { error: `could not get Node ${major} (${pkg}@${major}): ${(err as Error).message.split("\n")[0]}` };
   }
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Runtime {
   label: string;

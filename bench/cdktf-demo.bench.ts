@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./lib/processes.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUDGET_MS = 60_000;
@@ -32,7 +33,6 @@ function at(stdout: string, pattern: RegExp): number {
   return Number(s) * 1000;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const rounds: Record<string, number>[] = [];
 for (let i = 0; i < ROUNDS; i++) {

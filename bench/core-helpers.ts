@@ -1,10 +1,9 @@
 // Shared by the API core benchmarks: an emulator in its own process (so it does not share this event loop
 // or this RSS), a seeded token, and a tiny markdown table printer.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { rssOf } from "./lib/processes.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { spawnReady } from "./lib/processes.js";
 
 export const TOKEN = "sot_benchToken00000000000001";
 
@@ -38,32 +37,22 @@ export async function spawnEmulator(
     }),
   );
   const root = path.resolve(import.meta.dirname, "..");
-  const child = spawn(
+  const emulator = await spawnReady<{ url: string }>(
     process.execPath,
     [
       "--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0",
       "--data-dir", path.join(dir, "data"), ...(options.dbFile ? ["--db", path.join(dir, "bench.db")] : []),
     ],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NODE_ENV: "production" } },
+    { ...process.env, NODE_ENV: "production" },
+    root,
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line && out.includes("\n")) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
   return {
-    url,
+    url: emulator.info.url,
     dir,
-    rss: () => rssOf(child.pid!),
-    pid: child.pid!,
+    rss: emulator.rss,
+    pid: emulator.child.pid!,
     async close() {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      await emulator.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -72,11 +61,6 @@ export async function spawnEmulator(
 export function table(headers: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
   return [line(headers), line(headers.map(() => "---")), ...rows.map(line)].join("\n");
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Samples this process's RSS every few ms until stopped; returns the peak in bytes. */

@@ -100,10 +100,13 @@ export function undiciPoolOnly(namespace) {
       const llhttpTables = virtual("llhttp-tables", `module.exports = ${JSON.stringify(Object.fromEntries(LLHTTP_TABLES.map((k) => [k, llhttp[k]])))};`);
 
       build.onResolve({ filter: /^undici$/ }, (args) => (/[\\/]node_modules[\\/]/.test(args.importer) ? undefined : pool));
-      build.onResolve({ filter: /[\\/]web[\\/]fetch[\\/]body\.js$/ }, (args) => (/[\\/]dispatcher[\\/]client-h[12]\.js$/.test(args.importer) && isUndici(args.importer) ? noFormData : undefined));
-      build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => (/[\\/]dispatcher[\\/]client\.js$/.test(args.importer) && isUndici(args.importer) ? noH2 : undefined));
-      build.onResolve({ filter: /^\.\.\/llhttp\/constants\.js$/ }, (args) => (/[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer) && isUndici(args.importer) ? llhttpTables : undefined));
-      build.onResolve({ filter: /^node:assert$/ }, (args) => (isUndici(args.importer) ? assertShim : undefined));
+      /** What `filter` names, when an undici file matching `importer` requires it, becomes `to`. */
+      const redirect = (filter, importer, to) =>
+        build.onResolve({ filter }, (args) => (isUndici(args.importer) && importer.test(args.importer) ? to : undefined));
+      redirect(/[\\/]web[\\/]fetch[\\/]body\.js$/, /[\\/]dispatcher[\\/]client-h[12]\.js$/, noFormData);
+      redirect(/^\.\/client-h2\.js$/, /[\\/]dispatcher[\\/]client\.js$/, noH2);
+      redirect(/^\.\.\/llhttp\/constants\.js$/, /[\\/]dispatcher[\\/]client-h1\.js$/, llhttpTables);
+      redirect(/^node:assert$/, /./, assertShim);
 
       build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/].*\.js$/ }, async (args) => {
         if (!isUndici(args.path)) return undefined;

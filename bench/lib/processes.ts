@@ -1,4 +1,4 @@
-// Helpers for benchmarks: child processes that print a JSON line when ready, and their RSS.
+// Helpers for benchmarks: child processes that print a JSON line when ready, their RSS, and the figures.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -18,8 +18,8 @@ export function rssOf(pid: number): number {
 }
 
 /** Spawn a process and wait for the first stdout line, parsed as JSON. */
-export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ReadyChild<T>> {
-  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env });
+export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<ReadyChild<T>> {
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env, cwd });
   const line = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
     rl.once("line", resolve);
@@ -41,3 +41,8 @@ export async function spawnReady<T>(cmd: string, args: string[], env: NodeJS.Pro
 
 export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}

@@ -1,5 +1,6 @@
-// SHA-256 of a file on a worker thread, so that a large upload can hash and send at the same time on two
-// cores instead of taking turns on one.
+// SHA-256 of a file in a first pass, for the Content-Digest header of an upload sent in one request: on a
+// worker thread when the file is large, so that this thread's event loop is not held up meanwhile. (Chunked
+// uploads hash the bytes they send instead: RunningHash in uploads.ts.)
 
 import { createReadStream } from "node:fs";
 import type { Worker } from "node:worker_threads";
@@ -47,7 +48,7 @@ export function hashFile(file: string, size: number): FileHashing {
   return size >= WORKER_MIN_BYTES ? hashFileInWorker(file, size) : hashOnThisThread(file, size);
 }
 
-export function hashFileInWorker(file: string, size: number): FileHashing {
+function hashFileInWorker(file: string, size: number): FileHashing {
   let worker: Worker;
   try {
     worker = new (builtin("node:worker_threads").Worker)(WORKER_SOURCE, { eval: true, workerData: { file, size } });
