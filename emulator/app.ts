@@ -1,57 +1,25 @@
 // Builds the Fastify app: request ids, the error shapes of DESIGN.md section 2, authentication,
 // faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+// Routes are HTTP only (schema, auth guard, one service call, reply): routes/ -> services/ (rules,
+// state transitions, activity, events) -> store/ (SQL, one module per table family).
+import Fastify, { type FastifyError, type FastifyReply } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
-import type { AuthContext } from "./auth/auth-context.js";
-import { HttpError, MESSAGES, forbidden, unauthorized, validationFailed } from "./errors.js";
+import type { App } from "./http.js";
+import { HttpError, MESSAGES, validationFailed } from "./errors.js";
 import { JSON_BODY_LIMIT } from "./options.js";
 import { randomAlphanumeric } from "./ids.js";
-import { authenticate, canWrite } from "./auth/authenticate.js";
+import { authenticate } from "./auth/authenticate.js";
+import "./auth/guards.js"; // declares req.auth, which the hook below sets
 import { fieldErrorsFromAjv } from "./validation.js";
-import type { Faults } from "./control/faults.js";
 import { RateLimiter } from "./rate-limit.js";
 import { installIdempotency } from "./idempotency.js";
 import { routeModules } from "./routes/index.js";
-import { registerControlRoutes } from "./control/routes.js";
+import { registerControlRoutes, type AppControls } from "./control/routes.js";
 import { collectOpenApi, registerOpenApiRoute } from "./openapi.js";
 
-declare module "fastify" {
-  interface FastifyRequest {
-    auth?: AuthContext;
-  }
-  interface FastifyContextConfig {
-    /** No authentication (login, refresh). */
-    public?: boolean;
-  }
-}
-
-export type App = FastifyInstance<
-  import("node:http").Server,
-  import("node:http").IncomingMessage,
-  import("node:http").ServerResponse,
-  import("fastify").FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-export interface AppControls {
-  faults: Faults;
-  /** Empties the store and re-seeds (POST /__emulator/reset). */
-  reset(): Promise<void>;
-}
-
-/** The authenticated caller; routes call this instead of reading req.auth. */
-export function requireAuth(req: FastifyRequest): AuthContext {
-  if (!req.auth) throw unauthorized();
-  return req.auth;
-}
-
-/** The caller, who must be an owner or admin of the current account. */
-export function requireWriter(req: FastifyRequest): AuthContext {
-  const auth = requireAuth(req);
-  if (!canWrite(auth)) throw forbidden();
-  return auth;
-}
+export type { App } from "./http.js";
+export type { AppControls } from "./control/routes.js";
 
 function sendError(reply: FastifyReply, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);

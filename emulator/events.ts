@@ -3,7 +3,8 @@
 import type { Database } from "./store/db.js";
 import type { Clock } from "./clock.js";
 import type { Scheduler } from "./jobs/scheduler.js";
-import { newId } from "./ids.js";
+import { enabledEndpoints } from "./store/webhook-endpoints.js";
+import { insertDelivery } from "./store/webhook-deliveries.js";
 
 export const EVENT_TYPES = [
   "site.created",
@@ -42,22 +43,14 @@ export class Events {
 
   /** Queue `type` with `data` (the resource as the API returns it) for every matching endpoint. */
   emit(accountId: string, type: EventType, data: object, onlyEndpointId?: string): number {
-    const endpoints = this.#db
-      .prepare("SELECT id, enabled_events FROM webhook_endpoints WHERE account_id = ? AND status = 'enabled'")
-      .all(accountId) as { id: string; enabled_events: string }[];
     const nowMs = this.#clock.nowMs();
     const now = this.#clock.iso(nowMs);
     const payload = JSON.stringify({ type, timestamp: now, data });
-    const insert = this.#db.prepare(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, account_id, event_type, payload, status, attempts, next_attempt_ms, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-    );
     let queued = 0;
-    for (const ep of endpoints) {
+    for (const ep of enabledEndpoints(this.#db, accountId)) {
       if (onlyEndpointId && ep.id !== onlyEndpointId) continue;
-      const events = JSON.parse(ep.enabled_events) as string[];
-      if (!onlyEndpointId && !events.includes("*") && !events.includes(type)) continue;
-      insert.run(newId("msg"), ep.id, accountId, type, payload, nowMs, now, now);
+      if (!onlyEndpointId && !ep.events.includes("*") && !ep.events.includes(type)) continue;
+      insertDelivery(this.#db, { endpointId: ep.id, accountId, type, payload, dueMs: nowMs, at: now });
       queued++;
     }
     if (queued) this.#scheduler.poke(nowMs);

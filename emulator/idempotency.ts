@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "./context.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { App } from "./app.js";
+import type { App } from "./http.js";
 import { HttpError } from "./errors.js";
-import { stmt } from "./store/db.js";
+import { findIdempotencyKey, insertIdempotencyKey, pruneIdempotencyKeys } from "./store/idempotency-keys.js";
 
 const TTL_MS = 24 * 3600 * 1000;
 
@@ -28,11 +28,8 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
       .update(`${req.method} ${req.url.split("?")[0]}\n${JSON.stringify(req.body ?? null)}`)
       .digest("hex");
     const { accountId, userId } = req.auth;
-    stmt(ctx.db, "DELETE FROM idempotency_keys WHERE created_at_ms < ?").run(ctx.clock.nowMs() - TTL_MS);
-    const row = stmt(
-      ctx.db,
-      "SELECT request_hash, status, body FROM idempotency_keys WHERE account_id = ? AND user_id = ? AND key = ?",
-    ).get(accountId, userId, key) as { request_hash: string; status: number; body: string } | undefined;
+    pruneIdempotencyKeys(ctx.db, ctx.clock.nowMs() - TTL_MS);
+    const row = findIdempotencyKey(ctx.db, accountId, userId, key);
     if (row) {
       if (row.request_hash !== hash) {
         throw new HttpError(422, "Idempotency-Key was already used with different request parameters");
@@ -54,11 +51,9 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
     // Transient answers are not final: a retry with the same key must be able to succeed.
     if (reply.statusCode >= 500 || reply.statusCode === 429 || reply.statusCode === 409) return payload;
     if (typeof payload === "string") {
-      stmt(
-        ctx.db,
-        `INSERT OR IGNORE INTO idempotency_keys (account_id, user_id, key, request_hash, status, body, created_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(req.auth.accountId, req.auth.userId, idem.key, idem.hash, reply.statusCode, payload, ctx.clock.nowMs());
+      insertIdempotencyKey(ctx.db, {
+        accountId: req.auth.accountId, userId: req.auth.userId, key: idem.key, hash: idem.hash, status: reply.statusCode, body: payload, atMs: ctx.clock.nowMs(),
+      });
     }
     return payload;
   };

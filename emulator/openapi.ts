@@ -1,7 +1,7 @@
 // GET /openapi.json: an OpenAPI 3.1 document built from the very schemas the routes validate with
 // (collected as routes are registered), so the document cannot drift from behaviour.
 import type { RouteOptions } from "fastify";
-import type { App } from "./app.js";
+import type { App } from "./http.js";
 
 interface Collected {
   method: string;

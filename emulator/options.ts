@@ -1,5 +1,23 @@
 // Options of the emulator, with their defaults declared once (CLI flags map onto these).
-import type { SeedFile } from "./seed.js";
+import type { Role } from "./auth/auth-context.js";
+
+export interface SeedUser {
+  email: string;
+  password: string;
+  name: string;
+  role: Role;
+  otp_secret?: string;
+}
+
+/** The seed file of DESIGN.md section 3 (checked by seed.ts before anything is written). */
+export interface SeedFile {
+  accounts: {
+    name: string;
+    users: SeedUser[];
+    api_tokens?: { token: string; user_email: string; name?: string }[];
+    sites?: { name: string; url: string; wp_version?: string; php_version?: string }[];
+  }[];
+}
 
 export interface RateLimitOptions {
   /** Requests allowed per window, per credential (or per IP when unauthenticated). */

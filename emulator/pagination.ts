@@ -2,6 +2,7 @@
 // (DESIGN.md section 2). A page past the end is 200 []; a page that is not a positive integer is 400.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "./errors.js";
+import type { PageSource } from "./store/db.js";
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -31,10 +32,7 @@ export function pageParams(query: Record<string, unknown>): PageParams {
   return { page, perPage, offset, beyond: !Number.isSafeInteger(offset) || offset > 2 ** 53 / 2 };
 }
 
-export interface PageSource<T> {
-  count(): number;
-  rows(limit: number, offset: number): T[];
-}
+export type { PageSource } from "./store/db.js";
 
 /** Runs the page query and sets the pagination headers; returns the body array. */
 export function paginate<T>(req: FastifyRequest, reply: FastifyReply, source: PageSource<T>): T[] {

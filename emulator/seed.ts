@@ -1,29 +1,15 @@
 // Seed files and the demo account (DESIGN.md section 3). Applied on start when the database has no
 // accounts, and again after POST /__emulator/reset.
+export type { SeedFile, SeedUser } from "./options.js";
 import { readFileSync } from "node:fs";
 import type { EmulatorContext } from "./context.js";
-import type { Role } from "./auth/auth-context.js";
+import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
+import type { SeedFile } from "./options.js";
 import { newId } from "./ids.js";
 import { hashPassword, hashToken, newApiToken } from "./auth/secrets.js";
 import { createSite } from "./services/sites.js";
-import { SYSTEM_ACTOR } from "./auth/auth-context.js";
-
-export interface SeedUser {
-  email: string;
-  password: string;
-  name: string;
-  role: Role;
-  otp_secret?: string;
-}
-
-export interface SeedFile {
-  accounts: {
-    name: string;
-    users: SeedUser[];
-    api_tokens?: { token: string; user_email: string; name?: string }[];
-    sites?: { name: string; url: string; wp_version?: string; php_version?: string }[];
-  }[];
-}
+import { findUserByEmail, insertAccount, insertUser, ownedAccount, putMembership } from "./store/users.js";
+import { insertApiToken } from "./store/tokens.js";
 
 export interface DemoCredentials {
   email: string;
@@ -86,28 +72,21 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
       const now = clock.iso();
       const accountId = newId("acct");
       accountIds.push(accountId);
-      db.prepare("INSERT INTO accounts (id, name, personal, owner_id, created_at, updated_at) VALUES (?, ?, 0, NULL, ?, ?)").run(accountId, a.name, now, now);
+      insertAccount(db, { id: accountId, name: a.name, at: now });
       const userIds = new Map<string, string>();
       for (const u of a.users) {
-        const existing = db.prepare("SELECT id FROM users WHERE email = ?").get(u.email) as { id: string } | undefined;
+        const existing = findUserByEmail(db, u.email);
         const userId = existing?.id ?? newId("usr");
         if (!existing) {
-          db.prepare("INSERT INTO users (id, email, name, password_hash, otp_secret, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-            userId, u.email, u.name, hashPassword(u.password), u.otp_secret?.toUpperCase() ?? null, now,
-          );
+          insertUser(db, { id: userId, email: u.email, name: u.name, passwordHash: hashPassword(u.password), otpSecret: u.otp_secret?.toUpperCase() ?? null, at: now });
         }
         userIds.set(u.email, userId);
-        db.prepare("INSERT OR REPLACE INTO memberships (account_id, user_id, role, created_at) VALUES (?, ?, ?, ?)").run(accountId, userId, u.role, now);
-        if (u.role === "owner") db.prepare("UPDATE accounts SET owner_id = COALESCE(owner_id, ?) WHERE id = ?").run(userId, accountId);
+        putMembership(db, accountId, userId, u.role, now);
       }
       for (const t of a.api_tokens ?? []) {
-        db.prepare("INSERT INTO api_tokens (id, token_hash, user_id, account_id, name, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-          newId("tok"), hashToken(t.token), userIds.get(t.user_email)!, accountId, t.name ?? "seed token", now,
-        );
+        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
       }
-      for (const site of a.sites ?? []) {
-        createSite(ctx, accountId, site, { actor: SYSTEM_ACTOR });
-      }
+      for (const site of a.sites ?? []) createSite(ctx, accountId, site, SYSTEM_ORIGIN);
     }
   })();
   return { accountIds };
@@ -137,4 +116,13 @@ export function seedDemo(ctx: EmulatorContext): DemoCredentials {
     ],
   });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: accountIds[0]! };
+}
+
+/** On a restart with an existing demo database, a fresh token (tokens are stored hashed). */
+export function reissueDemoToken(ctx: EmulatorContext): DemoCredentials {
+  const owned = ownedAccount(ctx.db, DEMO_EMAIL);
+  if (!owned) return seedDemo(ctx);
+  const token = newApiToken();
+  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: owned.accountId };
 }

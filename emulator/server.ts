@@ -5,19 +5,19 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolveOptions, type EmulatorOptions } from "./options.js";
-import { openDatabase, getMeta, setMeta, type Database } from "./store/db.js";
+import { clearData, openDatabase, getMeta, setMeta, type Database } from "./store/db.js";
 import { Clock } from "./clock.js";
 import { Scheduler } from "./jobs/scheduler.js";
 import { Events } from "./events.js";
-import { buildApp, type App } from "./app.js";
+import { buildApp } from "./app.js";
+import type { App } from "./http.js";
 import type { EmulatorContext } from "./context.js";
-import { applySeed, loadSeed, seedDemo, DEMO_EMAIL, DEMO_PASSWORD, type DemoCredentials } from "./seed.js";
+import { applySeed, loadSeed, reissueDemoToken, seedDemo, type DemoCredentials } from "./seed.js";
 import { registerJobs } from "./jobs/index.js";
 import { forgetApiTokens } from "./auth/authenticate.js";
-import { forgetSites } from "./services/sites.js";
+import { forgetSites } from "./store/sites.js";
+import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
-import { newId } from "./ids.js";
-import { hashToken, newApiToken } from "./auth/secrets.js";
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:4747 (no trailing slash). */
@@ -42,12 +42,6 @@ function loadJwtSecret(db: Database): Uint8Array {
   return new Uint8Array(Buffer.from(secret, "base64"));
 }
 
-const DATA_TABLES = [
-  "webhook_deliveries", "webhook_endpoints", "activity_logs", "vulnerability_records", "upgrade_pipelines",
-  "snapshots", "health_checks", "sites", "idempotency_keys", "revoked_jtis", "refresh_tokens", "api_tokens",
-  "memberships", "users", "accounts",
-];
-
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
   const seed = opts.seed ? loadSeed(opts.seed) : undefined; // fail before touching anything
@@ -71,7 +65,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let demo: DemoCredentials | undefined;
   const seedAll = (): void => {
-    const empty = !(db.prepare("SELECT 1 FROM accounts LIMIT 1").get());
+    const empty = !anyAccount(db);
     if (empty && seed) applySeed(ctx, seed);
     if (opts.demo) demo = empty ? seedDemo(ctx) : reissueDemoToken(ctx);
   };
@@ -81,12 +75,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new Faults();
   const reset = async (): Promise<void> => {
     faults.clear();
-    db.transaction(() => {
-      for (const t of DATA_TABLES) db.prepare(`DELETE FROM ${t}`).run();
-      setMeta(db, "clock_offset_ms", "0");
-    })();
+    clearData(db);
     forgetApiTokens(ctx);
-    forgetSites(ctx);
+    forgetSites(db);
     clock.advance(-clock.offsetMs / 1000);
     rmSync(path.join(dataDir, "snapshots"), { recursive: true, force: true });
     seedAll();
@@ -113,20 +104,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** On a restart with an existing demo database, a fresh token (tokens are stored hashed). */
-function reissueDemoToken(ctx: EmulatorContext): DemoCredentials | undefined {
-  const row = ctx.db
-    .prepare(
-      `SELECT u.id AS user_id, m.account_id FROM users u JOIN memberships m ON m.user_id = u.id
-        WHERE u.email = ? AND m.role = 'owner' ORDER BY m.created_at LIMIT 1`,
-    )
-    .get(DEMO_EMAIL) as { user_id: string; account_id: string } | undefined;
-  if (!row) return seedDemo(ctx);
-  const token = newApiToken();
-  ctx.db
-    .prepare("INSERT INTO api_tokens (id, token_hash, user_id, account_id, name, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .run(newId("tok"), hashToken(token), row.user_id, row.account_id, "demo token", ctx.clock.iso());
-  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: row.account_id };
 }

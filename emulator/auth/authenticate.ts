@@ -2,21 +2,12 @@
 // of DESIGN.md section 2. Runs on every /api/v1 route not marked public.
 import type { FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context.js";
-import type { AuthContext, Role } from "./auth-context.js";
+import type { AuthContext } from "./auth-context.js";
 import { notFound, unauthorized } from "../errors.js";
-import { stmt } from "../store/db.js";
+import { findApiToken } from "../store/tokens.js";
+import { roleIn, userInAccount } from "../store/users.js";
 import { hashToken } from "./secrets.js";
 import { verifyAccessToken } from "./jwt.js";
-
-interface TokenRow {
-  id: string;
-  user_id: string;
-  account_id: string;
-  name: string;
-  revoked_at: string | null;
-  user_name: string;
-  role: Role | null;
-}
 
 function parseAuthorization(header: string | undefined): { scheme: "token" | "bearer"; value: string } | undefined {
   if (!header) return undefined;
@@ -40,13 +31,7 @@ function authenticateApiToken(ctx: EmulatorContext, token: string): AuthContext 
   let cache = tokenCache.get(ctx.db);
   const cached = cache?.get(hash);
   if (cached) return cached;
-  const row = stmt(
-    ctx.db,
-    `SELECT t.id, t.user_id, t.account_id, t.name, t.revoked_at, u.name AS user_name, m.role
-       FROM api_tokens t JOIN users u ON u.id = t.user_id
-       LEFT JOIN memberships m ON m.account_id = t.account_id AND m.user_id = t.user_id
-      WHERE t.token_hash = ?`,
-  ).get(hash) as TokenRow | undefined;
+  const row = findApiToken(ctx.db, hash);
   if (!row || row.revoked_at || !row.role) throw unauthorized();
   const auth: AuthContext = {
     userId: row.user_id,
@@ -75,19 +60,14 @@ export function authenticate(ctx: EmulatorContext, req: FastifyRequest): AuthCon
 
 async function authenticateJwt(ctx: EmulatorContext, req: FastifyRequest, token: string): Promise<AuthContext> {
   const claims = await verifyAccessToken(ctx, token);
-  const row = stmt(
-    ctx.db,
-    `SELECT u.name AS user_name, m.role FROM users u
-       LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = ?
-      WHERE u.id = ?`,
-  ).get(claims.account_id, claims.sub) as { user_name: string; role: Role | null } | undefined;
+  const row = userInAccount(ctx.db, claims.account_id, claims.sub);
   if (!row || !row.role) throw unauthorized();
   const auth: AuthContext = {
     userId: claims.sub,
-    userName: row.user_name,
+    userName: row.name,
     accountId: claims.account_id,
     role: row.role,
-    actor: { type: "user", id: claims.sub, name: row.user_name },
+    actor: { type: "user", id: claims.sub, name: row.name },
     credential: { kind: "jwt", jti: claims.jti, expMs: claims.exp * 1000 },
   };
   return selectAccount(ctx, req, auth);
@@ -97,16 +77,9 @@ async function authenticateJwt(ctx: EmulatorContext, req: FastifyRequest, token:
 function selectAccount(ctx: EmulatorContext, req: FastifyRequest, auth: AuthContext): AuthContext {
   const selected = req.headers["x-account-id"];
   if (typeof selected === "string" && selected !== "" && selected !== auth.accountId) {
-    const m = stmt(ctx.db, "SELECT role FROM memberships WHERE account_id = ? AND user_id = ?").get(selected, auth.userId) as
-      | { role: Role }
-      | undefined;
-    if (!m) throw notFound();
-    auth = { ...auth, accountId: selected, role: m.role };
+    const role = roleIn(ctx.db, selected, auth.userId);
+    if (!role) throw notFound();
+    auth = { ...auth, accountId: selected, role };
   }
   return auth;
-}
-
-/** Owners and admins write; members may only read (and create snapshots, checked by that route). */
-export function canWrite(auth: AuthContext): boolean {
-  return auth.role === "owner" || auth.role === "admin";
 }

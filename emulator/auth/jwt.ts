@@ -4,7 +4,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { EmulatorContext } from "../context.js";
 import { MESSAGES, unauthorized } from "../errors.js";
 import { randomAlphanumeric } from "../ids.js";
-import { stmt } from "../store/db.js";
+import { insertRevokedJti, isJtiRevoked } from "../store/tokens.js";
 
 export interface AccessClaims {
   sub: string;
@@ -48,10 +48,10 @@ export async function verifyAccessToken(ctx: EmulatorContext, token: string): Pr
   if (typeof claims.sub !== "string" || typeof claims.jti !== "string" || typeof claims.account_id !== "string") {
     throw unauthorized();
   }
-  if (stmt(ctx.db, "SELECT 1 FROM revoked_jtis WHERE jti = ?").get(claims.jti)) throw unauthorized(MESSAGES.revoked);
+  if (isJtiRevoked(ctx.db, claims.jti)) throw unauthorized(MESSAGES.revoked);
   return claims;
 }
 
 export function revokeJti(ctx: EmulatorContext, jti: string, expMs: number): void {
-  stmt(ctx.db, "INSERT OR IGNORE INTO revoked_jtis (jti, expires_at_ms) VALUES (?, ?)").run(jti, expMs);
+  insertRevokedJti(ctx.db, jti, expMs);
 }

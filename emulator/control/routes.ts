@@ -1,10 +1,12 @@
 // The control API under /__emulator (DESIGN.md section 3): loopback only, no auth, emulator only.
 import { Type } from "typebox";
-import type { App, AppControls } from "../app.js";
+import type { App } from "../http.js";
+import type { Faults } from "./faults.js";
 import type { EmulatorContext } from "../context.js";
-import { HttpError, notFound } from "../errors.js";
+import { HttpError } from "../errors.js";
 import { runHealthChecks } from "../services/health-checks.js";
-import { parseJson, stmt } from "../store/db.js";
+import { parseJson } from "../store/db.js";
+import { listDeliveries } from "../store/webhook-deliveries.js";
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
@@ -18,6 +20,12 @@ const FaultRuleSchema = Type.Object({
   count: Type.Optional(Type.Integer({ minimum: 1 })),
   retry_after: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
 });
+
+export interface AppControls {
+  faults: Faults;
+  /** Empties the store and re-seeds (POST /__emulator/reset). */
+  reset(): Promise<void>;
+}
 
 export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: AppControls): void {
   app.addHook("onRequest", async (req) => {
@@ -62,20 +70,13 @@ export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: 
     },
     async (req) => {
       const { site_id, status } = req.body ?? {};
-      if (site_id && !stmt(ctx.db, "SELECT 1 FROM sites WHERE id = ?").get(site_id)) throw notFound();
       return { health_checks: runHealthChecks(ctx, { siteId: site_id, status }) };
     },
   );
 
   app.get("/webhook_deliveries", async (req) => {
     const q = req.query as { endpoint_id?: string; status?: string };
-    const rows = ctx.db
-      .prepare(
-        `SELECT * FROM webhook_deliveries
-          WHERE (@endpoint_id IS NULL OR endpoint_id = @endpoint_id) AND (@status IS NULL OR status = @status)
-          ORDER BY seq`,
-      )
-      .all({ endpoint_id: q.endpoint_id ?? null, status: q.status ?? null }) as Record<string, unknown>[];
+    const rows = listDeliveries(ctx.db, { endpointId: q.endpoint_id ?? null, status: q.status ?? null });
     return {
       deliveries: rows.map((r) => ({
         id: r.id,
@@ -83,10 +84,10 @@ export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: 
         event_type: r.event_type,
         status: r.status,
         attempts: r.attempts,
-        next_attempt_at: r.next_attempt_ms == null ? null : ctx.clock.iso(r.next_attempt_ms as number),
+        next_attempt_at: r.next_attempt_ms == null ? null : ctx.clock.iso(r.next_attempt_ms),
         last_status: r.last_status,
         last_error: r.last_error,
-        payload: parseJson(r.payload as string, {}),
+        payload: parseJson(r.payload, {}),
         created_at: r.created_at,
       })),
     };

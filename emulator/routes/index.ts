@@ -1,6 +1,5 @@
 // Every /api/v1 route module, registered in this order under the /api/v1 prefix.
-import type { App } from "../app.js";
-import type { EmulatorContext } from "../context.js";
+import type { RouteModule } from "../http.js";
 import { registerAuthRoutes } from "./auth.js";
 import { registerMeRoutes } from "./me.js";
 import { registerAccountRoutes } from "./accounts.js";
@@ -14,12 +13,8 @@ import { registerVulnerabilityRecordRoutes } from "./vulnerability-records.js";
 import { registerUpgradePipelineRoutes } from "./upgrade-pipelines.js";
 import { registerSnapshotUploadRoutes } from "./snapshot-upload.js";
 
-export type RouteModule = (app: App, ctx: EmulatorContext) => void | Promise<void>;
-
-export const routeModules: RouteModule[] = [];
-
-// Identity, sites, activity, webhooks.
-routeModules.push(
+export const routeModules: readonly RouteModule[] = [
+  // Identity, sites, activity, webhooks.
   registerAuthRoutes,
   registerMeRoutes,
   registerAccountRoutes,
@@ -27,6 +22,10 @@ routeModules.push(
   registerSiteRoutes,
   registerActivityLogRoutes,
   registerWebhookEndpointRoutes,
-);
-
-routeModules.push(registerHealthCheckRoutes, registerSnapshotRoutes, registerVulnerabilityRecordRoutes, registerUpgradePipelineRoutes, registerSnapshotUploadRoutes);
+  // A site's children.
+  registerHealthCheckRoutes,
+  registerSnapshotRoutes,
+  registerVulnerabilityRecordRoutes,
+  registerUpgradePipelineRoutes,
+  registerSnapshotUploadRoutes,
+];

@@ -1,115 +1,47 @@
 // /api/v1/sites: list, get, create, update, delete (DESIGN.md section 2, Site).
 import { Type } from "typebox";
-import type { App } from "../app.js";
+import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
-import { requireAuth, requireWriter } from "../app.js";
+import { originOf, requireAuth, requireWriter } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { stmt } from "../store/db.js";
-import { SiteSchema, createSite, deleteSite, getSiteJson, serializeSite, updateSite, type SiteRow } from "../services/sites.js";
-import { IdParams, NoContent, PageQuery, originOf } from "./common.js";
+import { IdParams, NoContent, PageQuery } from "../schemas/common.js";
+import { SiteCreateSchema, SiteSchema, SiteUpdateSchema } from "../schemas/sites.js";
+import { createSite, deleteSite, getSite, listSites, updateSite } from "../services/sites.js";
 
-const SiteCreate = Type.Object({
-  name: Type.String(),
-  url: Type.String(),
-  wp_version: Type.Optional(Type.String()),
-  php_version: Type.Optional(Type.String()),
-});
-
-const SiteUpdate = Type.Object({
-  name: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
-  wp_version: Type.Optional(Type.String()),
-  php_version: Type.Optional(Type.String()),
-});
+const tags = ["sites"];
 
 export function registerSiteRoutes(app: App, ctx: EmulatorContext): void {
   app.get(
     "/sites",
-    {
-      schema: {
-        operationId: "listSites",
-        summary: "List the sites of the current account (oldest first)",
-        tags: ["sites"],
-        querystring: Type.Object(PageQuery),
-        response: { 200: Type.Array(SiteSchema) },
-      },
-    },
-    async (req, reply) => {
-      const { accountId } = requireAuth(req);
-      return paginate(req, reply, {
-        count: () => (stmt(ctx.db, "SELECT COUNT(*) AS n FROM sites WHERE account_id = ?").get(accountId) as { n: number }).n,
-        rows: (limit, offset) =>
-          (stmt(ctx.db, "SELECT * FROM sites WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as SiteRow[]).map(
-            serializeSite,
-          ),
-      });
-    },
+    { schema: { operationId: "listSites", summary: "List the sites of the current account (oldest first)", tags, querystring: Type.Object(PageQuery), response: { 200: Type.Array(SiteSchema) } } },
+    async (req, reply) => paginate(req, reply, listSites(ctx, requireAuth(req).accountId)),
   );
 
   app.get(
     "/sites/:id",
-    {
-      schema: {
-        operationId: "getSite",
-        summary: "Get a site",
-        tags: ["sites"],
-        params: IdParams,
-        response: { 200: SiteSchema },
-      },
-    },
-    async (req) => getSiteJson(ctx, requireAuth(req).accountId, req.params.id),
+    { schema: { operationId: "getSite", summary: "Get a site", tags, params: IdParams, response: { 200: SiteSchema } } },
+    async (req) => getSite(ctx, requireAuth(req).accountId, req.params.id),
   );
 
   app.post(
     "/sites",
-    {
-      schema: {
-        operationId: "createSite",
-        summary: "Create a site",
-        tags: ["sites"],
-        body: SiteCreate,
-        response: { 201: SiteSchema },
-      },
-    },
-    async (req, reply) => {
-      const { accountId } = requireWriter(req);
-      const site = createSite(ctx, accountId, req.body, originOf(req));
-      return reply.code(201).send(site);
-    },
+    { schema: { operationId: "createSite", summary: "Create a site", tags, body: SiteCreateSchema, response: { 201: SiteSchema } } },
+    async (req, reply) => reply.code(201).send(createSite(ctx, requireWriter(req).accountId, req.body, originOf(req))),
   );
 
   app.patch(
     "/sites/:id",
-    {
-      schema: {
-        operationId: "updateSite",
-        summary: "Update a site's name, url or versions",
-        tags: ["sites"],
-        params: IdParams,
-        body: SiteUpdate,
-        response: { 200: SiteSchema },
-      },
-    },
-    async (req) => {
-      const { accountId } = requireWriter(req);
-      return updateSite(ctx, accountId, req.params.id, req.body, originOf(req));
-    },
+    { schema: { operationId: "updateSite", summary: "Update a site's name, url or versions", tags, params: IdParams, body: SiteUpdateSchema, response: { 200: SiteSchema } } },
+    async (req) => updateSite(ctx, requireWriter(req).accountId, req.params.id, req.body, originOf(req)),
   );
 
   app.delete(
     "/sites/:id",
     {
-      schema: {
-        operationId: "deleteSite",
-        summary: "Delete a site with its snapshots, pipelines, checks and records",
-        tags: ["sites"],
-        params: IdParams,
-        response: { 204: NoContent },
-      },
+      schema: { operationId: "deleteSite", summary: "Delete a site with its snapshots, pipelines, checks and records", tags, params: IdParams, response: { 204: NoContent } },
     },
     async (req, reply) => {
-      const { accountId } = requireWriter(req);
-      deleteSite(ctx, accountId, req.params.id, originOf(req));
+      deleteSite(ctx, requireWriter(req).accountId, req.params.id, originOf(req));
       return reply.code(204).send(null);
     },
   );

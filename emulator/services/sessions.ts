@@ -5,20 +5,16 @@ import { verify as verifyTotp } from "otplib";
 import { compactVerify } from "jose";
 import type { EmulatorContext } from "../context.js";
 import { HttpError, MESSAGES, unauthorized } from "../errors.js";
-import { stmt } from "../store/db.js";
 import { hashToken, newRefreshToken, verifyPassword } from "../auth/secrets.js";
 import { revokeJti, signAccessToken } from "../auth/jwt.js";
 import type { Role } from "../auth/auth-context.js";
+import { claimOtpStep, findUserByEmail, firstMembership, roleIn, type UserRow } from "../store/users.js";
+import { findRefreshToken, insertRefreshToken, pruneTokens, revokeRefreshFamily, spendRefreshToken } from "../store/tokens.js";
 
-export interface UserRow {
-  seq: number;
-  id: string;
+export interface LoginInput {
   email: string;
-  name: string;
-  password_hash: string;
-  otp_secret: string | null;
-  otp_last_step: number | null;
-  created_at: string;
+  password: string;
+  otp_attempt?: string;
 }
 
 export interface TokenPair {
@@ -28,27 +24,11 @@ export interface TokenPair {
   expires_in: number;
 }
 
-interface RefreshRow {
-  seq: number;
-  token_hash: string;
-  family_id: string;
-  user_id: string;
-  account_id: string;
-  access_jti: string | null;
-  expires_at_ms: number;
-  used_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
-
 const TOTP_PERIOD = 30;
 
 /** Checks email + password (+ otp when the user has 2FA) and returns the user; throws 401/422. */
-export async function checkCredentials(
-  ctx: EmulatorContext,
-  input: { email: string; password: string; otp_attempt?: string },
-): Promise<UserRow> {
-  const user = stmt(ctx.db, "SELECT * FROM users WHERE email = ?").get(input.email) as UserRow | undefined;
+export async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
+  const user = findUserByEmail(ctx.db, input.email);
   // verifyPassword hashes against a dummy when the user is unknown, so both paths cost one scrypt.
   const ok = verifyPassword(input.password, user?.password_hash);
   if (!ok || !user) throw unauthorized(MESSAGES.invalidLogin);
@@ -58,11 +38,7 @@ export async function checkCredentials(
     const step = await matchTotp(ctx, user, attempt);
     if (step === null) throw unauthorized(MESSAGES.otpWrong);
     // A code (and any earlier step) is spent once used: a replay within the window fails.
-    const claimed = stmt(
-      ctx.db,
-      "UPDATE users SET otp_last_step = ? WHERE id = ? AND (otp_last_step IS NULL OR otp_last_step < ?)",
-    ).run(step, user.id, step);
-    if (claimed.changes === 0) throw unauthorized(MESSAGES.otpWrong);
+    if (!claimOtpStep(ctx.db, user.id, step)) throw unauthorized(MESSAGES.otpWrong);
   }
   return user;
 }
@@ -88,47 +64,32 @@ async function matchTotp(ctx: EmulatorContext, user: UserRow, code: string): Pro
 
 /** The account a login lands in: the user's oldest membership. */
 export function defaultAccountOf(ctx: EmulatorContext, userId: string): { accountId: string; role: Role } {
-  const m = stmt(
-    ctx.db,
-    `SELECT m.account_id, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
-      WHERE m.user_id = ? ORDER BY a.seq LIMIT 1`,
-  ).get(userId) as { account_id: string; role: Role } | undefined;
+  const m = firstMembership(ctx.db, userId);
   // A user without any account cannot do anything: treat like a failed login.
   if (!m) throw unauthorized(MESSAGES.invalidLogin);
-  return { accountId: m.account_id, role: m.role };
+  return m;
 }
 
 const PRUNE_AFTER_MS = 24 * 3600 * 1000;
 
-/** Forgets refresh tokens and revoked jtis a day after they expired (they can no longer be used). */
-function pruneExpired(ctx: EmulatorContext, nowMs: number): void {
-  stmt(ctx.db, "DELETE FROM refresh_tokens WHERE expires_at_ms < ?").run(nowMs - PRUNE_AFTER_MS);
-  stmt(ctx.db, "DELETE FROM revoked_jtis WHERE expires_at_ms < ?").run(nowMs - PRUNE_AFTER_MS);
-}
 
 /** A new access token and a refresh token in `familyId` (a new family on login). */
 export async function issueTokenPair(ctx: EmulatorContext, userId: string, accountId: string, familyId: string = randomUUID()): Promise<TokenPair> {
   const access = await signAccessToken(ctx, userId, accountId);
   const refresh = newRefreshToken();
   const nowMs = ctx.clock.nowMs();
-  pruneExpired(ctx, nowMs);
-  stmt(
-    ctx.db,
-    `INSERT INTO refresh_tokens (token_hash, family_id, user_id, account_id, access_jti, expires_at_ms, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(hashToken(refresh), familyId, userId, accountId, access.jti, nowMs + ctx.options.refreshTtl * 1000, ctx.clock.iso(nowMs));
+  // Refresh tokens and revoked jtis are forgotten a day after they expired (they can no longer be used).
+  pruneTokens(ctx.db, nowMs - PRUNE_AFTER_MS);
+  insertRefreshToken(ctx.db, {
+    hash: hashToken(refresh), familyId, userId, accountId, accessJti: access.jti, expiresAtMs: nowMs + ctx.options.refreshTtl * 1000, at: ctx.clock.iso(nowMs),
+  });
   return { access_token: access.token, refresh_token: refresh, token_type: "Bearer", expires_in: ctx.options.accessTtl };
 }
 
 /** Revokes every refresh token of the family and the access tokens issued with them. */
 function revokeFamily(ctx: EmulatorContext, familyId: string): void {
-  const rows = stmt(ctx.db, "SELECT access_jti, created_at FROM refresh_tokens WHERE family_id = ?").all(familyId) as {
-    access_jti: string | null;
-    created_at: string;
-  }[];
   ctx.db.transaction(() => {
-    stmt(ctx.db, "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?").run(ctx.clock.iso(), familyId);
-    for (const r of rows) {
+    for (const r of revokeRefreshFamily(ctx.db, familyId, ctx.clock.iso())) {
       if (r.access_jti) revokeJti(ctx, r.access_jti, Date.parse(r.created_at) + ctx.options.accessTtl * 1000);
     }
   })();
@@ -136,7 +97,7 @@ function revokeFamily(ctx: EmulatorContext, familyId: string): void {
 
 /** Rotates a refresh token: the presented one is spent, a new pair in the same family is returned. */
 export async function rotateRefreshToken(ctx: EmulatorContext, token: string): Promise<TokenPair> {
-  const row = stmt(ctx.db, "SELECT * FROM refresh_tokens WHERE token_hash = ?").get(hashToken(token)) as RefreshRow | undefined;
+  const row = findRefreshToken(ctx.db, hashToken(token));
   if (!row) throw unauthorized();
   if (row.revoked_at) throw unauthorized(MESSAGES.revoked);
   if (row.used_at) {
@@ -146,13 +107,11 @@ export async function rotateRefreshToken(ctx: EmulatorContext, token: string): P
   }
   if (row.expires_at_ms <= ctx.clock.nowMs()) throw unauthorized(MESSAGES.expired);
   // Mark spent before the first await, so a concurrent second use is seen as reuse.
-  const spent = stmt(ctx.db, "UPDATE refresh_tokens SET used_at = ? WHERE seq = ? AND used_at IS NULL").run(ctx.clock.iso(), row.seq);
-  if (spent.changes === 0) {
+  if (!spendRefreshToken(ctx.db, row.seq, ctx.clock.iso())) {
     revokeFamily(ctx, row.family_id);
     throw unauthorized(MESSAGES.revoked);
   }
-  const member = stmt(ctx.db, "SELECT 1 FROM memberships WHERE account_id = ? AND user_id = ?").get(row.account_id, row.user_id);
-  if (!member) throw unauthorized();
+  if (!roleIn(ctx.db, row.account_id, row.user_id)) throw unauthorized();
   return issueTokenPair(ctx, row.user_id, row.account_id, row.family_id);
 }
 
@@ -161,9 +120,7 @@ export async function rotateRefreshToken(ctx: EmulatorContext, token: string): P
  * other users' tokens are silently ignored (RFC 7009: the answer is the same either way).
  */
 export async function revokeToken(ctx: EmulatorContext, userId: string, token: string): Promise<void> {
-  const refresh = stmt(ctx.db, "SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = ?").get(hashToken(token)) as
-    | { family_id: string; user_id: string }
-    | undefined;
+  const refresh = findRefreshToken(ctx.db, hashToken(token));
   if (refresh) {
     if (refresh.user_id === userId) revokeFamily(ctx, refresh.family_id);
     return;

@@ -1,119 +1,26 @@
 // Vulnerability records of a site: detected from the built-in catalogue for the site's versions,
-// fixed when the site's versions move past them (an upgrade pipeline, or a PATCH of the site).
-import { Type, type Static } from "typebox";
+// fixed when the site's versions move past them (an upgrade pipeline, or a PATCH of the site), and
+// ignored or reopened by users.
 import type { EmulatorContext } from "../context.js";
-import { recordActivity } from "../activity.js";
+import type { Origin } from "../auth/auth-context.js";
+import { FieldErrorCollector, badRequest, notFound } from "../errors.js";
 import { newId } from "../ids.js";
-import { parseJson, stmt } from "../store/db.js";
 import { affecting, catalogueEntry, type CatalogueEntry } from "../catalogue/vulnerabilities.js";
-
-export const DISMISSED_REASONS = ["fix_started", "inaccurate", "no_bandwidth", "not_used", "tolerable_risk"] as const;
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
-export const VulnerabilityRecordSchema = Type.Object({
-  id: Type.String(),
-  site_id: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  software: Type.Object({
-    type: Type.Union([Type.Literal("core"), Type.Literal("plugin"), Type.Literal("theme")]),
-    slug: Type.String(),
-    name: Type.String(),
-    installed_version: Type.String(),
-  }),
-  fixed_in: Nullable(Type.String()),
-  cve: Nullable(Type.String()),
-  cvss: Nullable(
-    Type.Object({
-      score: Type.Number(),
-      vector: Type.String(),
-      rating: Type.String(),
-    }),
-  ),
-  severity: Type.Union([Type.Literal("low"), Type.Literal("medium"), Type.Literal("high"), Type.Literal("critical")]),
-  status: Type.Union([Type.Literal("open"), Type.Literal("ignored"), Type.Literal("fixed")]),
-  dismissed_reason: Nullable(Type.String()),
-  dismissed_comment: Nullable(Type.String()),
-  detected_at: Type.String(),
-  fixed_at: Nullable(Type.String()),
-  updated_at: Type.String(),
-});
-export type VulnerabilityRecordJson = Static<typeof VulnerabilityRecordSchema>;
-
-export interface VulnerabilityRecordRow {
-  seq: number;
-  id: string;
-  site_id: string;
-  account_id: string;
-  catalogue_key: string;
-  title: string;
-  description: string;
-  software: string;
-  fixed_in: string | null;
-  cve: string | null;
-  cvss: string | null;
-  severity: VulnerabilityRecordJson["severity"];
-  status: VulnerabilityRecordJson["status"];
-  dismissed_reason: string | null;
-  dismissed_comment: string | null;
-  detected_at: string;
-  fixed_at: string | null;
-  updated_at: string;
-}
-
-export function serializeVulnerabilityRecord(row: VulnerabilityRecordRow): VulnerabilityRecordJson {
-  return {
-    id: row.id,
-    site_id: row.site_id,
-    title: row.title,
-    description: row.description,
-    software: parseJson(row.software, { type: "core", slug: "wordpress", name: "WordPress", installed_version: "" }),
-    fixed_in: row.fixed_in,
-    cve: row.cve,
-    cvss: parseJson(row.cvss, null),
-    severity: row.severity,
-    status: row.status,
-    dismissed_reason: row.dismissed_reason,
-    dismissed_comment: row.dismissed_comment,
-    detected_at: row.detected_at,
-    fixed_at: row.fixed_at,
-    updated_at: row.updated_at,
-  };
-}
-
-interface SiteVersions {
-  id: string;
-  account_id: string;
-  wp_version: string;
-  php_version: string;
-}
-
-function siteVersions(ctx: EmulatorContext, siteId: string): SiteVersions | undefined {
-  return stmt(ctx.db, "SELECT id, account_id, wp_version, php_version FROM sites WHERE id = ?").get(siteId) as SiteVersions | undefined;
-}
-
-function recordsOf(ctx: EmulatorContext, siteId: string): VulnerabilityRecordRow[] {
-  return stmt(ctx.db, "SELECT * FROM vulnerability_records WHERE site_id = ? ORDER BY seq").all(siteId) as VulnerabilityRecordRow[];
-}
-
-export function loadRecord(ctx: EmulatorContext, id: string): VulnerabilityRecordRow {
-  return stmt(ctx.db, "SELECT * FROM vulnerability_records WHERE id = ?").get(id) as VulnerabilityRecordRow;
-}
+import { RECORD_STATUSES, type RecordPatch, type VulnerabilityRecordJson } from "../schemas/vulnerability-records.js";
+import type { PageSource } from "../store/db.js";
+import { findSite, type SiteRow } from "../store/sites.js";
+import {
+  findRecord, findRecordOf, insertRecord, markRecordFixed, recordToJson, recordsOfSite, recordsPage, reopenRecord, setRecordStatus,
+  type VulnerabilityRecordRow,
+} from "../store/vulnerability-records.js";
+import { diff, recordActivity } from "./activity.js";
 
 function announce(ctx: EmulatorContext, row: VulnerabilityRecordRow, action: "detected" | "fixed"): void {
-  recordActivity(ctx, {
-    accountId: row.account_id,
-    siteId: row.site_id,
-    action: `vulnerability_record.${action}`,
-    subjectType: "VulnerabilityRecord",
-    subjectId: row.id,
-  });
-  ctx.events.emit(row.account_id, `vulnerability_record.${action}`, serializeVulnerabilityRecord(row));
+  recordActivity(ctx, { accountId: row.account_id, siteId: row.site_id, action: `vulnerability_record.${action}`, subjectType: "VulnerabilityRecord", subjectId: row.id });
+  ctx.events.emit(row.account_id, `vulnerability_record.${action}`, recordToJson(row));
 }
 
-function insertRecord(ctx: EmulatorContext, site: SiteVersions, entry: CatalogueEntry): VulnerabilityRecordRow {
-  const now = ctx.clock.iso();
+function insert(ctx: EmulatorContext, site: SiteRow, entry: CatalogueEntry): VulnerabilityRecordRow {
   const software = {
     type: entry.software.type,
     slug: entry.software.slug,
@@ -121,28 +28,23 @@ function insertRecord(ctx: EmulatorContext, site: SiteVersions, entry: Catalogue
     installed_version: entry.software.installed_version ?? site.wp_version,
   };
   const id = newId("vuln");
-  stmt(
-    ctx.db,
-    `INSERT INTO vulnerability_records (id, site_id, account_id, catalogue_key, title, description, software, fixed_in, cve, cvss,
-       severity, status, detected_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-  ).run(
-    id, site.id, site.account_id, entry.key, entry.title, entry.description, JSON.stringify(software), entry.fixed_in, entry.cve,
-    JSON.stringify(entry.cvss), entry.severity, now, now,
-  );
-  return loadRecord(ctx, id);
+  insertRecord(ctx.db, {
+    id, site_id: site.id, account_id: site.account_id, catalogue_key: entry.key, title: entry.title, description: entry.description,
+    software: JSON.stringify(software), fixed_in: entry.fixed_in, cve: entry.cve, cvss: JSON.stringify(entry.cvss), severity: entry.severity,
+    detected_at: ctx.clock.iso(),
+  });
+  return findRecord(ctx.db, id);
 }
 
 /** Records of this site that its current versions no longer have become `fixed`. */
 export function fixVulnerabilities(ctx: EmulatorContext, siteId: string): void {
-  const site = siteVersions(ctx, siteId);
+  const site = findSite(ctx.db, siteId);
   if (!site) return;
   const affected = new Set(affecting(site.wp_version, site.php_version).map((e) => e.key));
-  for (const row of recordsOf(ctx, siteId)) {
+  for (const row of recordsOfSite(ctx.db, siteId)) {
     if (row.status === "fixed" || affected.has(row.catalogue_key) || !catalogueEntry(row.catalogue_key)) continue;
-    const now = ctx.clock.iso();
-    stmt(ctx.db, "UPDATE vulnerability_records SET status = 'fixed', fixed_at = ?, updated_at = ? WHERE id = ?").run(now, now, row.id);
-    announce(ctx, loadRecord(ctx, row.id), "fixed");
+    markRecordFixed(ctx.db, row.id, ctx.clock.iso());
+    announce(ctx, findRecord(ctx.db, row.id), "fixed");
   }
 }
 
@@ -153,28 +55,65 @@ export function fixVulnerabilities(ctx: EmulatorContext, siteId: string): void {
  * for as long as the versions still have it.
  */
 export function detectVulnerabilities(ctx: EmulatorContext, siteId: string): void {
-  const site = siteVersions(ctx, siteId);
+  const site = findSite(ctx.db, siteId);
   if (!site) return;
   ctx.db.transaction(() => {
-    const existing = new Map(recordsOf(ctx, siteId).map((r) => [r.catalogue_key, r]));
+    const existing = new Map(recordsOfSite(ctx.db, siteId).map((r) => [r.catalogue_key, r]));
     for (const entry of affecting(site.wp_version, site.php_version)) {
       const row = existing.get(entry.key);
       if (!row) {
-        announce(ctx, insertRecord(ctx, site, entry), "detected");
+        announce(ctx, insert(ctx, site, entry), "detected");
       } else if (row.status === "fixed") {
-        const now = ctx.clock.iso();
-        stmt(ctx.db, "UPDATE vulnerability_records SET status = 'open', fixed_at = NULL, updated_at = ? WHERE id = ?").run(now, row.id);
-        announce(ctx, loadRecord(ctx, row.id), "detected");
+        reopenRecord(ctx.db, row.id, ctx.clock.iso());
+        announce(ctx, findRecord(ctx.db, row.id), "detected");
       }
     }
     fixVulnerabilities(ctx, siteId);
   })();
 }
 
-/** Open records of a site by severity, for the health check. */
-export function openSeverities(ctx: EmulatorContext, siteId: string): string[] {
-  const rows = stmt(ctx.db, "SELECT severity FROM vulnerability_records WHERE site_id = ? AND status = 'open'").all(siteId) as {
-    severity: string;
-  }[];
-  return rows.map((r) => r.severity);
+export function listRecords(ctx: EmulatorContext, siteId: string, status: string | null): PageSource<VulnerabilityRecordJson> {
+  if (status !== null && !(RECORD_STATUSES as readonly string[]).includes(status)) throw badRequest("status must be one of open, ignored, fixed");
+  return recordsPage(ctx.db, siteId, status);
+}
+
+export function loadRecord(ctx: EmulatorContext, siteId: string, id: string): VulnerabilityRecordRow {
+  const row = findRecordOf(ctx.db, siteId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+export function getRecord(ctx: EmulatorContext, siteId: string, id: string): VulnerabilityRecordJson {
+  return recordToJson(loadRecord(ctx, siteId, id));
+}
+
+/** PATCH: ignore with a reason, or reopen; `fixed` is the service's to set, and a fixed record stays fixed. */
+export function updateRecord(ctx: EmulatorContext, accountId: string, before: VulnerabilityRecordRow, body: RecordPatch, origin: Origin): VulnerabilityRecordJson {
+  const errors = new FieldErrorCollector();
+  if (body.status === "fixed") errors.add("status", "can't be set to fixed: the service fixes a record when the fix is installed");
+  else if (before.status === "fixed" && body.status !== undefined) errors.add("status", "can't be changed once the record is fixed");
+  const status = body.status ?? before.status;
+  let reason: string | null = null;
+  let comment: string | null = null;
+  if (status === "ignored") {
+    reason = body.dismissed_reason !== undefined ? body.dismissed_reason : before.dismissed_reason;
+    comment = body.dismissed_comment !== undefined ? body.dismissed_comment : before.dismissed_comment;
+    if (!reason) errors.add("dismissed_reason", "can't be blank");
+  } else if (status === "fixed") {
+    // Nothing a user can change on a fixed record.
+    reason = before.dismissed_reason;
+    comment = before.dismissed_comment;
+  }
+  errors.throwIfAny();
+
+  const after = { ...before, status, dismissed_reason: reason, dismissed_comment: comment };
+  const changes = diff(before, after, ["status", "dismissed_reason", "dismissed_comment"]);
+  if (!changes) return recordToJson(before);
+  ctx.db.transaction(() => {
+    setRecordStatus(ctx.db, before.id, { status, reason, comment, at: ctx.clock.iso() });
+    recordActivity(ctx, { accountId, siteId: before.site_id, action: "vulnerability_record.updated", subjectType: "VulnerabilityRecord", subjectId: before.id, changes }, origin);
+  })();
+  const json = recordToJson(findRecord(ctx.db, before.id));
+  ctx.events.emit(accountId, "vulnerability_record.updated", json);
+  return json;
 }

@@ -39,6 +39,21 @@ function migrate(db: Database): void {
   }
 }
 
+// Children before parents, so that no foreign key stands in the way.
+const DATA_TABLES = [
+  "webhook_deliveries", "webhook_endpoints", "activity_logs", "vulnerability_records", "upgrade_pipelines",
+  "snapshots", "health_checks", "sites", "idempotency_keys", "revoked_jtis", "refresh_tokens", "api_tokens",
+  "memberships", "users", "accounts",
+];
+
+/** Empties every data table and sets the clock offset back to 0 (POST /__emulator/reset). */
+export function clearData(db: Database): void {
+  db.transaction(() => {
+    for (const t of DATA_TABLES) db.prepare(`DELETE FROM ${t}`).run();
+    setMeta(db, "clock_offset_ms", "0");
+  })();
+}
+
 export function getMeta(db: Database, key: string): string | undefined {
   const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
   return row?.value;
@@ -46,6 +61,12 @@ export function getMeta(db: Database, key: string): string | undefined {
 
 export function setMeta(db: Database, key: string, value: string): void {
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+/** A listing as the pagination helper reads it: the total, and one page of rows. */
+export interface PageSource<T> {
+  count(): number;
+  rows(limit: number, offset: number): T[];
 }
 
 /** Parse a JSON column, tolerating NULL. */

@@ -1,0 +1,37 @@
+// Schema pieces every resource shares: nullable values, path and page parameters, and the error
+// bodies of DESIGN.md section 2 (declared in /openapi.json and generated into src/generated/wire.ts).
+import { Type, type TSchema } from "typebox";
+
+/** `T | null`. */
+export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
+
+/** Path ids are plain strings in the schema: a wrong shape is a 404 from the handler, not a 400. */
+export const IdParams = Type.Object({ id: Type.String() });
+export const SiteParams = Type.Object({ site_id: Type.String() });
+export const SiteItemParams = Type.Object({ site_id: Type.String(), id: Type.String() });
+
+export const PageQuery = {
+  page: Type.Optional(Type.String({ description: "1-based page number" })),
+  per_page: Type.Optional(Type.String({ description: "Items per page (default 20, max 100)" })),
+};
+
+export const NoContent = Type.Null({ description: "No content" });
+
+/** Every error response: 400, 401, 403, 404, 409, 413, 415, 429, 5xx. */
+export const ErrorSchema = Type.Object({
+  error: Type.String({ description: "What went wrong, one sentence" }),
+});
+
+/** 422: `Validation failed: Name can't be blank` with the messages per field (or only `error`, for a rule). */
+export const ValidationErrorSchema = Type.Object({
+  error: Type.String({ description: "`Validation failed: ...` (field errors), or the rule that was broken" }),
+  errors: Type.Optional(
+    Type.Record(Type.String(), Type.Array(Type.String()), { description: "Messages per field, e.g. `{\"name\": [\"can't be blank\"]}`" }),
+  ),
+});
+
+/** 409 of the resumable upload: where the upload continues. */
+export const UploadConflictSchema = Type.Object({
+  error: Type.String(),
+  received_bytes: Type.Optional(Type.Integer({ description: "Bytes the service holds; resume from this offset" })),
+});

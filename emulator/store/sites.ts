@@ -1,0 +1,124 @@
+// The sites table, and the one write path of a site's row. Every other module that reads or changes a
+// site (health checks set its status, pipelines its versions) goes through here.
+//
+// Sites as the API shows them are cached by id: GET /sites/:id is the hottest path, and a SQLite read
+// with its string conversions costs more than the rest of the request. Only siteJson fills the cache
+// (never inside a transaction that could roll back); every write goes through updateSiteRow or
+// deleteSiteRow, and reset calls forgetSites. One emulator process owns its database file.
+import type { SiteJson, SiteStatus } from "../schemas/sites.js";
+import { isId } from "../ids.js";
+import { stmt, type Database, type PageSource } from "./db.js";
+
+export interface SiteRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  status: SiteStatus;
+  wp_version: string;
+  php_version: string;
+  forced_health: string | null;
+  next_health_check_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function siteToJson(row: SiteRow): SiteJson {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    status: row.status,
+    wp_version: row.wp_version,
+    php_version: row.php_version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const siteCache = new WeakMap<object, Map<string, { accountId: string; json: SiteJson }>>();
+const SITE_CACHE_MAX = 10_000;
+
+export function forgetSites(db: Database): void {
+  siteCache.delete(db);
+}
+
+/** The site as the API shows it when it belongs to this account, else undefined. */
+export function siteJson(db: Database, accountId: string, siteId: string): SiteJson | undefined {
+  let cache = siteCache.get(db);
+  const hit = cache?.get(siteId);
+  if (hit) return hit.accountId === accountId ? hit.json : undefined;
+  if (!isId("site", siteId)) return undefined;
+  const row = stmt(
+    db,
+    "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?",
+  ).get(siteId) as (SiteJson & { account_id: string }) | undefined;
+  if (!row || row.account_id !== accountId) return undefined;
+  const { account_id: _account, ...json } = row;
+  if (!cache) siteCache.set(db, (cache = new Map()));
+  if (cache.size >= SITE_CACHE_MAX) cache.clear();
+  cache.set(siteId, { accountId, json });
+  return json;
+}
+
+export function findSite(db: Database, siteId: string): SiteRow | undefined {
+  return stmt(db, "SELECT * FROM sites WHERE id = ?").get(siteId) as SiteRow | undefined;
+}
+
+/** The site when it belongs to this account (another account's site does not exist for the caller). */
+export function findSiteOf(db: Database, accountId: string, siteId: string): SiteRow | undefined {
+  if (!isId("site", siteId)) return undefined;
+  return stmt(db, "SELECT * FROM sites WHERE id = ? AND account_id = ?").get(siteId, accountId) as SiteRow | undefined;
+}
+
+export function siteIdWithUrl(db: Database, accountId: string, url: string): string | undefined {
+  return (stmt(db, "SELECT id FROM sites WHERE account_id = ? AND url = ?").get(accountId, url) as { id: string } | undefined)?.id;
+}
+
+export function sitesPage(db: Database, accountId: string): PageSource<SiteJson> {
+  return {
+    count: () => (stmt(db, "SELECT COUNT(*) AS n FROM sites WHERE account_id = ?").get(accountId) as { n: number }).n,
+    rows: (limit, offset) =>
+      (stmt(db, "SELECT * FROM sites WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as SiteRow[]).map(siteToJson),
+  };
+}
+
+export type NewSite = Pick<SiteRow, "id" | "account_id" | "name" | "url" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
+
+export function insertSite(db: Database, s: NewSite): void {
+  stmt(
+    db,
+    `INSERT INTO sites (id, account_id, name, url, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
+  ).run(s.id, s.account_id, s.name, s.url, s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
+}
+
+export type SiteColumns = Partial<Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">>;
+
+/** The one way to change a site's row (keeps siteJson's cache true). */
+export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns): void {
+  const names = Object.keys(columns) as (keyof SiteColumns)[];
+  if (names.length === 0) return;
+  stmt(db, `UPDATE sites SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...names.map((n) => columns[n]), siteId);
+  siteCache.get(db)?.delete(siteId);
+}
+
+/** Deletes the site; its children go by ON DELETE CASCADE. */
+export function deleteSiteRow(db: Database, siteId: string): void {
+  stmt(db, "DELETE FROM sites WHERE id = ?").run(siteId);
+  siteCache.get(db)?.delete(siteId);
+}
+
+export function allSiteIds(db: Database): string[] {
+  return (stmt(db, "SELECT id FROM sites ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+}
+
+/** Sites whose periodic health check is due by nowMs, in due order. */
+export function sitesDueForCheck(db: Database, nowMs: number): string[] {
+  return (stmt(db, "SELECT id FROM sites WHERE next_health_check_ms <= ? ORDER BY next_health_check_ms, seq").all(nowMs) as { id: string }[]).map((r) => r.id);
+}
+
+export function nextHealthCheckDueMs(db: Database): number | null {
+  return (stmt(db, "SELECT MIN(next_health_check_ms) AS m FROM sites").get() as { m: number | null }).m;
+}
