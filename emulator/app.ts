@@ -2,7 +2,7 @@
 // faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
 // Routes are HTTP only (schema, auth guard, one service call, reply): routes/ -> services/ (rules,
 // state transitions, activity, events) -> store/ (SQL, one module per table family).
-import Fastify, { type FastifyError, type FastifyReply } from "fastify";
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
 import type { App } from "./http.js";
@@ -16,6 +16,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { installIdempotency } from "./idempotency.js";
 import { routeModules } from "./routes/index.js";
 import { registerControlRoutes, type AppControls } from "./control/routes.js";
+import type { Faults } from "./control/faults.js";
 import { collectOpenApi, registerOpenApiRoute } from "./openapi.js";
 
 export type { App } from "./http.js";
@@ -35,26 +36,13 @@ function nextRequestId(): string {
   return REQUEST_ID_PREFIX + requestCounter.toString(36).padStart(10, "0");
 }
 
-export async function buildApp(ctx: EmulatorContext, controls: AppControls): Promise<App> {
-  const app = Fastify({
-    logger: ctx.options.logger ? { level: "info", stream: process.stderr } : false,
-    bodyLimit: JSON_BODY_LIMIT,
-    genReqId: nextRequestId,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
-
-  // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
-  // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
-  app.removeContentTypeParser("text/plain");
-
-  const { faults } = controls;
-  const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
-  collectOpenApi(app);
-
-  // Callback style rather than async: this runs on every request, and the common case (an API
-  // token, no faults) completes synchronously without a promise.
-  app.addHook("onRequest", (req, reply, done) => {
+/**
+ * Request ids, authentication, faults and rate limits, in that order, for every request. Callback
+ * style rather than async: this runs on every request, and the common case (an API token, no faults)
+ * completes synchronously without a promise.
+ */
+function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | undefined): onRequestHookHandler {
+  return (req, reply, done) => {
     reply.header("X-Request-Id", req.id);
     // A DELETE has no body: one that declares JSON but sends nothing is not "malformed JSON".
     if (req.method === "DELETE" && !req.headers["transfer-encoding"] && (req.headers["content-length"] ?? "0") === "0") {
@@ -89,11 +77,12 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     } catch (err) {
       done(err as Error);
     }
-  });
+  };
+}
 
-  installIdempotency(app, ctx);
-
-  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
+/** Every error as the JSON body of DESIGN.md section 2; 5xx details go to the log, never the client. */
+function errorHandler(ctx: EmulatorContext) {
+  return (err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply): void => {
     if (err instanceof HttpError) return sendError(reply, err.status, err.body, err.headers);
     if (err.validation) {
       if (err.validationContext === "body") {
@@ -120,8 +109,32 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     }
     ctx.log(`error ${req.method} ${req.url} ${req.id}: ${err.stack ?? err.message}`);
     return sendError(reply, 500, { error: MESSAGES.internal });
-  });
+  };
+}
 
+export async function buildApp(ctx: EmulatorContext, controls: AppControls): Promise<App> {
+  const app = Fastify({
+    logger: ctx.options.logger ? { level: "info", stream: process.stderr } : false,
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: nextRequestId,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
+  // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
+  app.removeContentTypeParser("text/plain");
+
+  const { faults } = controls;
+  const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
+  collectOpenApi(app);
+
+  // Callback style rather than async: see onRequest above.
+  app.addHook("onRequest", onRequest(ctx, faults, limiter));
+
+  installIdempotency(app, ctx);
+
+  app.setErrorHandler(errorHandler(ctx));
   app.setNotFoundHandler((req, reply) => sendError(reply, 404, { error: "Not found" }));
 
   registerOpenApiRoute(app);
