@@ -64,6 +64,16 @@ export type {
   VulnerabilityStatus,
 } from "./resources/vulnerability-records.js";
 export type { WebhookEndpoint, WebhookEndpointCreateParams, WebhookEndpointUpdateParams } from "./resources/webhook-endpoints.js";
+// Wire types with no resource of their own: error bodies, and the service's views of a few requests and responses.
+export type {
+  ActivityLogFilters,
+  ErrorBody,
+  SnapshotUploadProgress,
+  UploadConflictBody,
+  ValidationErrorBody,
+  VulnerabilityRecordUpdate,
+  WebhookEndpointCreated,
+} from "./generated/wire.js";
 export { Accounts } from "./resources/accounts.js";
 export { ActivityLogs } from "./resources/activity-logs.js";
 export { Authentication } from "./resources/auth.js";

@@ -15,7 +15,7 @@ import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from ".
 import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
 import { builtin } from "./internal/builtins.js";
 import { hashFile } from "./internal/hash-worker.js";
-import type { Snapshot } from "./resources/snapshots.js";
+import type { Snapshot } from "./generated/wire.js";
 
 /** Inputs larger than this are sent in resumable chunks. */
 export const DEFAULT_RESUMABLE_THRESHOLD = 64 * 1024 * 1024;

@@ -48,9 +48,7 @@ export async function createSnapshot(client: SiteOps, siteId: string, options: C
     onChange: (s) => onProgress?.({ type: "snapshot.status", snapshot: s }),
   });
   if (final.status === "failed") {
-    // Not in the documented fields, but a service that explains the failure should be heard.
-    const reason = (final as Snapshot & { error?: unknown }).error;
-    throw new OperationFailedError(`Snapshot ${final.id} failed${typeof reason === "string" && reason ? `: ${reason}` : ""}.`, final);
+    throw new OperationFailedError(`Snapshot ${final.id} failed${final.error ? `: ${final.error}` : ""}.`, final);
   }
   return final;
 }

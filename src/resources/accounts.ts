@@ -1,15 +1,9 @@
 import type { RequestOptions } from "../client.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";
+import type { Account } from "../generated/wire.js";
 
-export interface Account {
-  id: string;
-  name: string;
-  personal: boolean;
-  owner_id: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { Account } from "../generated/wire.js";
 
 export class Accounts extends APIResource {
   /** GET /api/v1/accounts: the accounts the user belongs to (oldest first). */

@@ -1,29 +1,11 @@
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource } from "./resource.js";
+import type { ActivityLog, ActivityLogFilters } from "../generated/wire.js";
 
-export interface ActivityLog {
-  id: string;
-  account_id: string;
-  site_id: string | null;
-  /** Dotted, e.g. `snapshot.created`. */
-  action: string;
-  actor: { type: "user" | "api_token" | "system"; id: string; name: string };
-  subject_type: string;
-  subject_id: string | null;
-  changes: Record<string, unknown> | null;
-  ip_address: string | null;
-  request_id: string | null;
-  created_at: string;
-}
+export type { ActivityLog } from "../generated/wire.js";
 
-export interface ActivityLogListParams extends PageParams {
-  site_id?: string;
-  action?: string;
-  /** ISO 8601 lower bound of created_at. */
-  since?: string;
-  /** ISO 8601 upper bound of created_at. */
-  until?: string;
-}
+/** Page parameters and the filters: site, action (exact, or a prefix ending in `.*`), time range. */
+export interface ActivityLogListParams extends PageParams, ActivityLogFilters {}
 
 export class ActivityLogs extends APIResource {
   /** GET /api/v1/activity_logs (newest first), filtered by site, action and time range. */

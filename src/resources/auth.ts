@@ -2,39 +2,10 @@
 // manage tokens yourself.
 
 import type { RequestOptions } from "../client.js";
-import type { User } from "./users.js";
+import type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
 import { APIResource } from "./resource.js";
 
-/** POST /api/v1/jwt and /api/v1/jwt/refresh response. */
-export interface JwtTokens {
-  access_token: string;
-  refresh_token: string;
-  token_type: string;
-  /** Seconds until the access token expires (900). */
-  expires_in: number;
-}
-
-export interface JwtLoginParams {
-  email: string;
-  password: string;
-  /** TOTP code; required when the user has two-factor authentication. */
-  otp_attempt?: string;
-}
-
-export interface ApiTokenLoginParams extends JwtLoginParams {
-  /** Name of the token, shown in the account settings. */
-  name?: string;
-}
-
-/** POST /api/v1/auth response: a new API token (shown once) and its user. */
-export interface ApiTokenLogin {
-  token: string;
-  user: User;
-}
-
-export interface RevokeResult {
-  revoked: boolean;
-}
+export type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
 
 export class Authentication extends APIResource {
   /** POST /api/v1/jwt: logs in, returns a JWT pair. */

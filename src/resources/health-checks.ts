@@ -1,25 +1,9 @@
 import type { RequestOptions } from "../client.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";
+import type { HealthCheck } from "../generated/wire.js";
 
-export interface HealthCheckItem {
-  test: string;
-  label: string;
-  status: "good" | "recommended" | "critical";
-  description: string;
-}
-
-export interface HealthCheck {
-  id: string;
-  site_id: string;
-  status: "passed" | "warning" | "failed";
-  http_status: number;
-  response_time_ms: number;
-  wp_version: string;
-  php_version: string;
-  checks: HealthCheckItem[];
-  checked_at: string;
-}
+export type { HealthCheck, HealthCheckItem } from "../generated/wire.js";
 
 export class HealthChecks extends APIResource {
   /** GET /api/v1/sites/:site_id/health_checks (newest first). */

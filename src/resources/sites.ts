@@ -1,33 +1,9 @@
 import type { RequestOptions } from "../client.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";
+import type { Site, SiteCreateParams, SiteUpdateParams } from "../generated/wire.js";
 
-export type SiteStatus = "healthy" | "degraded" | "down" | "maintenance" | "unknown";
-
-export interface Site {
-  id: string;
-  name: string;
-  url: string;
-  /** Derived from the latest health check; `maintenance` while a pipeline applies. */
-  status: SiteStatus;
-  /** major.minor */
-  wp_version: string;
-  /** major.minor */
-  php_version: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SiteCreateParams {
-  /** 1..255 characters. */
-  name: string;
-  /** Absolute http(s) URL, unique per account. */
-  url: string;
-  wp_version?: string;
-  php_version?: string;
-}
-
-export type SiteUpdateParams = Partial<SiteCreateParams>;
+export type { Site, SiteCreateParams, SiteStatus, SiteUpdateParams } from "../generated/wire.js";
 
 export class Sites extends APIResource {
   /** GET /api/v1/sites (oldest first). */

@@ -2,30 +2,9 @@ import type { RequestOptions } from "../client.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { uploadSnapshot, type UploadOptions, type UploadSource } from "../uploads.js";
 import { APIResource, seg } from "./resource.js";
+import type { Snapshot, SnapshotCreateParams } from "../generated/wire.js";
 
-export type SnapshotStatus = "requested" | "in_progress" | "completed" | "failed";
-
-export interface Snapshot {
-  id: string;
-  site_id: string;
-  status: SnapshotStatus;
-  source: "service" | "upload";
-  trigger: "manual" | "scheduled" | "pre_upgrade" | "system";
-  description: string | null;
-  wp_version: string;
-  php_version: string;
-  size_bytes: number | null;
-  checksum_sha256: string | null;
-  created_at: string;
-  completed_at: string | null;
-}
-
-export interface SnapshotCreateParams {
-  description?: string;
-  trigger?: Snapshot["trigger"];
-  /** true: the snapshot waits in `requested` for data sent with `upload()`; else the service captures it. */
-  upload?: boolean;
-}
+export type { Snapshot, SnapshotCreateParams, SnapshotStatus } from "../generated/wire.js";
 
 export class Snapshots extends APIResource {
   /** GET /api/v1/sites/:site_id/snapshots (newest first). */

@@ -1,16 +1,8 @@
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource } from "./resource.js";
+import type { User } from "../generated/wire.js";
 
-export type Role = "owner" | "admin" | "member";
-
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  two_factor_enabled: boolean;
-  created_at: string;
-}
+export type { Role, User } from "../generated/wire.js";
 
 export class Users extends APIResource {
   /** GET /api/v1/users: users of the current account (oldest first). */

@@ -1,35 +1,9 @@
 import type { RequestOptions } from "../client.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";
+import type { WebhookEndpoint, WebhookEndpointCreateParams, WebhookEndpointUpdateParams } from "../generated/wire.js";
 
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  /** Event types delivered; ["*"] means all. */
-  enabled_events: string[];
-  status: "enabled" | "disabled";
-  /** `whsec_...`: present in the create response only. Keep it to verify deliveries. */
-  secret?: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WebhookEndpointCreateParams {
-  /** https (loopback http is allowed by the emulator). */
-  url: string;
-  description?: string | null;
-  /** Default ["*"]: every event. */
-  enabled_events?: string[];
-  status?: "enabled" | "disabled";
-}
-
-export interface WebhookEndpointUpdateParams {
-  url?: string;
-  description?: string | null;
-  enabled_events?: string[];
-  status?: "enabled" | "disabled";
-}
+export type { WebhookEndpoint, WebhookEndpointCreateParams, WebhookEndpointUpdateParams } from "../generated/wire.js";
 
 export class WebhookEndpoints extends APIResource {
   /** GET /api/v1/webhook_endpoints (oldest first). */
