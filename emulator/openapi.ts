@@ -1,7 +1,12 @@
 // GET /openapi.json: an OpenAPI 3.1 document built from the very schemas the routes validate with
 // (collected as routes are registered), so the document cannot drift from behaviour.
+//
+// Error responses are declared from the request pipeline of app.ts (which applies to every route) and
+// what each route takes: a body, a query, an upload; writes need an owner or admin except those members
+// may make (DESIGN.md section 2, Authentication).
 import type { RouteOptions } from "fastify";
 import type { App } from "./http.js";
+import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "./schemas/common.js";
 
 interface Collected {
   method: string;
@@ -44,6 +49,33 @@ function toParameters(schema: Record<string, unknown>): unknown[] {
   return params;
 }
 
+/** Writes a member may make: creating a snapshot (and sending its data), and ending their own session. */
+const MEMBER_WRITES = new Set(["createSnapshot", "uploadSnapshotData", "revokeToken", "deleteApiToken"]);
+
+const ref = (name: string) => ({ content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } });
+
+/** The 4xx answers this route can give, with DESIGN.md's bodies. */
+function errorResponses(r: Collected): Record<string, unknown> {
+  const s = r.schema;
+  const json = Boolean(s.body);
+  const upload = Boolean(s.consumes);
+  const post = r.method === "post";
+  const out: Record<string, unknown> = {};
+  const add = (code: number, when: boolean, description: string, schema = "Error"): void => {
+    if (when) out[code] = { description, ...ref(schema) };
+  };
+  add(400, json || upload || post || Boolean(s.querystring), "Malformed JSON, a bad query value or a bad header");
+  add(401, true, r.public ? "Wrong credentials" : "Missing, unknown, expired or revoked credentials");
+  add(403, !r.public && r.method !== "get" && !MEMBER_WRITES.has(String(s.operationId)), "The caller is a member: only owners and admins may do this");
+  add(404, !r.public, "No such record in the current account (or X-Account-Id names an account the user is not in)");
+  add(409, (post && !r.public) || upload, upload ? "The upload continues at another offset, or another upload to it is in progress" : "A request with this Idempotency-Key is in progress", upload ? "UploadConflict" : "Error");
+  add(413, json || upload, "Payload too large");
+  add(415, json || upload, "Unsupported media type");
+  add(422, json || post || upload || s.operationId === "deleteSnapshot", "Validation failed, or a state that does not allow this", "ValidationError");
+  add(429, true, "Rate limit exceeded (with Retry-After)");
+  return out;
+}
+
 export function buildOpenApiDocument(app: App): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of collected.get(app) ?? []) {
@@ -54,6 +86,7 @@ export function buildOpenApiDocument(app: App): Record<string, unknown> {
       responses[code] = { description: code === "204" ? "No content" : "Response", content: { "application/json": { schema: body } } };
       if (code === "204") delete (responses[code] as Record<string, unknown>).content;
     }
+    Object.assign(responses, errorResponses(r));
     responses.default = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
     const op: Record<string, unknown> = {
       operationId: (s.operationId as string) ?? `${r.method}_${path}`,
@@ -77,13 +110,7 @@ export function buildOpenApiDocument(app: App): Record<string, unknown> {
         apiToken: { type: "apiKey", in: "header", name: "Authorization", description: "`token <API_TOKEN>`" },
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
       },
-      schemas: {
-        Error: {
-          type: "object",
-          required: ["error"],
-          properties: { error: { type: "string" }, errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
-        },
-      },
+      schemas: { Error: ErrorSchema, ValidationError: ValidationErrorSchema, UploadConflict: UploadConflictSchema },
     },
     paths,
   };
