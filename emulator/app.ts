@@ -2,6 +2,11 @@
 // faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
 // Routes are HTTP only (schema, auth guard, one service call, reply): routes/ -> services/ (rules,
 // state transitions, activity, events) -> store/ (SQL, one module per table family).
+//
+// The hot path (an authenticated GET /sites/:id, bench/emulator-get-site.bench.ts) takes no promise and
+// no crypto call it can avoid: request ids are a counter (nextRequestId), the onRequest hook is callback
+// style and synchronous for an API token, valid API tokens are cached by hash (auth/authenticate.ts), and
+// sites are cached as the API shows them (store/sites.ts, whose one write path keeps the cache true).
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
