@@ -10,11 +10,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { APIResponse, RequestOptions, SiteOps } from "./client.js";
+import { APIPromise } from "./api-promise.js";
 import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
-import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
 import { builtin } from "./internal/builtins.js";
 import { hashFile } from "./internal/hash-worker.js";
+import { jitterServerDelay, RETRYABLE_STATUSES, RetryState, serverDelay } from "./internal/retry.js";
+import { sleep } from "./internal/sleep.js";
+import type { APIClient, APIResponse, RequestOptions } from "./request-types.js";
 import type { Snapshot } from "./resources/snapshots.js";
 
 /** Inputs larger than this are sent in resumable chunks. */
@@ -27,7 +29,8 @@ export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
 const TAIL_BYTES = 1024 * 1024;
 /** Per-attempt timeout of an upload request (a whole body or one chunk). */
 export const DEFAULT_UPLOAD_TIMEOUT_MS = 10 * 60_000;
-/** Retries of one chunk after a failure, each resuming from the server's offset. */
+/** Retries of one chunk after a failure, each resuming from the server's offset (within the client's retry
+ * budget, counted from the chunk's first attempt). */
 export const DEFAULT_CHUNK_RETRIES = 5;
 
 /** Read size, and how many read buffers are reused in turn (see fileChunks). 256 KiB stays in the CPU's
@@ -65,7 +68,12 @@ interface FileInput {
   digest?: string;
 }
 
-export async function uploadSnapshot(client: SiteOps, urlPath: string, source: UploadSource, options: UploadOptions = {}): Promise<Snapshot> {
+/** Sends snapshot data; resolves with the snapshot (`.withResponse()`: the last response). */
+export function uploadSnapshot(client: APIClient, urlPath: string, source: UploadSource, options: UploadOptions = {}): APIPromise<Snapshot> {
+  return new APIPromise(upload(client, urlPath, source, options));
+}
+
+async function upload(client: APIClient, urlPath: string, source: UploadSource, options: UploadOptions): Promise<APIResponse<Snapshot>> {
   const contentType = options.contentType ?? guessContentType(typeof source === "string" ? source : "");
   const timeout = options.timeout ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   if (typeof source !== "string" && (Buffer.isBuffer(source) || source instanceof Uint8Array)) {
@@ -81,7 +89,7 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
       headers: { ...options.headers, "content-digest": `sha-256=:${digest}:` },
     });
     options.onProgress?.({ sent: data.length, total: data.length });
-    return response.data;
+    return response;
   }
   const input = typeof source === "string" ? { file: source, size: await fileSize(source) } : await spool(source, options.signal);
   try {
@@ -110,7 +118,7 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
       contentType,
       headers: { ...options.headers, "content-length": String(input.size), "content-digest": `sha-256=:${digest}:` },
     });
-    return response.data;
+    return response;
   } finally {
     await input.cleanup?.();
   }
@@ -123,9 +131,14 @@ export async function uploadSnapshot(client: SiteOps, urlPath: string, source: U
  * for sending (one read of the file, on this thread), and a resume from an offset the hash has passed
  * re-hashes from the start of the chunk it fell in.
  */
-async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput, options: UploadOptions & { contentType: string }): Promise<Snapshot> {
+async function uploadChunked(
+  client: APIClient,
+  urlPath: string,
+  input: FileInput,
+  options: UploadOptions & { contentType: string },
+): Promise<APIResponse<Snapshot>> {
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
-  const maxRetries = options.chunkRetries ?? DEFAULT_CHUNK_RETRIES;
+  const policy = { maxRetries: options.chunkRetries ?? DEFAULT_CHUNK_RETRIES, budgetMs: options.retryBudgetMs ?? client.retryBudgetMs };
   const hashing = input.digest === undefined ? new RunningHash(input.file) : undefined;
   const total = input.size;
   const digest = async (): Promise<string> => input.digest ?? (await hashing!.digestOf(total));
@@ -134,8 +147,8 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
   if (typeof initial === "number") offset = initial;
   // Already complete: the same data is a no-op, as the service treats it; other data is sent so that the
   // service can refuse it (422) rather than this call claiming success.
-  else if (initial.checksum_sha256 === Buffer.from(await digest(), "base64").toString("hex")) return initial;
-  let failures = 0;
+  else if (initial.data.checksum_sha256 === Buffer.from(await digest(), "base64").toString("hex")) return initial;
+  let retries = new RetryState(policy);
   for (;;) {
     const start = offset;
     let end = Math.min(start + chunkSize, total);
@@ -164,23 +177,19 @@ async function uploadChunked(client: SiteOps, urlPath: string, input: FileInput,
       error = err;
     }
     if (response) {
-      if (response.status === 200) return response.data as Snapshot;
+      if (response.status === 200) return response as APIResponse<Snapshot>;
       const received = receivedBytes(response.data);
       if (received === undefined) throw new SiteOpsError(`Upload: unexpected ${response.status} response without received_bytes.`);
-      if (received > start) failures = 0;
+      if (received > start) retries = new RetryState(policy);
       // A server that accepts a chunk without moving forward would have us resend it forever.
-      else if (++failures > maxRetries) throw new SiteOpsError(`Upload: the service stays at byte ${received} of ${total}.`);
+      else if (retries.next(0) === undefined) throw new SiteOpsError(`Upload: the service stays at byte ${received} of ${total}.`);
       offset = received;
       continue;
     }
-    const delay = retryable(error) && failures < maxRetries ? (error instanceof APIError ? retryDelay(error.headers, failures) : backoffDelay(failures)) : undefined;
+    const requested = error instanceof APIError ? serverDelay(error.headers) : undefined;
+    const delay = retryable(error) ? retries.next(requested === undefined ? undefined : jitterServerDelay(requested)) : undefined;
     if (delay === undefined) throw error;
-    failures++;
-    try {
-      await sleep(delay, options.signal);
-    } catch (reason) {
-      throw new APIUserAbortError(undefined, { cause: reason });
-    }
+    await sleep(delay, { signal: options.signal });
     const resumed = await queryOffset(client, urlPath, total, options);
     if (typeof resumed !== "number") return resumed;
     offset = resumed;
@@ -241,7 +250,7 @@ export class RunningHash {
 }
 
 /** Asks where the server is: a number to resume from, or the finished snapshot. */
-async function queryOffset(client: SiteOps, urlPath: string, total: number, options: UploadOptions): Promise<number | Snapshot> {
+async function queryOffset(client: APIClient, urlPath: string, total: number, options: UploadOptions): Promise<number | APIResponse<Snapshot>> {
   const response = await client.request<unknown>({
     ...options,
     method: "PUT",
@@ -251,7 +260,7 @@ async function queryOffset(client: SiteOps, urlPath: string, total: number, opti
     headers: { ...options.headers, "content-length": "0", "content-range": `bytes */${total}` },
   });
   if (response.status === 200 && response.data && typeof response.data === "object" && "id" in response.data) {
-    return response.data as Snapshot;
+    return response as APIResponse<Snapshot>;
   }
   return receivedBytes(response.data) ?? 0;
 }
