@@ -107,7 +107,7 @@ export class Faults {
     const rule = this.#match(req.method, req.url.split("?")[0]!);
     if (!rule) return;
     if (rule.phase === "after" || rule.phase === "drop_body") {
-      interceptAnswer(reply.raw, rule);
+      interceptAnswer(reply, rule);
       return; // the request goes on to be handled
     }
     if (rule.delay_ms) await sleep(rule.delay_ms);
@@ -136,7 +136,8 @@ function faultAnswer(rule: FaultRule, status: number): { headers: Record<string,
  * (hooks, the idempotency record) is done with it: what a proxy between the client and the service does.
  * Fastify answers with one writeHead(status, headers) and one end(payload).
  */
-function interceptAnswer(res: ServerResponse, rule: FaultRule): void {
+function interceptAnswer(reply: FastifyReply, rule: FaultRule): void {
+  const res: ServerResponse = reply.raw;
   const writeHead = res.writeHead;
   const end = res.end;
   let head: [number, OutgoingHttpHeaders] = [200, {}];
@@ -147,6 +148,9 @@ function interceptAnswer(res: ServerResponse, rule: FaultRule): void {
   res.end = ((payload?: string | Buffer | null) => {
     res.writeHead = writeHead;
     res.end = end;
+    // Fastify counts an answer as sent once the response ended; from here this function owns it, so
+    // nothing runs on (a hook that answered a replay must not be followed by the route handler).
+    void reply.hijack();
     const body = payload ? Buffer.from(payload) : Buffer.alloc(0);
     const act = (): void => {
       if (res.destroyed) return;
