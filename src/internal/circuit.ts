@@ -38,7 +38,7 @@ export class ConnectionCircuit {
   #changed = signalled();
 
   /** `policy`: the client's retry policy, which decides when the circuit gives up. */
-  constructor(origin: string, policy: RetryPolicy, now: () => number = Date.now) {
+  constructor(origin: string, policy: RetryPolicy, now: () => number = () => Date.now()) {
     this.#origin = origin;
     this.#policy = policy;
     this.#now = now;

@@ -1,27 +1,33 @@
-// Client-side pacing from the service's RateLimit-* headers, shared by every request of a client: requests
-// go out freely while the window has room, are spaced out over the time left once it runs low, and wait for
-// the reset (instead of being sent to collect a 429 and spend a retry) when nothing is left. Processes that
-// share one token each see the others' use in the headers and slow down together; a 429 that happens anyway
-// (or a Retry-After) pauses every request of the client until the time the server named, plus jitter.
+// Client-side pacing from the service's RateLimit-* headers, shared by every request of a client. Once the
+// window's length is known, its allowance is spent at an even pace (a token bucket refilled at
+// limit/window) with a small burst on top, so a busy client gets the whole allowance without being refused;
+// before that, requests go freely until a tenth of the allowance is left, and the rest is spread over the
+// time left. With nothing left a request waits for the reset instead of being sent to collect a 429 and
+// spend a retry. Processes sharing one token see each other's use in the headers and slow down together;
+// a 429 that happens anyway pauses every request of the client until the time the server named, plus jitter.
 
 import { jitterServerDelay, parseRateLimit, parseRetryAfter } from "./retry.js";
 import { sleep } from "./sleep.js";
 
-/** Below this share of the window's limit left, requests are spaced out over the time until the reset. */
-export const PACING_THRESHOLD = 0.1;
+/** Requests a client may send ahead of the even pace, as a share of the window's limit. */
+export const BURST_SHARE = 0.1;
 
 export class RateLimiter {
   readonly #now: () => number;
   readonly #random: () => number;
-  /** Requests this client may still send in the current window (the server's count less what was sent since). */
+  /** Requests this client may still send in the current window: the server's count less what was sent since. */
   #remaining: number | undefined;
   /** When the current window ends. */
   #resetAt = 0;
   #limit: number | undefined;
+  /** Length of a window, once a response at the start of one showed it (0: not known). */
+  #windowMs = 0;
   /** Earliest start of the next paced request. */
   #nextSlot = 0;
+  /** The current window's figures are assumed (a window passed and no response told yet). */
+  #assumed = false;
 
-  constructor(now: () => number = Date.now, random: () => number = Math.random) {
+  constructor(now: () => number = () => Date.now(), random: () => number = () => Math.random()) {
     this.#now = now;
     this.#random = random;
   }
@@ -34,28 +40,29 @@ export class RateLimiter {
     const started = this.#now();
     for (;;) {
       const now = this.#now();
-      if (this.#remaining === undefined || now >= this.#resetAt) {
-        this.#remaining = undefined; // a new window: the next response says how much room it has
-        return now - started;
-      }
-      const low = Math.max(1, Math.ceil((this.#limit ?? 0) * PACING_THRESHOLD));
-      if (this.#remaining > low) {
-        this.#remaining--;
-        return now - started;
-      }
+      if (now >= this.#resetAt) this.#newWindow(now);
+      const remaining = this.#remaining;
+      if (remaining === undefined) return now - started; // nothing known: the response will say
       let wait: number;
-      if (this.#remaining <= 0) {
+      if (remaining <= 0) {
         // Everyone waiting for the reset comes back spread over a moment, not in one burst.
         wait = jitterServerDelay(this.#resetAt - now, this.#random);
       } else {
-        // Spread what is left evenly over the time left.
+        const limit = this.#limit ?? remaining;
+        const burst = Math.max(1, Math.ceil(limit * BURST_SHARE));
+        // What an even pace would have left by now, less the burst; without a known window, the burst alone.
+        const floor = this.#windowMs > 0 ? (limit * (this.#resetAt - now)) / this.#windowMs - burst : burst;
+        if (remaining - 1 >= floor) {
+          this.#remaining = remaining - 1;
+          return now - started;
+        }
+        // Behind the pace: spread what is left evenly over the time left.
         const slot = Math.max(this.#nextSlot, now);
-        this.#nextSlot = slot + (this.#resetAt - slot) / (this.#remaining + 1);
-        this.#remaining--;
         wait = slot - now;
-        if (wait <= 0) return now - started;
         if (wait > maxWaitMs) return now - started;
-        await sleep(wait, { signal });
+        this.#nextSlot = slot + (this.#resetAt - slot) / remaining;
+        this.#remaining = remaining - 1;
+        if (wait > 0) await sleep(wait, { signal });
         return this.#now() - started;
       }
       if (wait > maxWaitMs) return now - started;
@@ -74,12 +81,17 @@ export class RateLimiter {
       const resetAt = now + rate.resetMs;
       // Within one window the count only goes down, and responses may arrive out of order: keep the lowest.
       // A reset well past the one known is a new window.
-      if (this.#remaining === undefined || resetAt > this.#resetAt + 1500) {
+      const newWindow = this.#remaining === undefined || this.#assumed || resetAt > this.#resetAt + 1500;
+      if (newWindow) {
+        // The first answers of a window show its length: after a reset was crossed, or with the full limit left.
+        const crossed = this.#assumed || (Number.isFinite(this.#resetAt) && this.#resetAt > 0);
+        if (crossed || (this.#limit !== undefined && rate.remaining >= this.#limit - 1)) this.#windowMs = rate.resetMs;
         this.#remaining = rate.remaining;
         this.#resetAt = resetAt;
         this.#nextSlot = 0;
+        this.#assumed = false;
       } else {
-        this.#remaining = Math.min(this.#remaining, rate.remaining);
+        this.#remaining = Math.min(this.#remaining!, rate.remaining);
       }
     }
     if (status === 429) {
@@ -90,7 +102,23 @@ export class RateLimiter {
 
   /** Holds every request of the client until `ms` from now (a 429's Retry-After). */
   pause(ms: number): void {
+    const until = this.#now() + ms;
     this.#remaining = 0;
-    this.#resetAt = Math.max(this.#resetAt, this.#now() + ms);
+    this.#resetAt = this.#assumed || !Number.isFinite(this.#resetAt) ? until : Math.max(this.#resetAt, until);
+    this.#assumed = false;
+  }
+
+  /** A window has passed: until a response tells, assume the limit it had (an even pace from the start). */
+  #newWindow(now: number): void {
+    this.#nextSlot = 0;
+    if (this.#limit === undefined || this.#windowMs === 0) {
+      this.#remaining = undefined;
+      this.#resetAt = Infinity;
+      this.#assumed = false;
+      return;
+    }
+    this.#remaining = this.#limit;
+    this.#resetAt = now + this.#windowMs;
+    this.#assumed = true;
   }
 }

@@ -99,7 +99,9 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
       if (!retryable) throw error;
       uncertain ??= uncertainStatus(response.status, idempotencyKey !== undefined);
       const requested = serverDelay(response.headers);
-      delay = retries.next(requested === undefined ? undefined : jitterServerDelay(requested));
+      if (requested === undefined) delay = retries.next();
+      else if (response.status === 429) delay = retries.rateLimited(jitterServerDelay(requested));
+      else delay = retries.next(jitterServerDelay(requested));
       if (delay === undefined) throw error;
     } else {
       if (!(failure instanceof APIConnectionError)) throw failure;

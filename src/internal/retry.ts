@@ -121,8 +121,10 @@ export class RetryState {
   readonly #now: () => number;
   readonly #startedAt: number;
   #retries = 0;
+  /** Time spent waiting out rate limits, which moves the deadline. */
+  #extendedMs = 0;
 
-  constructor(policy: RetryPolicy, now: () => number = Date.now) {
+  constructor(policy: RetryPolicy, now: () => number = () => Date.now()) {
     this.#policy = policy;
     this.#now = now;
     this.#startedAt = now();
@@ -135,7 +137,7 @@ export class RetryState {
 
   /** When the budget ends (ms since the epoch of `now`). */
   get deadline(): number {
-    return this.#startedAt + this.#policy.budgetMs;
+    return this.#startedAt + this.#policy.budgetMs + this.#extendedMs;
   }
 
   /**
@@ -156,5 +158,17 @@ export class RetryState {
     }
     this.#retries++;
     return delay;
+  }
+
+  /**
+   * Grants a retry after a rate limit's wait (a 429's Retry-After or reset), or undefined when no retries are
+   * left or the wait is longer than the whole budget. Waiting out a rate limit does not use up the budget:
+   * the deadline moves by the wait.
+   */
+  rateLimited(wait: number): number | undefined {
+    if (this.#retries >= this.#policy.maxRetries || wait > this.#policy.budgetMs) return undefined;
+    this.#retries++;
+    this.#extendedMs += wait;
+    return wait;
   }
 }

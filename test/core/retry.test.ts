@@ -111,10 +111,8 @@ describe("sleep", () => {
 });
 
 describe("RateLimiter", () => {
-  let t: number;
   beforeEach(() => {
     vi.useFakeTimers();
-    t = Date.now();
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -125,21 +123,37 @@ describe("RateLimiter", () => {
     "ratelimit-reset": String(reset),
   });
 
-  it("sends freely while the window has room and knows nothing else", async () => {
+  /** Runs `count` acquires together; resolves with each one's start, in ms from now, in order. */
+  async function starts(limiter: RateLimiter, count: number, advance = 120_000): Promise<number[]> {
+    const out: number[] = [];
+    const base = Date.now();
+    const all = Promise.all(Array.from({ length: count }, async () => out.push((await limiter.acquire(undefined, 120_000), Date.now() - base))));
+    await vi.advanceTimersByTimeAsync(advance);
+    await all;
+    return out.sort((a, b) => a - b).map(Math.round);
+  }
+
+  it("sends freely while nothing is known, and down to a tenth of the limit while the window's length is not", async () => {
     const limiter = new RateLimiter(Date.now, () => 0);
-    expect(await limiter.acquire(undefined, 60_000)).toBe(0);
-    limiter.observe(200, headers(50, 60));
-    for (let i = 0; i < 30; i++) expect(await limiter.acquire(undefined, 60_000)).toBe(0);
+    expect(await starts(limiter, 20, 0)).toEqual(Array(20).fill(0));
+    limiter.observe(200, headers(50, 30)); // mid-window: its length is unknown
+    const times = await starts(limiter, 42);
+    expect(times.slice(0, 40)).toEqual(Array(40).fill(0));
+    expect(times.slice(40)).toEqual([0, 3000]); // then the last 10 over the 30 s left: every 3 s
   });
 
-  it("spaces out the last tenth of the window evenly over the time left", async () => {
+  it("spreads the last tenth evenly over the time left", async () => {
     const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(4, 10)); // 4 left of 100, 10 s to go: one every 2 s
-    const starts: number[] = [];
-    const all = Promise.all([0, 1, 2, 3].map(async () => starts.push((await limiter.acquire(undefined, 60_000), Date.now() - t))));
-    await vi.advanceTimersByTimeAsync(10_000);
-    await all;
-    expect(starts.sort((a, b) => a - b)).toEqual([0, 2000, 4000, 6000]);
+    limiter.observe(200, headers(4, 10)); // 4 left of 100, 10 s to go
+    expect(await starts(limiter, 4)).toEqual([0, 2500, 5000, 7500]);
+  });
+
+  it("once a window's length is known, keeps an even pace with a burst of a tenth on top", async () => {
+    const limiter = new RateLimiter(Date.now, () => 0);
+    limiter.observe(200, headers(99, 60)); // the first request of a window: 100 per 60 s
+    const times = await starts(limiter, 13);
+    expect(times.slice(0, 10)).toEqual(Array(10).fill(0)); // 90 left at 0 s is on the pace line less the burst
+    expect(times.slice(10).map((ms) => Math.round(ms / 100) * 100)).toEqual([700, 1300, 2000]); // the 90 left over 60 s
   });
 
   it("holds requests until the reset when nothing is left, unless that is longer than allowed", async () => {
@@ -162,10 +176,22 @@ describe("RateLimiter", () => {
     limiter.observe(200, headers(35, 30)); // an older response arriving late
     let sent = false;
     void limiter.acquire(undefined, 60_000).then(() => (sent = true));
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(29_000);
     expect(sent).toBe(false);
-    limiter.observe(200, headers(100, 60)); // the next window
-    expect(await limiter.acquire(undefined, 60_000)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toBe(true);
+    limiter.observe(200, headers(95, 60)); // the next window, already used by others
+    expect(await starts(limiter, 85, 0)).toEqual(Array(85).fill(0));
+  });
+
+  it("after a known window ends, assumes its limit at an even pace until a response tells", async () => {
+    const limiter = new RateLimiter(Date.now, () => 0);
+    limiter.observe(200, headers(99, 10)); // 100 per 10 s
+    limiter.observe(200, headers(0, 10));
+    await vi.advanceTimersByTimeAsync(10_000);
+    const times = await starts(limiter, 12, 20_000);
+    expect(times.slice(0, 11)).toEqual(Array(11).fill(0)); // the burst, then the even pace (10 s / 90)
+    expect(times[11]).toBe(111);
   });
 
   it("pauses every request after a 429 for its Retry-After, plus jitter", async () => {
