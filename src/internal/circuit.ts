@@ -6,7 +6,7 @@
 
 import { APIConnectionError } from "../errors.js";
 import { backoffDelay, type RetryPolicy } from "./retry.js";
-import { sleep } from "./sleep.js";
+import { changeSignal, sleep } from "./sleep.js";
 
 /** After the retry policy was spent on connection failures, requests fail at once for this long. */
 export const CIRCUIT_OPEN_MS = 30_000;
@@ -35,7 +35,7 @@ export class ConnectionCircuit {
   #openUntil = 0;
   #openMessage = "";
   #lastError: unknown;
-  #changed = signalled();
+  #changed = changeSignal();
 
   /** `policy`: the client's retry policy, which decides when the circuit gives up. */
   constructor(origin: string, policy: RetryPolicy, now: () => number = () => Date.now()) {
@@ -113,13 +113,7 @@ export class ConnectionCircuit {
 
   #notify(): void {
     const changed = this.#changed;
-    this.#changed = signalled();
+    this.#changed = changeSignal();
     changed.fire();
   }
-}
-
-function signalled(): { promise: Promise<void>; fire: () => void } {
-  let fire!: () => void;
-  const promise = new Promise<void>((resolve) => (fire = resolve));
-  return { promise, fire };
 }

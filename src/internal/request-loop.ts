@@ -6,7 +6,7 @@ import type { Auth } from "../auth.js";
 import type { APIClient, APIResponse, RequestInit, Settle } from "../request-types.js";
 import { APIConnectionError, APIError } from "../errors.js";
 import { builtin } from "./builtins.js";
-import type { ConnectionCircuit } from "./circuit.js";
+import type { CircuitTicket, ConnectionCircuit } from "./circuit.js";
 import type { RequestLogger } from "./logger.js";
 import { connectFailed, uncertainFailure, uncertainStatus } from "./outcome.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -55,24 +55,29 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     lastFailure instanceof Error ? lastFailure : new APIConnectionError(`Connection error: ${ctx.transport.origin} is not accepting connections.`);
 
   for (let attempt = 0; ; attempt++) {
+    // Credentials first: renewing them is a request of its own, which must not wait behind this one.
+    const credentials = authenticate ? ctx.credentials() : undefined;
+    const header = credentials?.authorization(ctx.client);
+    const authorization = typeof header === "object" ? await header : header; // a token needs no await
     if (ctx.limiter) {
-      const waited = await ctx.limiter.acquire(init.signal, retries ? retries.deadline - Date.now() : policy.budgetMs);
+      // Waiting for the rate limit is not spending the retry budget; only a single wait longer than the whole
+      // budget is not made (the request goes, and the service's 429 with its Retry-After ends the call).
+      const waited = await ctx.limiter.acquire(init.signal, policy.budgetMs);
+      retries?.extend(waited);
       if (waited > 0) log?.({ kind: "rate_limit", method: init.method, path: init.path, delayMs: waited });
     }
-    // The budget runs from the first attempt, not from a wait for the rate limit before it.
     retries ??= new RetryState(policy);
-    const ticket = await ctx.circuit.admit(init.signal, retries.deadline, unreachable);
+    let ticket: CircuitTicket | undefined;
     let response: APIResponse<unknown> | undefined;
     let failure: unknown;
-    let authorization: string | undefined;
     try {
-      const credentials = authenticate ? ctx.credentials() : undefined;
-      const header = credentials?.authorization(ctx.client);
-      authorization = typeof header === "object" ? await header : header; // a token needs no await
+      ticket = await ctx.circuit.admit(init.signal, retries.deadline, unreachable);
       response = await sendOnce(ctx.transport, { init, authorization, idempotencyKey, attempt });
     } catch (err) {
       failure = err;
     }
+    if (!response) ctx.limiter?.failed();
+    if (!ticket) throw failure; // the circuit is open, or the call gave up or was aborted waiting for it
     const refused = response === undefined && connectFailed(failure);
     ctx.circuit.report(ticket, refused ? "connect_failed" : response || failure instanceof APIConnectionError ? "answered" : "other", failure);
 
@@ -82,7 +87,6 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
       if (response.status < 400) return response as APIResponse<T>;
       const error = APIError.generate(response.status, response.data, response.headers);
       // An expired access token is renewed once (single-flight across concurrent calls), outside the retry budget.
-      const credentials = ctx.credentials();
       if (response.status === 401 && authorization && !recovered && credentials) {
         recovered = true;
         if (await credentials.recover(ctx.client, authorization, error)) continue;

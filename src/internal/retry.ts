@@ -168,7 +168,12 @@ export class RetryState {
   rateLimited(wait: number): number | undefined {
     if (this.#retries >= this.#policy.maxRetries || wait > this.#policy.budgetMs) return undefined;
     this.#retries++;
-    this.#extendedMs += wait;
+    this.extend(wait);
     return wait;
+  }
+
+  /** Moves the deadline by `ms` spent waiting for the client's rate limiter. */
+  extend(ms: number): void {
+    this.#extendedMs += ms;
   }
 }

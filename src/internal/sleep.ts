@@ -36,3 +36,11 @@ export function sleep(ms: number, options: SleepOptions = {}): Promise<void> {
     );
   });
 }
+
+/** A shared state's "it changed" signal: sleepers pass `promise` as `wake`; `fire()` wakes them all, and the
+ * owner then makes a fresh one for the next change. */
+export function changeSignal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}

@@ -133,13 +133,26 @@ describe("RateLimiter", () => {
     return out.sort((a, b) => a - b).map(Math.round);
   }
 
-  it("sends freely while nothing is known, and down to a tenth of the limit while the window's length is not", async () => {
+  it("while nothing is known lets one request go first; after an answer without RateLimit headers, all go", async () => {
     const limiter = new RateLimiter(Date.now, () => 0);
+    let sent = 0;
+    const all = Promise.all(Array.from({ length: 5 }, () => limiter.acquire(undefined, 60_000).then(() => sent++)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(1);
+    limiter.failed(); // no answer: the next one goes
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(2);
+    limiter.observe(200, {});
+    await vi.advanceTimersByTimeAsync(0);
+    await all;
     expect(await starts(limiter, 20, 0)).toEqual(Array(20).fill(0));
-    limiter.observe(200, headers(50, 30)); // mid-window: its length is unknown
-    const times = await starts(limiter, 42);
-    expect(times.slice(0, 40)).toEqual(Array(40).fill(0));
-    expect(times.slice(40)).toEqual([0, 3000]); // then the last 10 over the 30 s left: every 3 s
+  });
+
+  it("a client that starts mid-window spreads what is left over the time left", async () => {
+    const limiter = new RateLimiter(Date.now, () => 0);
+    limiter.observe(200, headers(50, 30)); // the window's length is not known: taken as 30 s
+    const times = await starts(limiter, 3);
+    expect(times.map((ms) => Math.round(ms / 100) * 100)).toEqual([0, 600, 1200]); // 50 over 30 s
   });
 
   it("spreads the last tenth evenly over the time left", async () => {
@@ -151,9 +164,9 @@ describe("RateLimiter", () => {
   it("once a window's length is known, keeps an even pace with a burst of a tenth on top", async () => {
     const limiter = new RateLimiter(Date.now, () => 0);
     limiter.observe(200, headers(99, 60)); // the first request of a window: 100 per 60 s
-    const times = await starts(limiter, 13);
-    expect(times.slice(0, 10)).toEqual(Array(10).fill(0)); // 90 left at 0 s is on the pace line less the burst
-    expect(times.slice(10).map((ms) => Math.round(ms / 100) * 100)).toEqual([700, 1300, 2000]); // the 90 left over 60 s
+    const times = await starts(limiter, 12);
+    expect(times.slice(0, 9)).toEqual(Array(9).fill(0)); // down to 90 left at 0 s: the pace line less the burst
+    expect(times.slice(9).map((ms) => Math.round(ms / 100) * 100)).toEqual([700, 1300, 2000]); // the 90 left over 60 s
   });
 
   it("holds requests until the reset when nothing is left, unless that is longer than allowed", async () => {
@@ -180,18 +193,23 @@ describe("RateLimiter", () => {
     expect(sent).toBe(false);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(sent).toBe(true);
-    limiter.observe(200, headers(95, 60)); // the next window, already used by others
-    expect(await starts(limiter, 85, 0)).toEqual(Array(85).fill(0));
+    limiter.observe(200, headers(95, 60)); // the next window, 100 per 60 s, already used a little by others
+    const times = await starts(limiter, 6);
+    expect(times.map((ms) => Math.round(ms / 100) * 100)).toEqual([0, 0, 0, 0, 0, 700]); // the burst down to the pace, then the pace
   });
 
-  it("after a known window ends, assumes its limit at an even pace until a response tells", async () => {
+  it("after a window ends, one request goes first again and its answer sets the pace", async () => {
     const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(99, 10)); // 100 per 10 s
     limiter.observe(200, headers(0, 10));
     await vi.advanceTimersByTimeAsync(10_000);
-    const times = await starts(limiter, 12, 20_000);
-    expect(times.slice(0, 11)).toEqual(Array(11).fill(0)); // the burst, then the even pace (10 s / 90)
-    expect(times[11]).toBe(111);
+    let sent = 0;
+    const all = Promise.all(Array.from({ length: 3 }, () => limiter.acquire(undefined, 60_000).then(() => sent++)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(1);
+    limiter.observe(200, headers(99, 10));
+    await vi.advanceTimersByTimeAsync(0);
+    await all;
+    expect(sent).toBe(3);
   });
 
   it("pauses every request after a 429 for its Retry-After, plus jitter", async () => {
