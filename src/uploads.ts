@@ -17,7 +17,11 @@ import { hashFile } from "./internal/hash-worker.js";
 import { jitterServerDelay, RETRYABLE_STATUSES, RetryState, serverDelay } from "./internal/retry.js";
 import { sleep } from "./internal/sleep.js";
 import type { APIClient, APIResponse, RequestOptions } from "./request-types.js";
-import type { Snapshot } from "./resources/snapshots.js";
+
+/** What an upload answers with: the snapshot (resources/snapshots.ts), of which this needs its checksum. */
+export interface UploadedSnapshot {
+  checksum_sha256: string | null;
+}
 
 /** Inputs larger than this are sent in resumable chunks. */
 export const DEFAULT_RESUMABLE_THRESHOLD = 64 * 1024 * 1024;
@@ -69,11 +73,21 @@ interface FileInput {
 }
 
 /** Sends snapshot data; resolves with the snapshot (`.withResponse()`: the last response). */
-export function uploadSnapshot(client: APIClient, urlPath: string, source: UploadSource, options: UploadOptions = {}): APIPromise<Snapshot> {
-  return new APIPromise(upload(client, urlPath, source, options));
+export function uploadSnapshot<Snapshot extends UploadedSnapshot>(
+  client: APIClient,
+  urlPath: string,
+  source: UploadSource,
+  options: UploadOptions = {},
+): APIPromise<Snapshot> {
+  return new APIPromise(upload<Snapshot>(client, urlPath, source, options));
 }
 
-async function upload(client: APIClient, urlPath: string, source: UploadSource, options: UploadOptions): Promise<APIResponse<Snapshot>> {
+async function upload<Snapshot extends UploadedSnapshot>(
+  client: APIClient,
+  urlPath: string,
+  source: UploadSource,
+  options: UploadOptions,
+): Promise<APIResponse<Snapshot>> {
   const contentType = options.contentType ?? guessContentType(typeof source === "string" ? source : "");
   const timeout = options.timeout ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   if (typeof source !== "string" && (Buffer.isBuffer(source) || source instanceof Uint8Array)) {
@@ -94,7 +108,7 @@ async function upload(client: APIClient, urlPath: string, source: UploadSource, 
   const input = typeof source === "string" ? { file: source, size: await fileSize(source) } : await spool(source, options.signal);
   try {
     const threshold = options.resumableThreshold ?? DEFAULT_RESUMABLE_THRESHOLD;
-    if (input.size > threshold) return await uploadChunked(client, urlPath, input, { ...options, timeout, contentType });
+    if (input.size > threshold) return await uploadChunked<Snapshot>(client, urlPath, input, { ...options, timeout, contentType });
     let digest = input.digest;
     if (digest === undefined) {
       const hashing = hashFile(input.file, input.size);
@@ -131,7 +145,7 @@ async function upload(client: APIClient, urlPath: string, source: UploadSource, 
  * for sending (one read of the file, on this thread), and a resume from an offset the hash has passed
  * re-hashes from the start of the chunk it fell in.
  */
-async function uploadChunked(
+async function uploadChunked<Snapshot extends UploadedSnapshot>(
   client: APIClient,
   urlPath: string,
   input: FileInput,
@@ -142,7 +156,7 @@ async function uploadChunked(
   const hashing = input.digest === undefined ? new RunningHash(input.file) : undefined;
   const total = input.size;
   const digest = async (): Promise<string> => input.digest ?? (await hashing!.digestOf(total));
-  const initial = await queryOffset(client, urlPath, total, options);
+  const initial = await queryOffset<Snapshot>(client, urlPath, total, options);
   let offset = 0;
   if (typeof initial === "number") offset = initial;
   // Already complete: the same data is a no-op, as the service treats it; other data is sent so that the
@@ -190,7 +204,7 @@ async function uploadChunked(
     const delay = retryable(error) ? retries.next(requested === undefined ? undefined : jitterServerDelay(requested)) : undefined;
     if (delay === undefined) throw error;
     await sleep(delay, { signal: options.signal });
-    const resumed = await queryOffset(client, urlPath, total, options);
+    const resumed = await queryOffset<Snapshot>(client, urlPath, total, options);
     if (typeof resumed !== "number") return resumed;
     offset = resumed;
   }
@@ -250,7 +264,7 @@ export class RunningHash {
 }
 
 /** Asks where the server is: a number to resume from, or the finished snapshot. */
-async function queryOffset(client: APIClient, urlPath: string, total: number, options: UploadOptions): Promise<number | APIResponse<Snapshot>> {
+async function queryOffset<Snapshot>(client: APIClient, urlPath: string, total: number, options: UploadOptions): Promise<number | APIResponse<Snapshot>> {
   const response = await client.request<unknown>({
     ...options,
     method: "PUT",

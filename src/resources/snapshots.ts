@@ -49,6 +49,6 @@ export class Snapshots extends APIResource {
    * Readable, streamed, with a Content-Digest; large inputs go in resumable chunks. Resolves with the snapshot.
    */
   upload(siteId: string, id: string, source: UploadSource, options?: UploadOptions): Promise<Snapshot> {
-    return uploadSnapshot(this.client, `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}/upload`, source, options);
+    return uploadSnapshot<Snapshot>(this.client, `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}/upload`, source, options);
   }
 }
