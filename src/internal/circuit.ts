@@ -54,6 +54,11 @@ export class ConnectionCircuit {
     return this.#failures === 0 ? 0 : Math.max(0, this.#nextProbeAt - this.#now());
   }
 
+  /** The ticket of an attempt that may go at once (the service answers), else undefined: call admit(). */
+  tryAdmit(): CircuitTicket | undefined {
+    return this.#failures === 0 && this.#openUntil === 0 ? { epoch: this.#epoch, probe: false } : undefined;
+  }
+
   /**
    * Waits until an attempt may be sent. Resolves at once while the service answers; while it does not,
    * waits for this request's turn to probe (or for another probe to succeed). Rejects with the circuit's

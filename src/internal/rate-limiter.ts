@@ -45,6 +45,14 @@ export class RateLimiter {
     this.#random = random;
   }
 
+  /** Counts a request that may go at once without waiting, and says so; false: call acquire(). (Most
+   * requests of a client that is not near its limit pass here, without a promise.) */
+  tryAcquire(): boolean {
+    if (this.#remaining !== undefined || !this.#unlimited || this.#now() < this.#pausedUntil) return false;
+    this.#inFlight++;
+    return true;
+  }
+
   /**
    * Waits until a request may be sent and counts it. A wait longer than `maxWaitMs` is not made: the request
    * goes out and the service's answer (a 429 with its Retry-After) decides. Resolves with the ms waited.

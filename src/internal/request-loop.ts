@@ -59,7 +59,7 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     const credentials = authenticate ? ctx.credentials() : undefined;
     const header = credentials?.authorization(ctx.client);
     const authorization = typeof header === "object" ? await header : header; // a token needs no await
-    if (ctx.limiter) {
+    if (ctx.limiter && !ctx.limiter.tryAcquire()) {
       // Waiting for the rate limit is not spending the retry budget; only a single wait longer than the whole
       // budget is not made (the request goes, and the service's 429 with its Retry-After ends the call).
       const waited = await ctx.limiter.acquire(init.signal, policy.budgetMs);
@@ -71,7 +71,7 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     let response: APIResponse<unknown> | undefined;
     let failure: unknown;
     try {
-      ticket = await ctx.circuit.admit(init.signal, retries.deadline, unreachable);
+      ticket = ctx.circuit.tryAdmit() ?? (await ctx.circuit.admit(init.signal, retries.deadline, unreachable));
       response = await sendOnce(ctx.transport, { init, authorization, idempotencyKey, attempt });
     } catch (err) {
       failure = err;

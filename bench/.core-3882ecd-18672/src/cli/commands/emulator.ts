@@ -1,0 +1,93 @@
+// `siteops emulator`: run the Site Operations emulator until interrupted (DESIGN.md section 3).
+import { parseArgs } from "node:util";
+import type { Command } from "../main.js";
+
+const HELP = `usage: siteops emulator [options]
+
+  --port N              TCP port (default 4747; 0 picks a free one)
+  --host ADDR           listen address (default 127.0.0.1)
+  --db FILE|:memory:    SQLite database (default :memory:)
+  --data-dir DIR        where uploaded snapshot data is stored (default: a temp dir)
+  --seed FILE           seed JSON applied when the database is empty
+  --demo                seed a demo account and print its credentials
+  --step-seconds N      emulator-clock seconds per snapshot/pipeline step (default 2; 0 = at once)
+  --rate-limit N/SECONDS|off   e.g. 100/60 (default off)
+  --access-ttl SECONDS  JWT access token lifetime (default 900)
+  --refresh-ttl SECONDS refresh token lifetime (default 604800)
+  --log                 log requests to stderr
+
+Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
+
+function number(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function rateLimit(raw: string | undefined): { limit: number; windowSeconds: number } | null {
+  if (raw === undefined || raw === "off") return null;
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`--rate-limit must be N/SECONDS (e.g. 100/60) or off, got "${raw}"`);
+  return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+const command: Command = {
+  summary: "run the Site Operations emulator",
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        db: { type: "string" },
+        "data-dir": { type: "string" },
+        seed: { type: "string" },
+        demo: { type: "boolean" },
+        "step-seconds": { type: "string" },
+        "rate-limit": { type: "string" },
+        "access-ttl": { type: "string" },
+        "refresh-ttl": { type: "string" },
+        log: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const { startEmulator } = await import("../../../emulator/index.js");
+    const emulator = await startEmulator({
+      port: number("port", values.port, 0) ?? 4747,
+      host: values.host,
+      db: values.db,
+      dataDir: values["data-dir"],
+      seed: values.seed,
+      demo: values.demo,
+      stepSeconds: number("step-seconds", values["step-seconds"], 0),
+      rateLimit: rateLimit(values["rate-limit"]),
+      accessTtl: number("access-ttl", values["access-ttl"], 1),
+      refreshTtl: number("refresh-ttl", values["refresh-ttl"], 1),
+      logger: values.log,
+    });
+    const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: values.db ?? ":memory:" };
+    if (emulator.demo) line.demo = emulator.demo;
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    process.stderr.write(`siteops emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
+
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        resolve();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    await emulator.close();
+    return 0;
+  },
+};
+
+export default command;

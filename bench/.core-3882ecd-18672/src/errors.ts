@@ -1,0 +1,186 @@
+// The error hierarchy of the API core. Every error the client throws is a SiteOpsError with a stable `code`;
+// HTTP failures are APIError subclasses built in one place, `APIError.generate`, so the status -> class
+// mapping cannot drift between call sites.
+
+import { redact } from "./internal/redact.js";
+
+/** Field errors of a 422 response: `{ name: ["can't be blank"] }`. */
+export type FieldErrors = Record<string, string[]>;
+
+export type HeadersRecord = Record<string, string>;
+
+export class SiteOpsError extends Error {
+  /** Stable, machine-readable identifier of the kind of failure. */
+  readonly code: string = "SITEOPS_ERROR";
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(redact(message), options);
+    this.name = new.target.name;
+  }
+}
+
+export class APIError extends SiteOpsError {
+  override readonly code: string = "API_ERROR";
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** The `error` string of the response body (the service's own message). */
+  readonly error: string | undefined;
+  /** Field errors of a validation failure (422), keyed by attribute. */
+  readonly errors: FieldErrors | undefined;
+  /** `X-Request-Id` of the response: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** Response headers, lower-case names. */
+  readonly headers: HeadersRecord;
+  /** The parsed response body, when it was JSON. */
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown, headers: HeadersRecord, message?: string) {
+    const error = errorString(body);
+    super(message ?? `${status} ${error ?? statusText(status)}`);
+    this.status = status;
+    this.error = error === undefined ? undefined : redact(error);
+    this.errors = fieldErrors(body);
+    this.requestId = headers["x-request-id"];
+    this.headers = headers;
+    this.body = body;
+  }
+
+  /** The one factory that maps an HTTP error response to its class. */
+  static generate(status: number, body: unknown, headers: HeadersRecord): APIError {
+    const error = errorString(body);
+    switch (status) {
+      case 400:
+        return new BadRequestError(status, body, headers);
+      case 401:
+        return new AuthenticationError(status, body, headers);
+      case 403:
+        return new PermissionDeniedError(status, body, headers);
+      case 404:
+        return new NotFoundError(status, body, headers);
+      case 409:
+        return new ConflictError(status, body, headers);
+      case 413:
+        return new PayloadTooLargeError(status, body, headers);
+      case 415:
+        return new UnsupportedMediaTypeError(status, body, headers);
+      case 422:
+        return error === "otp_attempt_required"
+          ? new OtpRequiredError(status, body, headers)
+          : new UnprocessableEntityError(status, body, headers);
+      case 429:
+        return new RateLimitError(status, body, headers);
+    }
+    if (status >= 500) return new InternalServerError(status, body, headers);
+    return new APIError(status, body, headers);
+  }
+}
+
+export class BadRequestError extends APIError {
+  override readonly code: string = "BAD_REQUEST";
+}
+export class AuthenticationError extends APIError {
+  override readonly code: string = "AUTHENTICATION_FAILED";
+}
+export class PermissionDeniedError extends APIError {
+  override readonly code: string = "PERMISSION_DENIED";
+}
+export class NotFoundError extends APIError {
+  override readonly code: string = "NOT_FOUND";
+}
+export class ConflictError extends APIError {
+  override readonly code: string = "CONFLICT";
+}
+export class PayloadTooLargeError extends APIError {
+  override readonly code: string = "PAYLOAD_TOO_LARGE";
+}
+export class UnsupportedMediaTypeError extends APIError {
+  override readonly code: string = "UNSUPPORTED_MEDIA_TYPE";
+}
+export class UnprocessableEntityError extends APIError {
+  override readonly code: string = "UNPROCESSABLE_ENTITY";
+}
+/** Login of a user with two-factor authentication, without `otp`: retry the login with the current code. */
+export class OtpRequiredError extends UnprocessableEntityError {
+  override readonly code: string = "OTP_REQUIRED";
+}
+export class RateLimitError extends APIError {
+  override readonly code: string = "RATE_LIMITED";
+  /** Seconds the service asked to wait (`Retry-After`), when given. */
+  get retryAfter(): number | undefined {
+    const value = Number(this.headers["retry-after"]);
+    return Number.isFinite(value) ? value : undefined;
+  }
+}
+export class InternalServerError extends APIError {
+  override readonly code: string = "SERVER_ERROR";
+}
+
+/** The request never got a response: refused or reset connection, DNS failure, socket error. */
+export class APIConnectionError extends SiteOpsError {
+  override readonly code: string = "CONNECTION_ERROR";
+  constructor(message = "Connection error.", options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The request did not complete within its `timeout`. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override readonly code: string = "TIMEOUT";
+  constructor(message = "Request timed out.", options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The caller's `signal` aborted the request. */
+export class APIUserAbortError extends SiteOpsError {
+  override readonly code: string = "ABORTED";
+  constructor(message = "Request was aborted.", options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A waiter gave up before the resource reached a final state. */
+export class WaitTimeoutError extends SiteOpsError {
+  override readonly code: string = "WAIT_TIMEOUT";
+}
+
+/** An operation reached a failure state (snapshot `failed`, pipeline `failed` or `rolled_back`). */
+export class OperationFailedError extends SiteOpsError {
+  override readonly code: string = "OPERATION_FAILED";
+  /** The resource in its final state. */
+  readonly resource: unknown;
+  constructor(message: string, resource: unknown) {
+    super(message);
+    this.resource = resource;
+  }
+}
+
+/** A webhook delivery whose signature, timestamp or payload cannot be trusted. */
+export class WebhookVerificationError extends SiteOpsError {
+  override readonly code: string = "WEBHOOK_VERIFICATION_FAILED";
+}
+
+function errorString(body: unknown): string | undefined {
+  if (body && typeof body === "object" && "error" in body) {
+    const error = (body as { error: unknown }).error;
+    if (typeof error === "string") return error;
+  }
+  return undefined;
+}
+
+function fieldErrors(body: unknown): FieldErrors | undefined {
+  if (!body || typeof body !== "object" || !("errors" in body)) return undefined;
+  const errors = (body as { errors: unknown }).errors;
+  if (!errors || typeof errors !== "object" || Array.isArray(errors)) return undefined;
+  const out: FieldErrors = {};
+  for (const [key, value] of Object.entries(errors)) {
+    out[key] = Array.isArray(value) ? value.map((v) => redact(String(v))) : [redact(String(value))];
+  }
+  return out;
+}
+
+function statusText(status: number): string {
+  if (status === 408) return "Request timeout";
+  if (status >= 500) return "Server error";
+  return "Request failed";
+}

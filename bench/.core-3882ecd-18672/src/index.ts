@@ -1,0 +1,76 @@
+// The package root ("siteops"): the client, webhook verification, errors and every request/response type.
+
+export {
+  SiteOps,
+  DEFAULT_CONNECTIONS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type APIResponse,
+  type BodyFactory,
+  type ClientOptions,
+  type HttpMethod,
+  type QueryValue,
+  type RequestInit,
+  type RequestOptions,
+} from "./client.js";
+export { ApiTokenAuth, JwtAuth, REFRESH_MARGIN_MS, type Auth, type JwtAuthOptions, type LoginOptions } from "./auth.js";
+export * from "./errors.js";
+export { DEFAULT_MAX_PAGES, Page, PagePromise, type ListOptions, type PageParams } from "./pagination.js";
+export {
+  DEFAULT_CHUNK_RETRIES,
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_RESUMABLE_THRESHOLD,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
+  type UploadOptions,
+  type UploadProgress,
+  type UploadSource,
+} from "./uploads.js";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  signWebhook,
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+} from "./webhooks.js";
+export type { RequestLogEvent, RequestLogger, ResponseLogEvent, RetryLogEvent } from "./internal/logger.js";
+export { Operations } from "./operations/index.js";
+export type { OperationEvent } from "./operations/events.js";
+export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
+export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
+export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
+
+export type { Account } from "./resources/accounts.js";
+export type { ActivityLog, ActivityLogListParams } from "./resources/activity-logs.js";
+export type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "./resources/auth.js";
+export type { HealthCheck, HealthCheckItem } from "./resources/health-checks.js";
+export type { Me } from "./resources/me.js";
+export type { Site, SiteCreateParams, SiteStatus, SiteUpdateParams } from "./resources/sites.js";
+export type { Snapshot, SnapshotCreateParams, SnapshotStatus } from "./resources/snapshots.js";
+export type {
+  UpgradePipeline,
+  UpgradePipelineApproveParams,
+  UpgradePipelineCreateParams,
+  UpgradePipelineStatus,
+  UpgradePipelineStep,
+} from "./resources/upgrade-pipelines.js";
+export type { Role, User } from "./resources/users.js";
+export type {
+  DismissedReason,
+  VulnerabilityRecord,
+  VulnerabilityRecordUpdateParams,
+  VulnerabilitySeverity,
+  VulnerabilityStatus,
+} from "./resources/vulnerability-records.js";
+export type { WebhookEndpoint, WebhookEndpointCreateParams, WebhookEndpointUpdateParams } from "./resources/webhook-endpoints.js";
+export { Accounts } from "./resources/accounts.js";
+export { ActivityLogs } from "./resources/activity-logs.js";
+export { Authentication } from "./resources/auth.js";
+export { HealthChecks } from "./resources/health-checks.js";
+export { Sites } from "./resources/sites.js";
+export { Snapshots } from "./resources/snapshots.js";
+export { UpgradePipelines } from "./resources/upgrade-pipelines.js";
+export { Users } from "./resources/users.js";
+export { VulnerabilityRecords } from "./resources/vulnerability-records.js";
+export { WebhookEndpoints } from "./resources/webhook-endpoints.js";

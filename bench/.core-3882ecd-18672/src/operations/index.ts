@@ -1,0 +1,26 @@
+// `so.operations`: the multi-step workflows, bound to a client.
+
+import type { SiteOps } from "../client.js";
+import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
+import type { Snapshot } from "../resources/snapshots.js";
+import { createSnapshot, type CreateSnapshotOptions } from "./snapshot.js";
+import { approveUpgrade, openUpgrade, type UpgradeWaitOptions } from "./upgrade.js";
+
+export class Operations {
+  readonly #client: SiteOps;
+  constructor(client: SiteOps) {
+    this.#client = client;
+  }
+  /** Create a snapshot, upload its data when given, wait until completed (throws when it fails). */
+  createSnapshot(siteId: string, options?: CreateSnapshotOptions): Promise<Snapshot> {
+    return createSnapshot(this.#client, siteId, options);
+  }
+  /** Open an upgrade pipeline, wait until awaiting_approval or the end. */
+  openUpgrade(siteId: string, params: UpgradePipelineCreateParams, options?: UpgradeWaitOptions): Promise<UpgradePipeline> {
+    return openUpgrade(this.#client, siteId, params, options);
+  }
+  /** Approve a pipeline, wait for the end. */
+  approveUpgrade(siteId: string, pipelineId: string, options?: UpgradeWaitOptions & { comment?: string }): Promise<UpgradePipeline> {
+    return approveUpgrade(this.#client, siteId, pipelineId, options);
+  }
+}

@@ -1,0 +1,56 @@
+// Snapshot workflow: create, optionally upload the data, wait until completed or failed.
+
+import type { SiteOps } from "../client.js";
+import { OperationFailedError } from "../errors.js";
+import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
+import type { UploadOptions, UploadSource } from "../uploads.js";
+import type { OperationEvent } from "./events.js";
+import { waitUntil, type WaitOptions } from "./wait.js";
+
+export interface CreateSnapshotOptions extends WaitOptions {
+  description?: string;
+  trigger?: SnapshotCreateParams["trigger"];
+  /** Data to upload (file path, Buffer, Readable); absent: the service captures the snapshot itself. */
+  upload?: UploadSource;
+  /** Options of the upload (content type, chunking); its progress goes to `onProgress` too. */
+  uploadOptions?: Omit<UploadOptions, "signal" | "onProgress">;
+  /** Wait for `completed` or `failed`. Default true. */
+  wait?: boolean;
+  onProgress?: (event: OperationEvent) => void;
+}
+
+const FINAL = new Set(["completed", "failed"]);
+
+/** Creates a snapshot (and uploads its data) and, unless `wait: false`, waits for the result.
+ * Throws OperationFailedError when it ends `failed`. */
+export async function createSnapshot(client: SiteOps, siteId: string, options: CreateSnapshotOptions = {}): Promise<Snapshot> {
+  const { signal, onProgress } = options;
+  let snapshot = await client.snapshots.create(
+    siteId,
+    { description: options.description, trigger: options.trigger, ...(options.upload !== undefined ? { upload: true } : {}) },
+    { signal },
+  );
+  onProgress?.({ type: "snapshot.created", snapshot });
+  if (options.upload !== undefined) {
+    snapshot = await client.snapshots.upload(siteId, snapshot.id, options.upload, {
+      ...options.uploadOptions,
+      signal,
+      onProgress: (p) => onProgress?.({ type: "upload.progress", sent: p.sent, total: p.total }),
+    });
+    onProgress?.({ type: "snapshot.uploaded", snapshot });
+  }
+  if (options.wait === false) return snapshot;
+  const final = await waitUntil(() => client.snapshots.get(siteId, snapshot.id, { signal }), (s) => FINAL.has(s.status), {
+    ...options,
+    first: snapshot,
+    key: (s) => s.status,
+    describe: (s) => `snapshot ${s.id} is ${s.status}`,
+    onChange: (s) => onProgress?.({ type: "snapshot.status", snapshot: s }),
+  });
+  if (final.status === "failed") {
+    // Not in the documented fields, but a service that explains the failure should be heard.
+    const reason = (final as Snapshot & { error?: unknown }).error;
+    throw new OperationFailedError(`Snapshot ${final.id} failed${typeof reason === "string" && reason ? `: ${reason}` : ""}.`, final);
+  }
+  return final;
+}

@@ -1,0 +1,15 @@
+import type { SiteOps } from "../client.js";
+
+/** Base of the resource classes: each method is a thin call over the client. */
+export abstract class APIResource {
+  protected readonly client: SiteOps;
+  constructor(client: SiteOps) {
+    this.client = client;
+  }
+}
+
+/** Encodes one path segment (ids come from users and must not change the path). */
+export function seg(value: string): string {
+  if (typeof value !== "string" || value === "") throw new TypeError("id must be a non-empty string");
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,54 @@
+import type { RequestOptions } from "../client.js";
+import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
+import { uploadSnapshot, type UploadOptions, type UploadSource } from "../uploads.js";
+import { APIResource, seg } from "./resource.js";
+
+export type SnapshotStatus = "requested" | "in_progress" | "completed" | "failed";
+
+export interface Snapshot {
+  id: string;
+  site_id: string;
+  status: SnapshotStatus;
+  source: "service" | "upload";
+  trigger: "manual" | "scheduled" | "pre_upgrade" | "system";
+  description: string | null;
+  wp_version: string;
+  php_version: string;
+  size_bytes: number | null;
+  checksum_sha256: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface SnapshotCreateParams {
+  description?: string;
+  trigger?: Snapshot["trigger"];
+  /** true: the snapshot waits in `requested` for data sent with `upload()`; else the service captures it. */
+  upload?: boolean;
+}
+
+export class Snapshots extends APIResource {
+  /** GET /api/v1/sites/:site_id/snapshots (newest first). */
+  list(siteId: string, params?: PageParams, options?: ListOptions): PagePromise<Snapshot> {
+    return list<Snapshot>(this.client, `/api/v1/sites/${seg(siteId)}/snapshots`, params, options);
+  }
+  /** GET /api/v1/sites/:site_id/snapshots/:id */
+  get(siteId: string, id: string, options?: RequestOptions): Promise<Snapshot> {
+    return this.client.get<Snapshot>(`/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}`, options);
+  }
+  /** POST /api/v1/sites/:site_id/snapshots */
+  create(siteId: string, body: SnapshotCreateParams = {}, options?: RequestOptions): Promise<Snapshot> {
+    return this.client.post<Snapshot>(`/api/v1/sites/${seg(siteId)}/snapshots`, body, options);
+  }
+  /** DELETE /api/v1/sites/:site_id/snapshots/:id (422 while a running pipeline uses it). */
+  delete(siteId: string, id: string, options?: RequestOptions): Promise<void> {
+    return this.client.delete(`/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}`, options);
+  }
+  /**
+   * PUT /api/v1/sites/:site_id/snapshots/:id/upload: sends snapshot data from a file path, a Buffer or a
+   * Readable, streamed, with a Content-Digest; large inputs go in resumable chunks. Resolves with the snapshot.
+   */
+  upload(siteId: string, id: string, source: UploadSource, options?: UploadOptions): Promise<Snapshot> {
+    return uploadSnapshot(this.client, `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}/upload`, source, options);
+  }
+}
