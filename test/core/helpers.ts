@@ -118,6 +118,21 @@ export function hookedDispatcher(
   return hooked as unknown as Dispatcher;
 }
 
+/** Advances vitest's fake clock in steps, letting real I/O happen in between, until `done` settles. */
+export async function runFakeClock<T>(done: Promise<T>, stepMs = 100): Promise<T> {
+  const { vi } = await import("vitest");
+  let finished = false;
+  void done.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
+  while (!finished) {
+    await vi.advanceTimersByTimeAsync(stepMs);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return done;
+}
+
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), computed here independently of the emulator. */
 export function totp(secret: string, atMs = Date.now()): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

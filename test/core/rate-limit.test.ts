@@ -3,7 +3,7 @@
 // emulator alike, so windows pass without waiting for them.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RequestLogEvent, type SiteOps } from "../../src/index.js";
-import { hookedDispatcher, startTestEmulator, type TestEmulator } from "./helpers.js";
+import { hookedDispatcher, runFakeClock, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
 
@@ -15,19 +15,6 @@ afterEach(() => {
 });
 afterAll(async () => env.close());
 
-/** Advances the fake clock in steps, letting real I/O happen in between, until `done` settles. */
-async function runClock<T>(done: Promise<T>, stepMs = 100): Promise<T> {
-  let finished = false;
-  void done.then(
-    () => (finished = true),
-    () => (finished = true),
-  );
-  while (!finished) {
-    await vi.advanceTimersByTimeAsync(stepMs);
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return done;
-}
 
 interface Logged {
   at: number;
@@ -47,7 +34,7 @@ describe("pacing by RateLimit headers", () => {
     const log: Logged[] = [];
     const so = clientOf(env, log);
     const started = Date.now();
-    const results = await runClock(Promise.all(Array.from({ length: 25 }, () => so.me())));
+    const results = await runFakeClock(Promise.all(Array.from({ length: 25 }, () => so.me())));
     expect(results).toHaveLength(25);
     expect(statuses(log)).toEqual(Array(25).fill(200)); // no 429, no retry spent
     expect(log.some(({ event }) => event.kind === "rate_limit")).toBe(true);
@@ -70,7 +57,7 @@ describe("pacing by RateLimit headers", () => {
       }),
     );
     try {
-      const results = await runClock(Promise.all(clients.flatMap((so) => Array.from({ length: 10 }, () => so.me()))));
+      const results = await runFakeClock(Promise.all(clients.flatMap((so) => Array.from({ length: 10 }, () => so.me()))));
       expect(results).toHaveLength(40);
       seen.forEach((refusal, i) => {
         if (refusal.kind !== "429") return;

@@ -14,7 +14,7 @@ import {
   type RequestLogEvent,
 } from "../../src/index.js";
 import { startEmulator } from "../../emulator/index.js";
-import { OWNER_TOKEN, SEED, startTestEmulator, type TestEmulator } from "./helpers.js";
+import { OWNER_TOKEN, runFakeClock, SEED, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
 
@@ -49,19 +49,6 @@ async function until<T>(test: () => T | undefined, turns = 10_000): Promise<T> {
   throw new Error("condition never held");
 }
 
-/** Advances the fake clock in steps, letting I/O happen in between, until `done` settles. */
-async function runClock<T>(done: Promise<T>, stepMs = 100): Promise<T> {
-  let finished = false;
-  void done.then(
-    () => (finished = true),
-    () => (finished = true),
-  );
-  while (!finished) {
-    await vi.advanceTimersByTimeAsync(stepMs);
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return done;
-}
 
 describe("retries", () => {
   it("retries a create through two 503s and creates one site", async () => {
@@ -90,7 +77,7 @@ describe("retries", () => {
     expect(delay).toBeLessThanOrEqual(2400);
     await vi.advanceTimersByTimeAsync(delay - 1);
     expect(attempts(env.events, "POST", "/api/v1/sites")).toHaveLength(1); // nothing sent before the wait is over
-    await runClock(creating);
+    await runFakeClock(creating);
     expect(attempts(env.events, "POST", "/api/v1/sites").map((e) => e.kind === "response" && e.status)).toEqual([429, 201]);
     vi.useRealTimers();
     expect(await sitesNamed("Retried 429")).toBe(1);
@@ -115,7 +102,7 @@ describe("retries", () => {
   it("gives up when the retry budget is spent, whatever maxRetries says", async () => {
     await env.control("POST", "faults", { rules: [{ method: "GET", path: "/api/v1/me", status: 503, retry_after: 5 }] });
     fakeClock();
-    const err = await runClock(env.so.me({ maxRetries: 100, retryBudgetMs: 20_000 }).catch((e: unknown) => e), 1000);
+    const err = await runFakeClock(env.so.me({ maxRetries: 100, retryBudgetMs: 20_000 }).catch((e: unknown) => e), 1000);
     expect(err).toBeInstanceOf(InternalServerError);
     // Every wait is 5 s to 6 s: three or four fit in 20 s, and no retry starts after it.
     expect(attempts(env.events, "GET", "/api/v1/me").length).toBeGreaterThanOrEqual(4);
@@ -181,7 +168,7 @@ describe("a service that accepts no connection", () => {
     const so = new SiteOps({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiToken: OWNER_TOKEN, logger: (e) => events.push(e) });
     fakeClock();
     try {
-      const errors = await runClock(Promise.all(Array.from({ length: 16 }, () => so.me().catch((e: unknown) => e))), 250);
+      const errors = await runFakeClock(Promise.all(Array.from({ length: 16 }, () => so.me().catch((e: unknown) => e))), 250);
       expect(errors.every((e) => e instanceof APIConnectionError)).toBe(true);
       const messages = new Set(errors.map((e) => (e as Error).message));
       expect(messages.size).toBe(1);
@@ -214,7 +201,7 @@ describe("a service that accepts no connection", () => {
       await vi.advanceTimersByTimeAsync(250);
       await until(() => refused() > firstRound); // and the first probe
       emulator = await startEmulator({ port, seed: SEED, stepSeconds: 0 });
-      const users = await runClock(calls, 250);
+      const users = await runFakeClock(calls, 250);
       expect(users.map((u) => u.email)).toEqual(Array(8).fill("owner@acme.test"));
       expect(refused()).toBeLessThanOrEqual(8 + 2); // the first round and a probe or two, no more
     } finally {
