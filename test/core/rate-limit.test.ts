@@ -15,7 +15,6 @@ afterEach(() => {
 });
 afterAll(async () => env.close());
 
-
 interface Logged {
   at: number;
   event: RequestLogEvent;

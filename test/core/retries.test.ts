@@ -49,7 +49,6 @@ async function until<T>(test: () => T | undefined, turns = 10_000): Promise<T> {
   throw new Error("condition never held");
 }
 
-
 describe("retries", () => {
   it("retries a create through two 503s and creates one site", async () => {
     await env.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites", status: 503, count: 2, retry_after: 0 }] });
