@@ -67,7 +67,8 @@ export interface ClientOptions {
   accountId?: string;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
-  /** Called after every attempt with method, path, status, duration, request id and redacted headers.
+  /** Called after every attempt with method, path, status, duration, request id and redacted headers, and
+   * on every retry, rate-limit wait and settled uncertain outcome.
    * Env SITEOPS_DEBUG=1 installs one that prints to stderr. */
   logger?: RequestLogger;
   /** undici dispatcher to send requests through instead of the client's own keep-alive Pool. */

@@ -107,7 +107,7 @@ export class ConnectionCircuit {
       const seconds = ((now - this.#firstFailureAt) / 1000).toFixed(1);
       const reason = this.#lastError instanceof Error ? this.#lastError.message.replace(/\.$/, "") : "Connection error";
       this.#openMessage =
-        `${reason}. ${this.#origin} accepted no connection in ${this.#failures} attempts over ${seconds} s; ` +
+        `${reason}. ${this.#origin} accepted no connection in ${this.#failures} attempt${this.#failures === 1 ? "" : "s"} over ${seconds} s; ` +
         `requests to it fail at once for the next ${CIRCUIT_OPEN_MS / 1000} s.`;
       this.#openUntil = now + CIRCUIT_OPEN_MS;
       this.#nextProbeAt = this.#openUntil;
