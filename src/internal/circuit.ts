@@ -83,18 +83,24 @@ export class ConnectionCircuit {
 
   /** Reports how an admitted attempt ended. */
   report(ticket: CircuitTicket, outcome: AttemptOutcome, error?: unknown): void {
+    let changed = ticket.probe;
     if (ticket.probe) this.#probing = false;
     if (outcome === "answered") {
       if (this.#failures > 0) {
         this.#failures = 0;
         this.#epoch++;
         this.#openUntil = 0;
+        changed = true;
       }
     } else if (outcome === "connect_failed") {
       this.#lastError = error;
-      if (ticket.epoch === this.#epoch) this.#recordFailure();
+      if (ticket.epoch === this.#epoch) {
+        this.#recordFailure();
+        changed = true;
+      }
     }
-    this.#notify();
+    // Waiters wake only for a change (the common case, an answer while closed, allocates nothing).
+    if (changed) this.#notify();
   }
 
   #recordFailure(): void {
