@@ -53,7 +53,8 @@ export const providerSchema: Schema = {
     max_retries: {
       type: "number",
       optional: true,
-      description: "Retries of a failed request (connection errors, 408, 429, 5xx). Default 2; env `SITEOPS_MAX_RETRIES`.",
+      description:
+        "Retries of a failed request (connection errors, 408, 429, 5xx), within the core's 60 s retry budget (env `SITEOPS_RETRY_BUDGET_MS`). Default 8; env `SITEOPS_MAX_RETRIES`.",
       validators: [intBetween(0, 20)],
     },
     request_timeout: {

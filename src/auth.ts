@@ -2,9 +2,9 @@
 // JWT renewal is proactive (shortly before the access token expires by our clock) and, when the server
 // still answers 401, single-flight: however many requests fail together, one refresh runs and all retry.
 
-import type { RequestOptions, SiteOps } from "./client.js";
 import { AuthenticationError, OtpRequiredError, type APIError } from "./errors.js";
-import type { JwtTokens } from "./resources/auth.js";
+import type { APIClient, RequestOptions } from "./request-types.js";
+import { Authentication, type JwtTokens } from "./resources/auth.js";
 
 /** Refresh this long before the access token expires, so requests in flight do not meet the expiry. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -13,12 +13,12 @@ export const REFRESH_MARGIN_MS = 60_000;
 export interface Auth {
   readonly scheme: "token" | "bearer";
   /** The Authorization header value for the next request. May renew credentials first. */
-  authorization(client: SiteOps): string | Promise<string>;
+  authorization(client: APIClient): string | Promise<string>;
   /** A request sent with `used` got a 401. Resolves true when the credentials changed and the request
    * should be sent again; rejects when renewal itself failed. */
-  recover(client: SiteOps, used: string, error: APIError): Promise<boolean>;
+  recover(client: APIClient, used: string, error: APIError): Promise<boolean>;
   /** Revokes the credentials on the service. */
-  logout(client: SiteOps, options?: RequestOptions): Promise<void>;
+  logout(client: APIClient, options?: RequestOptions): Promise<void>;
 }
 
 export class ApiTokenAuth implements Auth {
@@ -38,8 +38,8 @@ export class ApiTokenAuth implements Auth {
   }
 
   /** DELETE /api/v1/auth: revokes this token on the service. */
-  async logout(client: SiteOps, options?: RequestOptions): Promise<void> {
-    await client.auth.deleteApiToken(options);
+  async logout(client: APIClient, options?: RequestOptions): Promise<void> {
+    await new Authentication(client).deleteApiToken(options);
   }
 
   // Never print the token, whatever is logged.
@@ -77,7 +77,7 @@ export class JwtAuth implements Auth {
     this.#margin = refreshMargin(tokens.expires_in);
   }
 
-  async authorization(client: SiteOps): Promise<string> {
+  async authorization(client: APIClient): Promise<string> {
     if (this.#refreshing) {
       await this.#refreshing;
     } else if (!this.#loggingOut && this.#now() >= this.#expiresAt - this.#margin) {
@@ -91,7 +91,7 @@ export class JwtAuth implements Auth {
     return `Bearer ${this.#access}`;
   }
 
-  async recover(client: SiteOps, used: string): Promise<boolean> {
+  async recover(client: APIClient, used: string): Promise<boolean> {
     if (this.#loggingOut) return false;
     // Another request already renewed the pair after this one was sent: just send it again.
     if (used !== `Bearer ${this.#access}`) return true;
@@ -100,21 +100,22 @@ export class JwtAuth implements Auth {
   }
 
   /** Revokes the refresh token, then the access token (POST /api/v1/jwt/revoke). */
-  async logout(client: SiteOps, options?: RequestOptions): Promise<void> {
+  async logout(client: APIClient, options?: RequestOptions): Promise<void> {
     this.#loggingOut = true;
-    await client.auth.revokeJwt(this.#refresh, options);
+    const endpoints = new Authentication(client);
+    await endpoints.revokeJwt(this.#refresh, options);
     try {
-      await client.auth.revokeJwt(this.#access, options);
+      await endpoints.revokeJwt(this.#access, options);
     } catch (err) {
       // Services that revoke the whole session with its refresh token already refuse the access token.
       if (!(err instanceof AuthenticationError)) throw err;
     }
   }
 
-  #refreshOnce(client: SiteOps): Promise<void> {
+  #refreshOnce(client: APIClient): Promise<void> {
     this.#refreshing ??= (async () => {
       try {
-        const tokens = await client.auth.refreshJwt(this.#refresh);
+        const tokens = await new Authentication(client).refreshJwt(this.#refresh);
         this.#access = tokens.access_token;
         this.#refresh = tokens.refresh_token;
         this.#expiresAt = this.#now() + tokens.expires_in * 1000;
@@ -151,14 +152,15 @@ export interface LoginOptions {
 }
 
 /** Logs in and returns the credentials; asks `otp` (when it is a function) only on OtpRequiredError. */
-export async function obtainCredentials(client: SiteOps, options: LoginOptions): Promise<Auth> {
+export async function obtainCredentials(client: APIClient, options: LoginOptions): Promise<Auth> {
   const { email, password, otp, tokenType, name } = options;
+  const endpoints = new Authentication(client);
   const attempt = async (code: string | undefined): Promise<Auth> => {
     if (tokenType === "api_token") {
-      const created = await client.auth.createApiToken({ email, password, otp_attempt: code, name });
+      const created = await endpoints.createApiToken({ email, password, otp_attempt: code, name });
       return new ApiTokenAuth(created.token);
     }
-    return new JwtAuth(await client.auth.createJwt({ email, password, otp_attempt: code }));
+    return new JwtAuth(await endpoints.createJwt({ email, password, otp_attempt: code }));
   };
   try {
     return await attempt(typeof otp === "string" ? otp : undefined);

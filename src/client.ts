@@ -1,16 +1,19 @@
-// The SiteOps client: options and their defaults, the resources, and the request pipeline every call goes
-// through (auth header, JSON, timeout and cancellation, retries with backoff, idempotency keys, logging).
+// The SiteOps client: options and their defaults, the resources, and the per-client state every call goes
+// through (keep-alive pool, credentials, connection circuit, rate limiter); one call's attempts, retries and
+// idempotency keys are in internal/request-loop.ts, one attempt on the wire in internal/transport.ts.
 
-import type { Readable } from "node:stream";
 import { Pool, type Dispatcher } from "undici";
+import { APIPromise, type APIResponse } from "./api-promise.js";
 import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
-import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError, type HeadersRecord } from "./errors.js";
-import { backoffDelay, RETRYABLE_STATUSES, retryDelay, sleep } from "./internal/backoff.js";
-import { builtin } from "./internal/builtins.js";
+import { SiteOpsError } from "./errors.js";
+import { ConnectionCircuit } from "./internal/circuit.js";
 import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
 import { envNumber } from "./internal/http.js";
-import { sendOnce, type Transport } from "./internal/transport.js";
+import { RateLimiter } from "./internal/rate-limiter.js";
+import { runCall, type CallContext } from "./internal/request-loop.js";
+import type { Transport } from "./internal/transport.js";
 import { Operations } from "./operations/index.js";
+import type { APIClient, QueryValue, RequestInit, RequestOptions } from "./request-types.js";
 import { Accounts } from "./resources/accounts.js";
 import { ActivityLogs } from "./resources/activity-logs.js";
 import { Authentication } from "./resources/auth.js";
@@ -25,8 +28,12 @@ import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
 
 /** Per-attempt timeout. Env SITEOPS_TIMEOUT_MS. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Retries after the first attempt. Env SITEOPS_MAX_RETRIES. */
-export const DEFAULT_MAX_RETRIES = 2;
+/** Retries after the first attempt (within DEFAULT_RETRY_BUDGET_MS). Env SITEOPS_MAX_RETRIES. */
+export const DEFAULT_MAX_RETRIES = 8;
+/** No retry starts later than this after a call's first attempt. Env SITEOPS_RETRY_BUDGET_MS. */
+export const DEFAULT_RETRY_BUDGET_MS = 60_000;
+/** Pace requests by the service's RateLimit-* headers. */
+export const DEFAULT_PACING = true;
 /** Keep-alive connections to the service. */
 export const DEFAULT_CONNECTIONS = 32;
 /** Idle keep-alive sockets are closed after this. */
@@ -45,65 +52,34 @@ export interface ClientOptions {
   /** Per-attempt timeout in ms: for the response headers, then for each gap in the response body.
    * Default DEFAULT_TIMEOUT_MS (60 000). Env SITEOPS_TIMEOUT_MS. */
   timeout?: number;
-  /** Retries of a failed request (connection errors, 408, 429, 5xx). Default 2. Env SITEOPS_MAX_RETRIES. */
+  /** Retries of a failed request (connection errors, 408, 429, 5xx, 409 of a keyed request in progress).
+   * Default DEFAULT_MAX_RETRIES (8). Env SITEOPS_MAX_RETRIES. */
   maxRetries?: number;
+  /** No retry starts later than this many ms after a call's first attempt; a server asking for a longer
+   * wait fails the call at once. Default DEFAULT_RETRY_BUDGET_MS (60 000). Env SITEOPS_RETRY_BUDGET_MS. */
+  retryBudgetMs?: number;
+  /** Pace requests by the service's RateLimit-Remaining/-Reset headers, and hold them all after a 429.
+   * Default DEFAULT_PACING (true). */
+  pacing?: boolean;
   /** Maximum keep-alive connections to the service. Default DEFAULT_CONNECTIONS (32). */
   connections?: number;
   /** `X-Account-Id` sent with every request: act in another account the user belongs to. Env SITEOPS_ACCOUNT_ID. */
   accountId?: string;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
-  /** Called after every attempt with method, path, status, duration, request id and redacted headers.
+  /** Called after every attempt with method, path, status, duration, request id and redacted headers, and
+   * on every retry, rate-limit wait and settled uncertain outcome.
    * Env SITEOPS_DEBUG=1 installs one that prints to stderr. */
   logger?: RequestLogger;
   /** undici dispatcher to send requests through instead of the client's own keep-alive Pool. */
   dispatcher?: Dispatcher;
 }
 
-/** Options every method accepts as its last argument; they override the client's. */
-export interface RequestOptions {
-  /** Per-attempt timeout in ms. */
-  timeout?: number;
-  maxRetries?: number;
-  signal?: AbortSignal;
-  /** Key for a POST; generated when absent, and the same across retries of the call. */
-  idempotencyKey?: string;
-  headers?: Record<string, string>;
-  accountId?: string;
-}
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type QueryValue = string | number | boolean | null | undefined;
-
-/** A body that can be produced again for each attempt (a stream cannot be replayed). */
-export type BodyFactory = () => Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string;
-
-export interface RequestInit extends RequestOptions {
-  method: HttpMethod;
-  /** Path below the base URL, starting with `/api/v1`. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  /** JSON body. */
-  body?: unknown;
-  /** Raw body instead of JSON, made once per attempt. */
-  rawBody?: BodyFactory;
-  /** Content type of `rawBody`. */
-  contentType?: string;
-  /** false for the endpoints that take no credentials (login, refresh). */
-  authenticate?: boolean;
-}
-
-export interface APIResponse<T> {
-  data: T;
-  status: number;
-  headers: HeadersRecord;
-  requestId: string | undefined;
-}
-
-export class SiteOps {
+export class SiteOps implements APIClient {
   readonly baseUrl: string;
   readonly timeout: number;
   readonly maxRetries: number;
+  readonly retryBudgetMs: number;
 
   readonly sites = new Sites(this);
   readonly healthChecks = new HealthChecks(this);
@@ -122,7 +98,7 @@ export class SiteOps {
   #credentials: Auth | undefined;
   #transport: Transport;
   #ownDispatcher: boolean;
-  #logger: RequestLogger | undefined;
+  #call: CallContext;
 
   constructor(options: ClientOptions = {}) {
     const env = process.env;
@@ -137,9 +113,10 @@ export class SiteOps {
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
+    this.retryBudgetMs = options.retryBudgetMs ?? envNumber("SITEOPS_RETRY_BUDGET_MS") ?? DEFAULT_RETRY_BUDGET_MS;
     const apiToken = options.apiToken ?? env.SITEOPS_API_TOKEN;
     this.#credentials = options.auth ?? (apiToken ? new ApiTokenAuth(apiToken) : undefined);
-    this.#logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
+    const logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
     this.#ownDispatcher = !options.dispatcher;
     this.#transport = {
       origin: url.origin,
@@ -150,7 +127,19 @@ export class SiteOps {
       defaultHeaders: { ...options.defaultHeaders },
       accountId: options.accountId ?? env.SITEOPS_ACCOUNT_ID,
       timeout: this.timeout,
-      logger: this.#logger,
+      logger,
+    };
+    const policy = { maxRetries: this.maxRetries, budgetMs: this.retryBudgetMs };
+    this.#call = {
+      client: this,
+      transport: this.#transport,
+      credentials: () => this.#credentials,
+      policy,
+      // One circuit and one limiter per client, shared by all its calls (the provider, the action and the
+      // CLI each make one client per process).
+      circuit: new ConnectionCircuit(url.origin, policy),
+      limiter: (options.pacing ?? DEFAULT_PACING) ? new RateLimiter() : undefined,
+      logger,
     };
   }
 
@@ -170,7 +159,7 @@ export class SiteOps {
   }
 
   /** The signed-in user and their current account id. */
-  me(options?: RequestOptions): Promise<Me> {
+  me(options?: RequestOptions): APIPromise<Me> {
     return this.get<Me>("/api/v1/me", options);
   }
 
@@ -192,57 +181,26 @@ export class SiteOps {
     if (this.#ownDispatcher) await this.#transport.dispatcher.close();
   }
 
-  get<T>(path: string, options?: RequestOptions & { query?: Record<string, QueryValue> }): Promise<T> {
-    return this.request<T>({ method: "GET", path, ...options }).then((r) => r.data);
+  get<T>(path: string, options?: RequestOptions & { query?: Record<string, QueryValue> }): APIPromise<T> {
+    return this.send<T>({ method: "GET", path, ...options });
   }
-  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
-    return this.request<T>({ method: "POST", path, body, ...options }).then((r) => r.data);
+  post<T>(path: string, body?: unknown, options?: RequestOptions): APIPromise<T> {
+    return this.send<T>({ method: "POST", path, body, ...options });
   }
-  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
-    return this.request<T>({ method: "PATCH", path, body, ...options }).then((r) => r.data);
+  patch<T>(path: string, body: unknown, options?: RequestOptions): APIPromise<T> {
+    return this.send<T>({ method: "PATCH", path, body, ...options });
   }
-  delete(path: string, options?: RequestOptions): Promise<void> {
-    return this.request<unknown>({ method: "DELETE", path, ...options }).then(() => undefined);
+  delete(path: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void>({ method: "DELETE", path, ...options });
   }
 
   /** Sends a request with retries; resolves with the parsed body and response metadata. */
-  async request<T>(init: RequestInit): Promise<APIResponse<T>> {
-    const maxRetries = init.maxRetries ?? this.maxRetries;
-    // POSTs are retried only with a key, so a create that reached the server before the failure is replayed,
-    // not repeated. The key is fixed once here and shared by every attempt.
-    const idempotencyKey = init.idempotencyKey ?? (init.method === "POST" ? `siteops-${builtin("node:crypto").randomUUID()}` : undefined);
-    const authenticate = init.authenticate !== false;
-    let recovered = false;
-    for (let retry = 0; ; ) {
-      let authorization = authenticate && this.#credentials ? this.#credentials.authorization(this) : undefined;
-      if (typeof authorization === "object") authorization = await authorization; // a token needs no await
-      let delay: number;
-      try {
-        const response = await sendOnce(this.#transport, init, authorization, idempotencyKey, retry);
-        if (response.status < 400) return response as APIResponse<T>;
-        const error = APIError.generate(response.status, response.data, response.headers);
-        // An expired access token is renewed once (single-flight across concurrent calls), outside the retry budget.
-        if (response.status === 401 && authorization && !recovered && this.#credentials) {
-          recovered = true;
-          if (await this.#credentials.recover(this, authorization, error)) continue;
-        }
-        // 409 on a keyed POST means "the same request is still in progress": wait and replay it.
-        const retryable = RETRYABLE_STATUSES.has(response.status) || (response.status === 409 && idempotencyKey !== undefined);
-        const wait = retry < maxRetries && retryable ? retryDelay(response.headers, retry) : undefined;
-        if (wait === undefined) throw error;
-        delay = wait;
-      } catch (err) {
-        if (err instanceof APIError || err instanceof APIUserAbortError || retry >= maxRetries) throw err;
-        if (!(err instanceof APIConnectionError)) throw err;
-        delay = backoffDelay(retry);
-      }
-      this.#logger?.({ kind: "retry", method: init.method, path: init.path, attempt: retry + 1, delayMs: delay });
-      try {
-        await sleep(delay, init.signal);
-      } catch (reason) {
-        throw new APIUserAbortError(undefined, { cause: reason });
-      }
-      retry++;
-    }
+  request<T>(init: RequestInit): Promise<APIResponse<T>> {
+    return runCall<T>(this.#call, init);
+  }
+
+  /** As request(), resolving with the parsed body; `.withResponse()` gives the status, headers and request id. */
+  send<T>(init: RequestInit): APIPromise<T> {
+    return new APIPromise<T>(this.request<T>(init));
   }
 }

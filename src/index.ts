@@ -4,15 +4,15 @@ export {
   SiteOps,
   DEFAULT_CONNECTIONS,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_PACING,
+  DEFAULT_RETRY_BUDGET_MS,
   DEFAULT_TIMEOUT_MS,
-  type APIResponse,
-  type BodyFactory,
   type ClientOptions,
-  type HttpMethod,
-  type QueryValue,
-  type RequestInit,
-  type RequestOptions,
 } from "./client.js";
+export type { APIClient, BodyFactory, HttpMethod, QueryValue, RequestInit, RequestOptions, Settle, Settled } from "./request-types.js";
+export { APIPromise, withResponse, type APIResponse } from "./api-promise.js";
+export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from "./internal/retry.js";
+export { CIRCUIT_OPEN_MS } from "./internal/circuit.js";
 export { ApiTokenAuth, JwtAuth, REFRESH_MARGIN_MS, type Auth, type JwtAuthOptions, type LoginOptions } from "./auth.js";
 export * from "./errors.js";
 export { DEFAULT_MAX_PAGES, Page, PagePromise, type ListOptions, type PageParams } from "./pagination.js";
@@ -34,12 +34,13 @@ export {
   type WebhookEventType,
   type WebhookHeaders,
 } from "./webhooks.js";
-export type { RequestLogEvent, RequestLogger, ResponseLogEvent, RetryLogEvent } from "./internal/logger.js";
+export type { RateLimitLogEvent, RequestLogEvent, RequestLogger, ResponseLogEvent, RetryLogEvent, SettledLogEvent } from "./internal/logger.js";
 export { Operations } from "./operations/index.js";
+export type { OperationsClient } from "./operations/client.js";
 export type { OperationEvent } from "./operations/events.js";
 export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
 export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
-export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
+export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, INITIAL_POLL_DELAY_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 
 export type { Account } from "./resources/accounts.js";
 export type { ActivityLog, ActivityLogListParams } from "./resources/activity-logs.js";

@@ -2,7 +2,7 @@
 // page is found from `Link` (rel="next"), else `Total-Pages`, else the page is the last when it is empty or
 // shorter than the page size, because a real server may send none of these headers.
 
-import type { APIResponse, QueryValue, RequestOptions, SiteOps } from "./client.js";
+import type { APIClient, APIResponse, QueryValue, RequestOptions } from "./request-types.js";
 import { SiteOpsError } from "./errors.js";
 
 /** Stops iteration from ever running away on a server that keeps announcing a next page. */
@@ -37,14 +37,14 @@ export class Page<T> implements AsyncIterable<T> {
   /** The number of the next page, or null when this is the last one. */
   readonly nextPage: number | null;
 
-  #client: SiteOps;
+  #client: APIClient;
   #path: string;
   #query: Record<string, QueryValue>;
   #options: ListOptions;
   #pagesFetched: number;
 
   constructor(
-    client: SiteOps,
+    client: APIClient,
     path: string,
     query: Record<string, QueryValue>,
     options: ListOptions,
@@ -161,7 +161,7 @@ function itemIterator<T>(first: Promise<Page<T>>): AsyncIterator<T> {
 
 /** Requests one page. Used by the resources' list methods. */
 export async function fetchPage<T>(
-  client: SiteOps,
+  client: APIClient,
   path: string,
   query: Record<string, QueryValue>,
   options: ListOptions = {},
@@ -173,7 +173,7 @@ export async function fetchPage<T>(
 }
 
 /** Builds the PagePromise for a list endpoint. */
-export function list<T>(client: SiteOps, path: string, query: object | undefined, options?: ListOptions): PagePromise<T> {
+export function list<T>(client: APIClient, path: string, query: object | undefined, options?: ListOptions): PagePromise<T> {
   const q = { ...(query ?? {}) } as Record<string, QueryValue>;
   return new PagePromise<T>(() => fetchPage<T>(client, path, q, options ?? {}));
 }

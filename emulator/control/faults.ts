@@ -1,18 +1,29 @@
-// Fault injection for the control API: rules matched against API requests before they are handled.
-// Used by tests of retries, timeouts and resumable uploads (what a real peer won't do on demand).
+// Fault injection for the control API: rules matched against API requests as they arrive. A rule strikes
+// before the request is handled (phase "before": the service never saw it), or after it was handled and
+// committed, as a proxy between client and service would (phase "after": the answer is replaced or the
+// connection reset; "drop_body": the status line and headers go out, then the connection is reset mid-body).
+// Used by tests of retries, timeouts, uploads and uncertain outcomes (what a real peer won't do on demand).
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+
+export type FaultPhase = "before" | "after" | "drop_body";
 
 export interface FaultRule {
   /** HTTP method to match; any when absent. */
   method?: string;
   /** Glob on the path (no query): `*` matches within a segment, `**` across segments. */
   path: string;
-  /** Respond with this status and a JSON error instead of handling the request. */
+  /** When the fault strikes. "before" (default): instead of handling the request. "after": the request is
+   * handled and committed first, then its answer is replaced (`status`), the connection reset
+   * (`reset_connection`) or only delayed (`delay_ms` alone). "drop_body": handled, then the real status line
+   * and headers are sent and the connection is reset halfway through the body. */
+  phase?: FaultPhase;
+  /** Respond with this status and a JSON error (before: instead of handling; after: instead of the answer). */
   status?: number;
-  /** Wait this long before handling (or before the status/reset). */
+  /** Wait this long before handling (phase "before") or before answering (phases "after", "drop_body"). */
   delay_ms?: number;
-  /** Destroy the connection without a response. */
+  /** Destroy the connection without a response (before handling, or after it with phase "after"). */
   reset_connection?: boolean;
   /** Probability (0..1) that a matching request is affected. Default 1. */
   rate?: number;
@@ -95,6 +106,10 @@ export class Faults {
     if (this.#rules.length === 0) return;
     const rule = this.#match(req.method, req.url.split("?")[0]!);
     if (!rule) return;
+    if (rule.phase === "after" || rule.phase === "drop_body") {
+      interceptAnswer(reply, rule);
+      return; // the request goes on to be handled
+    }
     if (rule.delay_ms) await sleep(rule.delay_ms);
     if (rule.reset_connection) {
       req.raw.socket.destroy();
@@ -102,11 +117,67 @@ export class Faults {
       return;
     }
     if (rule.status) {
-      const retryAfter = String(rule.retry_after ?? 1);
-      if (rule.status === 429 || rule.status === 503) reply.header("Retry-After", retryAfter);
-      const message =
-        rule.status === 429 ? `Rate limit exceeded. Try again in ${retryAfter} seconds.` : (STATUS_TEXT[rule.status] ?? "Injected fault");
-      await reply.code(rule.status).send({ error: message });
+      const { headers, body } = faultAnswer(rule, rule.status);
+      for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+      await reply.code(rule.status).send(body);
     }
   }
+}
+
+function faultAnswer(rule: FaultRule, status: number): { headers: Record<string, string>; body: { error: string } } {
+  const retryAfter = String(rule.retry_after ?? 1);
+  const headers: Record<string, string> = status === 429 || status === 503 ? { "retry-after": retryAfter } : {};
+  const message = status === 429 ? `Rate limit exceeded. Try again in ${retryAfter} seconds.` : (STATUS_TEXT[status] ?? "Injected fault");
+  return { headers, body: { error: message } };
+}
+
+/**
+ * Lets the request be handled, then acts on its answer at the last moment, after the whole of Fastify
+ * (hooks, the idempotency record) is done with it: what a proxy between the client and the service does.
+ * Fastify answers with one writeHead(status, headers) and one end(payload).
+ */
+function interceptAnswer(reply: FastifyReply, rule: FaultRule): void {
+  const res: ServerResponse = reply.raw;
+  const writeHead = res.writeHead;
+  const end = res.end;
+  let head: [number, OutgoingHttpHeaders] = [200, {}];
+  res.writeHead = ((status: number, headers?: OutgoingHttpHeaders) => {
+    head = [status, headers ?? {}];
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((payload?: string | Buffer | null) => {
+    res.writeHead = writeHead;
+    res.end = end;
+    // Fastify counts an answer as sent once the response ended; from here this function owns it, so
+    // nothing runs on (a hook that answered a replay must not be followed by the route handler).
+    void reply.hijack();
+    const body = payload ? Buffer.from(payload) : Buffer.alloc(0);
+    const act = (): void => {
+      if (res.destroyed) return;
+      if (rule.phase === "drop_body") {
+        res.writeHead(head[0], head[1]);
+        // The head (and half the body) must reach the client before the reset.
+        res.write(body.subarray(0, Math.floor(body.length / 2)), () => setImmediate(() => res.socket?.destroy()));
+      } else if (rule.reset_connection) {
+        res.socket?.destroy();
+      } else if (rule.status) {
+        const fault = faultAnswer(rule, rule.status);
+        const json = JSON.stringify(fault.body);
+        const requestId = head[1]["x-request-id"];
+        res.writeHead(rule.status, {
+          ...fault.headers,
+          ...(requestId === undefined ? {} : { "x-request-id": requestId }),
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(json),
+        });
+        res.end(json);
+      } else {
+        res.writeHead(head[0], head[1]);
+        res.end(body);
+      }
+    };
+    if (rule.delay_ms) void sleep(rule.delay_ms).then(act);
+    else act();
+    return res;
+  }) as typeof res.end;
 }

@@ -13,6 +13,7 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 const FaultRuleSchema = Type.Object({
   method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
   path: Type.String({ minLength: 1, maxLength: 500 }),
+  phase: Type.Optional(Type.Union([Type.Literal("before"), Type.Literal("after"), Type.Literal("drop_body")])),
   status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
   delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
   reset_connection: Type.Optional(Type.Boolean()),

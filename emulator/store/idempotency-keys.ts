@@ -1,4 +1,4 @@
-// The idempotency_keys table: the first response to a POST with an Idempotency-Key, per account and user.
+// The idempotency_keys table: the first response to a POST or PATCH with an Idempotency-Key (login answers sealed), per account and user.
 import { stmt, type Database } from "./db.js";
 
 export interface StoredResponse {

@@ -1,6 +1,6 @@
 // Small wire helpers of the request pipeline.
 
-import type { QueryValue } from "../client.js";
+import type { QueryValue } from "../request-types.js";
 import type { HeadersRecord } from "../errors.js";
 
 export function queryString(query: Record<string, QueryValue> | undefined): string {

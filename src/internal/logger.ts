@@ -1,4 +1,5 @@
-// The debug hook: one event per attempt, secrets already redacted, so a logger can print it as is.
+// The debug hook: one event per attempt, retry, pacing pause and settled uncertain outcome, secrets already
+// redacted, so a logger can print it as is.
 
 export interface ResponseLogEvent {
   kind: "response";
@@ -24,15 +25,40 @@ export interface RetryLogEvent {
   delayMs: number;
 }
 
-export type RequestLogEvent = ResponseLogEvent | RetryLogEvent;
+/** A request waited before it was sent, because the service's RateLimit headers said the window ran low. */
+export interface RateLimitLogEvent {
+  kind: "rate_limit";
+  method: string;
+  path: string;
+  delayMs: number;
+}
+
+/** A failure after an attempt whose outcome was unknown was decided from what the service now says. */
+export interface SettledLogEvent {
+  kind: "settled";
+  method: string;
+  path: string;
+  /** Status of the failure that was settled (e.g. 404 on a retried DELETE). */
+  status: number;
+  /** Why the earlier attempt's outcome was unknown: "connection lost (UND_ERR_SOCKET)", "503 response", "timeout". */
+  uncertain: string;
+  /** What was concluded: "deleted by an earlier attempt". */
+  note: string;
+}
+
+export type RequestLogEvent = ResponseLogEvent | RetryLogEvent | RateLimitLogEvent | SettledLogEvent;
 export type RequestLogger = (event: RequestLogEvent) => void;
 
 /** The logger SITEOPS_DEBUG=1 installs: one line per event on stderr. */
 export function createDebugLogger(write: (line: string) => void = (line) => process.stderr.write(line + "\n")): RequestLogger {
   return (event) => {
-    if (event.kind === "retry") {
-      write(`siteops: retry ${event.attempt} of ${event.method} ${event.path} in ${event.delayMs} ms`);
-      return;
+    switch (event.kind) {
+      case "retry":
+        return write(`siteops: retry ${event.attempt} of ${event.method} ${event.path} in ${event.delayMs} ms`);
+      case "rate_limit":
+        return write(`siteops: ${event.method} ${event.path} waited ${event.delayMs} ms for the rate limit`);
+      case "settled":
+        return write(`siteops: ${event.method} ${event.path} ${event.status} after an attempt with unknown outcome (${event.uncertain}): ${event.note}`);
     }
     const status = event.status ?? "no response";
     const id = event.requestId ? ` ${event.requestId}` : "";

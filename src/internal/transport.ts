@@ -3,7 +3,7 @@
 
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import type { APIResponse, RequestInit } from "../client.js";
+import type { APIResponse, RequestInit } from "../request-types.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, SiteOpsError } from "../errors.js";
 import { flattenHeaders, parseBody, queryString } from "./http.js";
 import type { RequestLogger } from "./logger.js";
@@ -23,14 +23,19 @@ export interface Transport {
   logger: RequestLogger | undefined;
 }
 
+/** One attempt of a call. */
+export interface Attempt {
+  init: RequestInit;
+  /** Authorization header value, when the call is authenticated. */
+  authorization: string | undefined;
+  /** The call's Idempotency-Key, the same on every attempt. */
+  idempotencyKey: string | undefined;
+  /** 0 for the first attempt. */
+  attempt: number;
+}
+
 /** Sends one attempt and reads the whole response; throws only for failures without a response. */
-export async function sendOnce(
-  t: Transport,
-  init: RequestInit,
-  authorization: string | undefined,
-  idempotencyKey: string | undefined,
-  attempt: number,
-): Promise<APIResponse<unknown>> {
+export async function sendOnce(t: Transport, { init, authorization, idempotencyKey, attempt }: Attempt): Promise<APIResponse<unknown>> {
   const headers: Record<string, string> = {
     accept: "application/json",
     "user-agent": `siteops-node/${VERSION}`,

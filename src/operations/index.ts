@@ -1,14 +1,14 @@
 // `so.operations`: the multi-step workflows, bound to a client.
 
-import type { SiteOps } from "../client.js";
+import type { OperationsClient } from "./client.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
 import type { Snapshot } from "../resources/snapshots.js";
 import { createSnapshot, type CreateSnapshotOptions } from "./snapshot.js";
 import { approveUpgrade, openUpgrade, type UpgradeWaitOptions } from "./upgrade.js";
 
 export class Operations {
-  readonly #client: SiteOps;
-  constructor(client: SiteOps) {
+  readonly #client: OperationsClient;
+  constructor(client: OperationsClient) {
     this.#client = client;
   }
   /** Create a snapshot, upload its data when given, wait until completed (throws when it fails). */

@@ -1,6 +1,6 @@
 // Snapshot workflow: create, optionally upload the data, wait until completed or failed.
 
-import type { SiteOps } from "../client.js";
+import type { OperationsClient } from "./client.js";
 import { OperationFailedError } from "../errors.js";
 import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
 import type { UploadOptions, UploadSource } from "../uploads.js";
@@ -23,7 +23,7 @@ const FINAL = new Set(["completed", "failed"]);
 
 /** Creates a snapshot (and uploads its data) and, unless `wait: false`, waits for the result.
  * Throws OperationFailedError when it ends `failed`. */
-export async function createSnapshot(client: SiteOps, siteId: string, options: CreateSnapshotOptions = {}): Promise<Snapshot> {
+export async function createSnapshot(client: OperationsClient, siteId: string, options: CreateSnapshotOptions = {}): Promise<Snapshot> {
   const { signal, onProgress } = options;
   let snapshot = await client.snapshots.create(
     siteId,

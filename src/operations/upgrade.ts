@@ -1,6 +1,6 @@
 // Upgrade workflows: open a pipeline and wait until it needs approval or ends; approve and wait for the end.
 
-import type { SiteOps } from "../client.js";
+import type { OperationsClient } from "./client.js";
 import { OperationFailedError } from "../errors.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
 import type { OperationEvent } from "./events.js";
@@ -21,7 +21,7 @@ export const ROLLBACK_GRACE_MS = 60_000;
 /** Opens a pipeline and waits until it is `awaiting_approval` or final. Throws OperationFailedError when it
  * fails or is rolled back. */
 export async function openUpgrade(
-  client: SiteOps,
+  client: OperationsClient,
   siteId: string,
   params: UpgradePipelineCreateParams,
   options: UpgradeWaitOptions = {},
@@ -35,7 +35,7 @@ export async function openUpgrade(
 /** Approves a pipeline in `awaiting_approval` and waits until it ends. Throws OperationFailedError when it
  * fails or is rolled back. */
 export async function approveUpgrade(
-  client: SiteOps,
+  client: OperationsClient,
   siteId: string,
   pipelineId: string,
   options: UpgradeWaitOptions & { comment?: string } = {},
@@ -50,7 +50,7 @@ export async function approveUpgrade(
 /** Waits until `stop(p)` or the end. A pipeline that failed after applying something is followed until it
  * reports `rolled_back` (at most ROLLBACK_GRACE_MS), so the caller learns whether the site was restored. */
 async function waitPipeline(
-  client: SiteOps,
+  client: OperationsClient,
   pipeline: UpgradePipeline,
   stop: (p: UpgradePipeline) => boolean,
   options: UpgradeWaitOptions,

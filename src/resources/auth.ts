@@ -1,7 +1,7 @@
 // The authentication endpoints. SiteOps.login() and logout() build on these; call them directly only to
 // manage tokens yourself.
 
-import type { RequestOptions } from "../client.js";
+import type { RequestOptions, Settle } from "../request-types.js";
 import type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
 import { APIResource } from "./resource.js";
 
@@ -22,7 +22,8 @@ export class Authentication extends APIResource {
 
   /** POST /api/v1/jwt/revoke: invalidates an access or refresh token. */
   revokeJwt(token: string, options?: RequestOptions): Promise<RevokeResult> {
-    return this.client.post<RevokeResult>("/api/v1/jwt/revoke", { token }, options);
+    const path = "/api/v1/jwt/revoke";
+    return this.client.send<RevokeResult>({ method: "POST", path, body: { token }, ...options, settle: revokedEarlier({ revoked: true }) });
   }
 
   /** POST /api/v1/auth: the native-client login; creates an API token. */
@@ -32,6 +33,15 @@ export class Authentication extends APIResource {
 
   /** DELETE /api/v1/auth: revokes the API token the client authenticates with. */
   deleteApiToken(options?: RequestOptions): Promise<void> {
-    return this.client.delete("/api/v1/auth", options);
+    return this.client.send<void>({ method: "DELETE", path: "/api/v1/auth", ...options, settle: revokedEarlier(undefined) });
   }
+}
+
+/** Revoking the pair (or the token) that authenticates the request also revokes the request's own
+ * credential: after an attempt whose answer was lost, the retry's 401 says the first one did the work. */
+function revokedEarlier(data: unknown): Settle {
+  return (error) =>
+    error.status === 401
+      ? { response: { data, status: 401, headers: error.headers, requestId: error.requestId }, note: "revoked by an earlier attempt" }
+      : undefined;
 }

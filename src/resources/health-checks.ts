@@ -1,4 +1,4 @@
-import type { RequestOptions } from "../client.js";
+import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";
 import type { HealthCheck } from "../generated/wire.js";

@@ -1,9 +1,9 @@
-import type { SiteOps } from "../client.js";
+import type { APIClient } from "../request-types.js";
 
 /** Base of the resource classes: each method is a thin call over the client. */
 export abstract class APIResource {
-  protected readonly client: SiteOps;
-  constructor(client: SiteOps) {
+  protected readonly client: APIClient;
+  constructor(client: APIClient) {
     this.client = client;
   }
 }

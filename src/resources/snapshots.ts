@@ -1,4 +1,4 @@
-import type { RequestOptions } from "../client.js";
+import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { uploadSnapshot, type UploadOptions, type UploadSource } from "../uploads.js";
 import { APIResource, seg } from "./resource.js";
@@ -28,6 +28,6 @@ export class Snapshots extends APIResource {
    * Readable, streamed, with a Content-Digest; large inputs go in resumable chunks. Resolves with the snapshot.
    */
   upload(siteId: string, id: string, source: UploadSource, options?: UploadOptions): Promise<Snapshot> {
-    return uploadSnapshot(this.client, `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}/upload`, source, options);
+    return uploadSnapshot<Snapshot>(this.client, `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}/upload`, source, options);
   }
 }

@@ -1,6 +1,7 @@
 // Starts a seeded emulator on a free port and hands out clients for it. Every integration test of the core
 // runs against this real server; mocks are only for what it cannot produce.
 import { createHmac } from "node:crypto";
+import { Pool, type Dispatcher } from "undici";
 import { startEmulator, type EmulatorOptions, type SeedFile } from "../../emulator/index.js";
 import { SiteOps, type ClientOptions, type RequestLogEvent } from "../../src/index.js";
 
@@ -93,6 +94,43 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       await emulator.close();
     },
   };
+}
+
+/**
+ * An undici dispatcher to `url` that awaits `before(n, request)` ahead of sending its n-th request (0-based):
+ * lets a test act between two attempts of one call (another writer, arming a fault for one chunk), or change
+ * the request on its way as a proxy might. Close it with `close()` after the client.
+ */
+export function hookedDispatcher(
+  url: string,
+  before: (n: number, request: Dispatcher.RequestOptions & { headers: Record<string, string> }) => void | Promise<void>,
+): Dispatcher {
+  const pool = new Pool(new URL(url).origin);
+  let n = 0;
+  const hooked = {
+    async request(options: Dispatcher.RequestOptions) {
+      await before(n++, options as Dispatcher.RequestOptions & { headers: Record<string, string> });
+      return pool.request(options);
+    },
+    close: () => pool.close(),
+    destroy: () => pool.destroy(),
+  };
+  return hooked as unknown as Dispatcher;
+}
+
+/** Advances vitest's fake clock in steps, letting real I/O happen in between, until `done` settles. */
+export async function runFakeClock<T>(done: Promise<T>, stepMs = 100): Promise<T> {
+  const { vi } = await import("vitest");
+  let finished = false;
+  void done.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
+  while (!finished) {
+    await vi.advanceTimersByTimeAsync(stepMs);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return done;
 }
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), computed here independently of the emulator. */

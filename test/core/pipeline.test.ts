@@ -4,10 +4,12 @@ import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BadRequestError,
+  DEFAULT_MAX_RETRIES,
   InternalServerError,
   RateLimitError,
   SiteOps,
   SiteOpsError,
+  withResponse,
   type RequestLogEvent,
 } from "../../src/index.js";
 
@@ -49,6 +51,41 @@ describe("request pipeline", () => {
     expect(seen[1]["idempotency-key"]).toBe(seen[0]["idempotency-key"]);
   });
 
+  it("keys a PATCH too, with the same key on every attempt", async () => {
+    const keys: string[] = [];
+    const pool = agent.get(ORIGIN);
+    for (const status of [503, 200]) {
+      pool.intercept({ path: "/api/v1/sites/site_1", method: "PATCH" }).reply((opts) => {
+        keys.push((opts.headers as Record<string, string>)["idempotency-key"]!);
+        return { statusCode: status, data: status === 200 ? site(1) : { error: "Service unavailable" }, responseOptions: { headers: { ...json, "retry-after-ms": "1" } } };
+      });
+    }
+    await so.sites.update("site_1", { name: "s1" });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^siteops-/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("waits for RateLimit-Reset on a 429 without Retry-After", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/me" }).reply(429, { error: "Rate limit exceeded" }, { headers: { ...json, "ratelimit-remaining": "0", "ratelimit-reset": "1" } });
+    pool.intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: json });
+    await so.me();
+    const retry = events.find((e) => e.kind === "retry");
+    expect(retry?.kind === "retry" && retry.delayMs).toBeGreaterThanOrEqual(1000);
+    expect(retry?.kind === "retry" && retry.delayMs).toBeLessThanOrEqual(1200);
+  });
+
+  it("gives a successful call's request id and headers through withResponse(), without a logger", async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: "/api/v1/sites/site_1" }).reply(200, site(1), { headers: { ...json, "x-request-id": "req_one" } }).times(2);
+    const { data, status, requestId, headers } = await withResponse(so.sites.get("site_1"));
+    expect([data.name, status, requestId, headers["content-type"]]).toEqual(["s1", 200, "req_one", "application/json"]);
+    const direct = await so.get<{ name: string }>("/api/v1/sites/site_1").withResponse();
+    expect(direct.requestId).toBe("req_one");
+    await expect(withResponse(so.sites.list())).rejects.toThrow(/withResponse\(\) takes the promise/);
+  });
+
   it("retries 408 and honours an HTTP-date Retry-After", async () => {
     const pool = agent.get(ORIGIN);
     const soon = new Date(Date.now() + 1000).toUTCString();
@@ -57,7 +94,7 @@ describe("request pipeline", () => {
     await expect(so.sites.get("site_1")).resolves.toMatchObject({ name: "s1" });
     const retry = events.find((e) => e.kind === "retry");
     expect(retry && retry.kind === "retry" && retry.delayMs).toBeGreaterThan(0);
-    expect(retry && retry.kind === "retry" && retry.delayMs).toBeLessThanOrEqual(1000);
+    expect(retry && retry.kind === "retry" && retry.delayMs).toBeLessThanOrEqual(1200); // the date's second, plus jitter
   });
 
   it("never retries a 400 and reports the proxy's HTML 502 as a server error after the retries", async () => {
@@ -68,7 +105,7 @@ describe("request pipeline", () => {
     expect((err as BadRequestError).requestId).toBe("req_bad");
     expect(events.filter((e) => e.kind === "response")).toHaveLength(1);
 
-    pool.intercept({ path: "/api/v1/me" }).reply(502, "<html>Bad Gateway</html>", { headers: { "content-type": "text/html", "retry-after-ms": "1" } }).times(3);
+    pool.intercept({ path: "/api/v1/me" }).reply(502, "<html>Bad Gateway</html>", { headers: { "content-type": "text/html", "retry-after-ms": "1" } }).times(DEFAULT_MAX_RETRIES + 1);
     const err2 = await so.me().then(() => null, (e: unknown) => e);
     expect(err2).toBeInstanceOf(InternalServerError);
     expect((err2 as InternalServerError).status).toBe(502);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APIUserAbortError, SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
-import { RunningHash } from "../../src/uploads.js";
+import { RunningHash } from "../../src/internal/upload-data.js";
 import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;

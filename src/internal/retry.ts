@@ -1,0 +1,179 @@
+// When to try again, for every retrying part of the core (the request loop, resumable upload chunks, the
+// connection circuit) and the growing delays of the waiters: one backoff shape, one reading of the server's
+// Retry-After / RateLimit-Reset, and one per-call retry state that keeps retries inside a time budget.
+
+/** First backoff delay (before jitter); each later one doubles. */
+export const INITIAL_RETRY_DELAY_MS = 500;
+/** Largest backoff delay (before jitter). */
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Statuses that may succeed when sent again. Other 4xx cannot, and are never retried. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+export interface Backoff {
+  initialMs: number;
+  maxMs: number;
+  /** "full": a uniformly random delay in [0, d) ("full jitter"), so that clients failing together spread out;
+   * "none": exactly d (the waiters' poll schedule). */
+  jitter: "full" | "none";
+}
+
+export const RETRY_BACKOFF: Backoff = { initialMs: INITIAL_RETRY_DELAY_MS, maxMs: MAX_RETRY_DELAY_MS, jitter: "full" };
+
+/** Delay number `n` (0 for the first): initialMs * 2^n capped at maxMs, jittered as the shape says. */
+export function backoffDelay(n: number, shape: Backoff = RETRY_BACKOFF, random: () => number = Math.random): number {
+  const d = Math.min(shape.initialMs * 2 ** Math.min(n, 52), shape.maxMs);
+  return shape.jitter === "full" ? Math.floor(d * random()) : d;
+}
+
+/**
+ * Parses `retry-after-ms`, then `Retry-After` (seconds or an HTTP date) into milliseconds.
+ * Returns undefined when absent, unparsable or negative.
+ */
+export function parseRetryAfter(headers: Record<string, string | undefined>, now = Date.now()): number | undefined {
+  let ms: number | undefined;
+  const exact = headers["retry-after-ms"];
+  if (exact !== undefined && exact.trim() !== "" && Number.isFinite(Number(exact))) {
+    ms = Number(exact);
+  } else {
+    const value = headers["retry-after"]?.trim();
+    if (value) {
+      if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
+      else if (/[a-z]/i.test(value)) {
+        const date = Date.parse(value);
+        if (!Number.isNaN(date)) ms = Math.max(0, date - now);
+      }
+    }
+  }
+  if (ms === undefined || ms < 0) return undefined;
+  return ms;
+}
+
+export interface RateLimitState {
+  /** Requests left in the current window. */
+  remaining: number | undefined;
+  /** Milliseconds until the window resets. */
+  resetMs: number | undefined;
+  /** Requests per window. */
+  limit: number | undefined;
+}
+
+/** Reset values above this are Unix times (GitHub's X-RateLimit-Reset), below it seconds from now. */
+const EPOCH_SECONDS = 1_000_000_000;
+
+/**
+ * Reads `RateLimit-Limit/-Remaining/-Reset` (also with an `X-` prefix, with a reset in seconds or as a Unix
+ * time), or the structured `RateLimit: ...;r=0;t=5` (or `remaining=0, reset=5`) field of the IETF draft.
+ */
+export function parseRateLimit(headers: Record<string, string | undefined>, now = Date.now()): RateLimitState {
+  const int = (value: string | undefined): number | undefined => {
+    if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+    return Number(value);
+  };
+  let remaining = int(headers["ratelimit-remaining"] ?? headers["x-ratelimit-remaining"]);
+  let reset = int(headers["ratelimit-reset"] ?? headers["x-ratelimit-reset"]);
+  let limit = int(headers["ratelimit-limit"] ?? headers["x-ratelimit-limit"]);
+  const structured = headers["ratelimit"];
+  if (structured !== undefined && (remaining === undefined || reset === undefined)) {
+    const param = (names: string[]): number | undefined => {
+      for (const name of names) {
+        const m = new RegExp(`(?:^|[;,\\s])${name}=(\\d+)`).exec(structured);
+        if (m) return Number(m[1]);
+      }
+      return undefined;
+    };
+    remaining ??= param(["r", "remaining"]);
+    reset ??= param(["t", "reset"]);
+    limit ??= param(["limit"]);
+  }
+  let resetMs: number | undefined;
+  if (reset !== undefined) resetMs = reset > EPOCH_SECONDS ? Math.max(0, reset * 1000 - now) : reset * 1000;
+  return { remaining, resetMs, limit };
+}
+
+/**
+ * How long the server asked this client to wait before sending again, in ms: `Retry-After`, else (when it
+ * says no requests are left) `RateLimit-Reset`. Undefined when it said nothing.
+ */
+export function serverDelay(headers: Record<string, string | undefined>, now = Date.now()): number | undefined {
+  const after = parseRetryAfter(headers, now);
+  if (after !== undefined) return after;
+  const rate = parseRateLimit(headers, now);
+  return rate.remaining === 0 ? rate.resetMs : undefined;
+}
+
+/** A server-requested wait plus up to 20% (at most 1 s) more at random, so that many clients told the same
+ * Retry-After (N processes sharing one token) do not all come back at the same instant. */
+export function jitterServerDelay(ms: number, random: () => number = Math.random): number {
+  return Math.round(ms + random() * Math.min(ms / 5, 1000));
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** No retry starts later than this many ms after the call's first attempt started. */
+  budgetMs: number;
+}
+
+/** The retry state of one logical call: how many retries are left and until when. */
+export class RetryState {
+  readonly #policy: RetryPolicy;
+  readonly #now: () => number;
+  readonly #startedAt: number;
+  #retries = 0;
+  /** Time spent waiting out rate limits, which moves the deadline. */
+  #extendedMs = 0;
+
+  constructor(policy: RetryPolicy, now: () => number = () => Date.now()) {
+    this.#policy = policy;
+    this.#now = now;
+    this.#startedAt = now();
+  }
+
+  /** Retries granted so far. */
+  get retries(): number {
+    return this.#retries;
+  }
+
+  /** When the budget ends (ms since the epoch of `now`). */
+  get deadline(): number {
+    return this.#startedAt + this.#policy.budgetMs + this.#extendedMs;
+  }
+
+  /**
+   * Grants one more retry and says how long to wait before it, or returns undefined when the call must give
+   * up: no retries left, budget spent, or the server asked for a wait longer than the budget has left (the
+   * caller is better told at once). Without `requested`, a full-jitter backoff clipped to the budget.
+   */
+  next(requested?: number, random: () => number = Math.random): number | undefined {
+    if (this.#retries >= this.#policy.maxRetries) return undefined;
+    const left = this.deadline - this.#now();
+    if (left <= 0) return undefined;
+    let delay: number;
+    if (requested !== undefined) {
+      if (requested > left) return undefined;
+      delay = requested;
+    } else {
+      delay = Math.min(backoffDelay(this.#retries, RETRY_BACKOFF, random), left);
+    }
+    this.#retries++;
+    return delay;
+  }
+
+  /**
+   * Grants a retry after a rate limit's wait (a 429's Retry-After or reset), or undefined when no retries are
+   * left or the wait is longer than the whole budget. Waiting out a rate limit does not use up the budget:
+   * the deadline moves by the wait.
+   */
+  rateLimited(wait: number): number | undefined {
+    if (this.#retries >= this.#policy.maxRetries || wait > this.#policy.budgetMs) return undefined;
+    this.#retries++;
+    this.extend(wait);
+    return wait;
+  }
+
+  /** Moves the deadline by `ms` spent waiting for the client's rate limiter. */
+  extend(ms: number): void {
+    this.#extendedMs += ms;
+  }
+}

@@ -1,0 +1,9 @@
+// What the workflows need of a client (SiteOps has it): its resources, not the client module itself.
+
+import type { Snapshots } from "../resources/snapshots.js";
+import type { UpgradePipelines } from "../resources/upgrade-pipelines.js";
+
+export interface OperationsClient {
+  readonly snapshots: Snapshots;
+  readonly upgradePipelines: UpgradePipelines;
+}
