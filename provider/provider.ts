@@ -2,13 +2,15 @@
 // data sources.
 import { createRequire } from "node:module";
 import type { SiteOps } from "../src/index.js";
+import { ApiErrors } from "./api-errors.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
+import type { Model, Planned } from "./framework/model.js";
 import type { ProviderDefinition } from "./framework/resource.js";
-import type { Schema } from "./framework/schema.js";
+import { defineSchema } from "./framework/schema.js";
 import { httpUrl, intBetween } from "./framework/validators.js";
 import type { ProviderData } from "./provider-data.js";
 import { SiteReader } from "./resources/site-reader.js";
-import { isUnknown, type ObjectValue } from "./values/cty.js";
+import { isUnknown } from "./values/cty.js";
 import { siteResource } from "./resources/site-resource.js";
 import { webhookEndpointResource } from "./resources/webhook-endpoint-resource.js";
 import { siteDataSource } from "./data-sources/site-data-source.js";
@@ -16,7 +18,7 @@ import { sitesDataSource } from "./data-sources/sites-data-source.js";
 import { meDataSource } from "./data-sources/me-data-source.js";
 import { accountDataSource } from "./data-sources/account-data-source.js";
 
-export const providerSchema: Schema = {
+export const providerSchema = defineSchema({
   description:
     "The SiteOps provider manages WordPress sites and webhook endpoints of the Site Operations service. " +
     "Authenticate with an API token (`api_token` or `SITEOPS_API_TOKEN`) or with `email`/`password` (JWT).",
@@ -62,8 +64,17 @@ export const providerSchema: Schema = {
       description: "Timeout of one request attempt, in seconds. Default 60; env `SITEOPS_TIMEOUT_MS` (milliseconds).",
       validators: [intBetween(1, 3600)],
     },
+    max_concurrency: {
+      type: "number",
+      optional: true,
+      description:
+        "Most API requests in flight at once from one provider process (Terraform's `-parallelism` decides how many resources it works on; this bounds the requests they make). Default 32, the API client's connection pool; env `SITEOPS_MAX_CONCURRENCY`.",
+      validators: [intBetween(1, 256)],
+    },
   },
-};
+});
+
+type ProviderConfig = Planned<Model<typeof providerSchema>>;
 
 declare const __SITEOPS_CLIENT_FILE__: string | undefined;
 
@@ -77,8 +88,8 @@ async function loadClient(): Promise<typeof import("../src/index.js")> {
   return import("../src/index.js");
 }
 
-function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
-  const set = (k: string) => config[k] !== null && config[k] !== undefined;
+function validateProviderConfig(config: ProviderConfig, diags: Diagnostics): void {
+  const set = (k: keyof ProviderConfig) => config[k] !== null;
   if (set("api_token") && set("email")) {
     diags.error("Conflicting credentials", "Set either api_token or email/password in the provider block, not both.", path("email"));
   }
@@ -86,8 +97,8 @@ function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
   if (set("password") && !set("email")) diags.error("Missing email", "password needs email to log in.", path("email"));
 }
 
-async function configure(config: ObjectValue, diags: Diagnostics): Promise<ProviderData | undefined> {
-  for (const key of Object.keys(providerSchema.attributes)) {
+async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
+  for (const key of Object.keys(providerSchema.attributes) as (keyof ProviderConfig)[]) {
     if (isUnknown(config[key])) {
       diags.error(
         `Unknown SiteOps ${key}`,
@@ -97,8 +108,9 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
     }
   }
   if (diags.hasErrors) return undefined;
-  const str = (k: string) => (typeof config[k] === "string" && config[k] !== "" ? (config[k] as string) : undefined);
-  const num = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : undefined);
+  // Nothing is unknown past this point: the model of a known configuration.
+  const known = config as Model<typeof providerSchema>;
+  const str = (k: "base_url" | "api_token" | "email" | "password" | "otp") => known[k] || undefined;
   const env = process.env;
 
   const baseUrl = str("base_url") ?? (env.SITEOPS_BASE_URL || undefined);
@@ -114,11 +126,19 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
     diags.error("Invalid SiteOps base URL", `${from} must be an absolute http or https URL, got: ${JSON.stringify(baseUrl)}.`, path("base_url"));
     return undefined;
   }
-  const maxRetries = num("max_retries");
-  const timeoutSeconds = num("request_timeout");
-  const common = { baseUrl, ...(maxRetries !== undefined ? { maxRetries } : {}), ...(timeoutSeconds !== undefined ? { timeout: timeoutSeconds * 1000 } : {}) };
+  const maxConcurrency = known.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
+  if (diags.hasErrors) return undefined;
+  const common = {
+    baseUrl,
+    ...(known.max_retries !== null ? { maxRetries: known.max_retries } : {}),
+    ...(known.request_timeout !== null ? { timeout: known.request_timeout * 1000 } : {}),
+    // The client's keep-alive pool holds at most this many connections and queues the requests beyond them
+    // (undici starts a request's timeout only once it is written), which bounds the requests in flight.
+    ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),
+  };
 
-  const { SiteOps } = await loadClient();
+  const core = await loadClient();
+  const { SiteOps } = core;
   const email = str("email");
   const password = str("password");
   if (email && password) {
@@ -130,7 +150,7 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
         pending = undefined;
         throw err;
       }));
-    return { credentialSource: "email/password in the provider configuration", client, sites: new SiteReader(client) };
+    return { client, errors: new ApiErrors(core, "email/password in the provider configuration"), sites: new SiteReader(client) };
   }
   const fromConfig = str("api_token");
   const apiToken = fromConfig ?? (env.SITEOPS_API_TOKEN || undefined);
@@ -145,13 +165,23 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
   const instance = new SiteOps({ ...common, apiToken });
   const client = async () => instance;
   return {
-    credentialSource: fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable",
     client,
+    errors: new ApiErrors(core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),
     sites: new SiteReader(client),
   };
 }
 
-export function siteopsProvider(): ProviderDefinition<ProviderData> {
+/** A whole number from the environment, or undefined when unset; a bad value is an error naming the variable. */
+function envInteger(name: string, diags: Diagnostics): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1 && n <= 256) return n;
+  diags.error(`Invalid ${name}`, `${name} must be a whole number between 1 and 256, got: ${JSON.stringify(raw)}.`, path("max_concurrency"));
+  return undefined;
+}
+
+export function siteopsProvider(): ProviderDefinition<ProviderData, typeof providerSchema> {
   return {
     typeName: "siteops",
     schema: providerSchema,

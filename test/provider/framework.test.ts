@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { Diagnostics, path } from "../../provider/framework/diagnostics.js";
 import { requiresReplace, requiresReplaceIf, useStateForUnknown } from "../../provider/framework/plan-modifiers.js";
-import { ProviderServer, planObject } from "../../provider/framework/provider-server.js";
+import { planObject } from "../../provider/framework/planning.js";
+import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { ProviderDefinition, Resource } from "../../provider/framework/resource.js";
 import { blockType, type Schema } from "../../provider/framework/schema.js";
 import { httpUrl, intBetween, oneOf, sizeAtLeast, stringLengthBetween, stringMatches } from "../../provider/framework/validators.js";
@@ -37,7 +38,8 @@ const thing: Resource<{ tag: string }> = {
   },
   async create({ plan }, _d, ctx) {
     calls.push(`create ${ctx.data.tag}`);
-    return { state: { ...plan, id: "t_1", size: plan.size instanceof Unknown ? 3 : plan.size, status: "ok" }, private: { etag: "v1" } };
+    // "known after apply" arrives as null in the model: the resource decides.
+    return { state: { ...plan, id: "t_1", size: plan.size ?? 3, status: "ok" }, private: { etag: "v1" } };
   },
   async read({ state, private: priv }) {
     calls.push(`read ${JSON.stringify(priv)}`);
