@@ -30,7 +30,15 @@ export class SiteReader {
   private readonly dropped = new Set<string>();
   private wake: (() => void) | undefined;
 
-  constructor(private readonly client: () => Promise<SiteOps>) {}
+  constructor(
+    private readonly client: () => Promise<SiteOps>,
+    private readonly windowSize = LISTING_WINDOW,
+  ) {}
+
+  /** Listed sites held for reads still to come (never more than the window). */
+  get held(): number {
+    return this.window.size;
+  }
 
   /** The site; throws the client's error (NotFoundError for a deleted site: the caller decides what it means). */
   async get(id: string, signal: AbortSignal): Promise<Site> {
@@ -91,7 +99,7 @@ export class SiteReader {
       return;
     }
     this.window.set(site.id, site);
-    if (this.window.size > LISTING_WINDOW) {
+    if (this.window.size > this.windowSize) {
       const oldest = this.window.keys().next().value as string;
       this.window.delete(oldest);
       this.dropped.add(oldest);
