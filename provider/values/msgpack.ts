@@ -5,9 +5,24 @@ export class MsgpackError extends Error {
   override name = "MsgpackError";
 }
 
+/** Strings up to this many bytes are decoded in JavaScript (most attribute names and values): a call into
+ * Buffer#toString costs more than the loop for them. */
+const SHORT_STRING = 64;
+
+function shortString(buf: Uint8Array, start: number, n: number): string {
+  let s = "";
+  for (let i = start, end = start + n; i < end; i++) {
+    const c = buf[i]!;
+    if (c >= 0x80) return Buffer.from(buf.buffer, buf.byteOffset + start, n).toString("utf8"); // not ASCII
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
 export class Reader {
   pos = 0;
   private readonly view: DataView;
+  private asBuffer: Buffer | undefined;
   constructor(readonly buf: Uint8Array) {
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   }
@@ -130,7 +145,15 @@ export class Reader {
     else if (b === 0xc5) n = this.u16();
     else if (b === 0xc6) n = this.u32();
     else throw new MsgpackError(`expected string, got 0x${b.toString(16)}`);
-    return Buffer.from(this.bytes(n)).toString("utf8");
+    this.need(n);
+    const start = this.pos;
+    this.pos += n;
+    return n <= SHORT_STRING ? shortString(this.buf, start, n) : this.text.toString("utf8", start, start + n);
+  }
+
+  /** The input as a Buffer, without copying: for toString() of long strings. */
+  private get text(): Buffer {
+    return (this.asBuffer ??= Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
   }
 
   /** A number as int (number or bigint when beyond 2^53), float, or cty's decimal string form. */
@@ -175,6 +198,11 @@ export class Reader {
 
 function safe(v: bigint): number | bigint {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 export class Writer {
@@ -248,13 +276,14 @@ export class Writer {
   }
 
   str(s: string): void {
-    const n = Buffer.byteLength(s);
+    const n = s.length <= SHORT_STRING && isAscii(s) ? s.length : Buffer.byteLength(s);
     if (n < 32) this.byte(0xa0 | n);
     else if (n < 0x100) { this.byte(0xd9); this.byte(n); }
     else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = 0xda; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
     else { this.ensure(5); this.buf[this.pos++] = 0xdb; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
     this.ensure(n);
-    this.buf.write(s, this.pos, "utf8");
+    if (n === s.length && n <= SHORT_STRING) for (let i = 0; i < n; i++) this.buf[this.pos + i] = s.charCodeAt(i);
+    else this.buf.write(s, this.pos, "utf8");
     this.pos += n;
   }
 
