@@ -164,12 +164,12 @@ export class Protobuf {
       if (v === undefined || v === null) continue;
       if (f.map) {
         for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-          const entry = new Sink();
-          entry.tag(1, 2);
-          entry.string(k);
-          this.encodeField(entry, 2, f.map.kind, f.map.type, x);
           w.tag(f.id, 2);
-          w.bytes(entry.finish());
+          const start = w.fork();
+          w.tag(1, 2);
+          w.string(k);
+          this.encodeField(w, 2, f.map.kind, f.map.type, x);
+          w.join(start);
         }
       } else if (f.repeated) {
         for (const x of v as unknown[]) this.encodeField(w, f.id, f.kind, f.type, x, true);
@@ -203,10 +203,10 @@ export class Protobuf {
         return w.bigVarint(BigInt.asUintN(64, n));
       }
       case "message": {
-        const inner = new Sink();
-        this.encodeMessage(this.type(type!), v as Record<string, unknown>, inner);
         w.tag(id, 2);
-        return w.bytes(inner.finish());
+        const start = w.fork();
+        this.encodeMessage(this.type(type!), v as Record<string, unknown>, w);
+        return w.join(start);
       }
     }
   }
@@ -220,12 +220,15 @@ function walk(scope: string, node: DescriptorJSON, visit: (full: string, node: D
   }
 }
 
+/** The default of every absent bytes field: shared, never written to. */
+const EMPTY = new Uint8Array(0);
+
 function defaultOf(kind: Kind): unknown {
   switch (kind) {
     case "string":
       return "";
     case "bytes":
-      return new Uint8Array(0);
+      return EMPTY;
     case "bool":
       return false;
     case "int64":
@@ -289,16 +292,17 @@ class Cursor {
   }
 }
 
+/** One growing buffer; a nested message is written in place after a one-byte length slot (fork), which
+ * join() fills in, moving the message when its length needs more bytes. */
 class Sink {
-  private chunks: Uint8Array[] = [];
-  private buf = Buffer.allocUnsafe(64);
+  private buf = Buffer.allocUnsafe(256);
   private pos = 0;
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    this.chunks.push(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(Math.max(n, this.buf.length * 2));
-    this.pos = 0;
+    const next = Buffer.allocUnsafe(Math.max(this.pos + n, this.buf.length * 2));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
   }
 
   varint(n: number): void {
@@ -332,11 +336,41 @@ class Sink {
   }
 
   string(s: string): void {
-    this.bytes(Buffer.from(s, "utf8"));
+    const n = Buffer.byteLength(s);
+    this.varint(n);
+    this.ensure(n);
+    this.buf.write(s, this.pos, "utf8");
+    this.pos += n;
+  }
+
+  /** Starts a length-delimited field: returns where its length goes. */
+  fork(): number {
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  /** Ends the field started at `start`: writes its length, shifting it when the length takes > 1 byte. */
+  join(start: number): void {
+    const length = this.pos - start - 1;
+    if (length < 0x80) {
+      this.buf[start] = length;
+      return;
+    }
+    let size = 1;
+    for (let n = length; n >= 0x80; n = Math.floor(n / 128)) size++;
+    this.ensure(size - 1);
+    this.buf.copy(this.buf, start + size, start + 1, this.pos);
+    let n = length;
+    let at = start;
+    while (n >= 0x80) {
+      this.buf[at++] = (n % 128) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.buf[at] = n;
+    this.pos += size - 1;
   }
 
   finish(): Uint8Array {
-    if (this.chunks.length === 0) return this.buf.subarray(0, this.pos);
-    return Buffer.concat([...this.chunks, this.buf.subarray(0, this.pos)]);
+    return this.buf.subarray(0, this.pos);
   }
 }

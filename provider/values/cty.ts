@@ -51,6 +51,37 @@ export interface ObjectValue {
 
 export class ValueError extends Error {
   override name = "ValueError";
+  /** Where in the value it went wrong, outermost first: attribute names, list indexes, map keys. */
+  readonly steps: (string | number | { key: string })[] = [];
+  private readonly base: string;
+  constructor(message: string) {
+    super(message);
+    this.base = message;
+  }
+
+  /** Prepends a step as the error travels up through the containers (paths are built only on failure). */
+  within(step: string | number | { key: string }): this {
+    this.steps.unshift(step);
+    const path = this.steps
+      .map((s, i) => (typeof s === "number" ? `[${s}]` : typeof s === "object" ? `[${JSON.stringify(s.key)}]` : i === 0 ? s : `.${s}`))
+      .join("");
+    this.message = `${this.base} at ${path}`;
+    return this;
+  }
+}
+
+function within(err: unknown, step: string | number | { key: string }): never {
+  if (err instanceof ValueError) throw err.within(step);
+  if (err instanceof MsgpackError) throw new ValueError(err.message).within(step);
+  throw err;
+}
+
+/** Attribute names of an object type, sorted as they go on the wire (computed once per type). */
+const sortedNames = new WeakMap<object, string[]>();
+function namesOf(attrs: { readonly [name: string]: CtyType }): string[] {
+  let names = sortedNames.get(attrs);
+  if (!names) sortedNames.set(attrs, (names = Object.keys(attrs).sort()));
+  return names;
 }
 
 export const isUnknown = (v: unknown): v is Unknown => v instanceof Unknown;
@@ -69,69 +100,90 @@ export function isWhollyKnown(v: Value): boolean {
 
 export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
   const r = new Reader(bytes);
-  const v = readValue(r, type, "");
+  let v: Value;
+  try {
+    v = readValue(r, type);
+  } catch (err) {
+    if (err instanceof MsgpackError) throw new ValueError(err.message);
+    throw err;
+  }
   if (!r.done) throw new ValueError("trailing bytes after msgpack value");
   return v;
 }
 
-function where(path: string): string {
-  return path ? ` at ${path}` : "";
-}
-
-function readValue(r: Reader, type: CtyType, path: string): Value {
+function readValue(r: Reader, type: CtyType): Value {
   if (r.isNil()) return r.nil();
   if (r.isExt()) return new Unknown(r.raw());
-  try {
-    if (type === "string") return r.str();
-    if (type === "bool") return r.bool();
-    if (type === "number") return numberFrom(r.num());
-    if (type === "dynamic") {
-      if (r.arrayLength() !== 2) throw new ValueError(`dynamic value must be a [type, value] pair${where(path)}`);
-      const concrete = JSON.parse(r.str()) as CtyType;
-      return new Dynamic(concrete, readValue(r, concrete, path));
-    }
-    switch (type[0]) {
-      case "list":
-      case "set": {
-        const n = r.arrayLength();
-        const out: Value[] = new Array(n);
-        for (let i = 0; i < n; i++) out[i] = readValue(r, type[1], `${path}[${i}]`);
-        return out;
-      }
-      case "tuple": {
-        const n = r.arrayLength();
-        if (n !== type[1].length) throw new ValueError(`tuple of ${type[1].length} elements expected${where(path)}`);
-        return type[1].map((t, i) => readValue(r, t, `${path}[${i}]`));
-      }
-      case "map": {
-        const n = r.mapLength();
-        const out: ObjectValue = {};
-        for (let i = 0; i < n; i++) {
-          const k = r.str();
-          out[k] = readValue(r, type[1], `${path}[${JSON.stringify(k)}]`);
+  if (type === "string") return r.str();
+  if (type === "bool") return r.bool();
+  if (type === "number") return numberFrom(r.num());
+  if (type === "dynamic") {
+    if (r.arrayLength() !== 2) throw new ValueError("dynamic value must be a [type, value] pair");
+    const concrete = JSON.parse(r.str()) as CtyType;
+    return new Dynamic(concrete, readValue(r, concrete));
+  }
+  switch (type[0]) {
+    case "list":
+    case "set": {
+      const n = r.arrayLength();
+      const out: Value[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        try {
+          out[i] = readValue(r, type[1]);
+        } catch (err) {
+          within(err, i);
         }
-        return out;
       }
-      case "object": {
-        const n = r.mapLength();
-        const attrs = type[1];
-        const out: ObjectValue = {};
-        for (let i = 0; i < n; i++) {
-          const k = r.str();
-          const t = attrs[k];
-          if (t === undefined) {
-            r.skip(); // an attribute this schema does not know: drop it
-            continue;
-          }
-          out[k] = readValue(r, t, path ? `${path}.${k}` : k);
-        }
-        for (const k of Object.keys(attrs)) if (!(k in out)) out[k] = null;
-        return out;
-      }
+      return out;
     }
-  } catch (err) {
-    if (err instanceof MsgpackError) throw new ValueError(`${err.message}${where(path)}`);
-    throw err;
+    case "tuple": {
+      const n = r.arrayLength();
+      if (n !== type[1].length) throw new ValueError(`tuple of ${type[1].length} elements expected`);
+      const out: Value[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        try {
+          out[i] = readValue(r, type[1][i]!);
+        } catch (err) {
+          within(err, i);
+        }
+      }
+      return out;
+    }
+    case "map": {
+      const n = r.mapLength();
+      const out: ObjectValue = {};
+      for (let i = 0; i < n; i++) {
+        const k = r.str();
+        try {
+          out[k] = readValue(r, type[1]);
+        } catch (err) {
+          within(err, { key: k });
+        }
+      }
+      return out;
+    }
+    case "object": {
+      const n = r.mapLength();
+      const attrs = type[1];
+      const out: ObjectValue = {};
+      let known = 0;
+      for (let i = 0; i < n; i++) {
+        const k = r.str();
+        const t = attrs[k];
+        if (t === undefined) {
+          r.skip(); // an attribute this schema does not know: drop it
+          continue;
+        }
+        try {
+          out[k] = readValue(r, t);
+        } catch (err) {
+          within(err, k);
+        }
+        known++;
+      }
+      if (known !== namesOf(attrs).length) for (const k of namesOf(attrs)) if (!(k in out)) out[k] = null;
+      return out;
+    }
   }
   throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
 }
@@ -154,12 +206,12 @@ function canonical(n: number | string): string {
 
 export function encodeMsgpack(type: CtyType, value: Value): Uint8Array {
   const w = new Writer();
-  writeValue(w, type, value, "");
+  writeValue(w, type, value);
   return w.finish();
 }
 
-function mismatch(expected: string, value: Value, path: string): ValueError {
-  return new ValueError(`expected ${expected}, got ${describe(value)}${where(path)}`);
+function mismatch(expected: string, value: Value): ValueError {
+  return new ValueError(`expected ${expected}, got ${describe(value)}`);
 }
 
 function describe(v: Value): string {
@@ -169,54 +221,65 @@ function describe(v: Value): string {
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
-function writeValue(w: Writer, type: CtyType, value: Value, path: string): void {
+function writeValue(w: Writer, type: CtyType, value: Value): void {
   if (value === null || value === undefined) return w.nil();
   if (value instanceof Unknown) return w.raw(value.raw);
   if (type === "string") {
-    if (typeof value !== "string") throw mismatch("string", value, path);
+    if (typeof value !== "string") throw mismatch("string", value);
     return w.str(value);
   }
   if (type === "bool") {
-    if (typeof value !== "boolean") throw mismatch("bool", value, path);
+    if (typeof value !== "boolean") throw mismatch("bool", value);
     return w.bool(value);
   }
-  if (type === "number") return writeNumber(w, value, path);
+  if (type === "number") return writeNumber(w, value);
   if (type === "dynamic") {
     const d = value instanceof Dynamic ? value : new Dynamic(impliedType(value), value);
     w.arrayHeader(2);
     w.bin(Buffer.from(JSON.stringify(d.type)));
-    return writeValue(w, d.type, d.value, path);
+    return writeValue(w, d.type, d.value);
   }
   switch (type[0]) {
     case "list":
     case "set":
-      if (!Array.isArray(value)) throw mismatch(type[0], value, path);
+    case "tuple": {
+      if (!Array.isArray(value) || (type[0] === "tuple" && value.length !== type[1].length)) throw mismatch(type[0], value);
       w.arrayHeader(value.length);
-      value.forEach((v, i) => writeValue(w, type[1], v, `${path}[${i}]`));
+      for (let i = 0; i < value.length; i++) {
+        try {
+          writeValue(w, type[0] === "tuple" ? type[1][i]! : type[1], value[i]!);
+        } catch (err) {
+          within(err, i);
+        }
+      }
       return;
-    case "tuple":
-      if (!Array.isArray(value) || value.length !== type[1].length) throw mismatch("tuple", value, path);
-      w.arrayHeader(value.length);
-      value.forEach((v, i) => writeValue(w, type[1][i]!, v, `${path}[${i}]`));
-      return;
+    }
     case "map": {
-      if (!isObject(value)) throw mismatch("map", value, path);
+      if (!isObject(value)) throw mismatch("map", value);
       const keys = Object.keys(value).sort();
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
-        writeValue(w, type[1], value[k]!, `${path}[${JSON.stringify(k)}]`);
+        try {
+          writeValue(w, type[1], value[k]!);
+        } catch (err) {
+          within(err, { key: k });
+        }
       }
       return;
     }
     case "object": {
-      if (!isObject(value)) throw mismatch("object", value, path);
+      if (!isObject(value)) throw mismatch("object", value);
       // Every attribute is present on the wire, null when absent.
-      const keys = Object.keys(type[1]).sort();
+      const keys = namesOf(type[1]);
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
-        writeValue(w, type[1][k]!, value[k] ?? null, path ? `${path}.${k}` : k);
+        try {
+          writeValue(w, type[1][k]!, value[k] ?? null);
+        } catch (err) {
+          within(err, k);
+        }
       }
       return;
     }
@@ -224,9 +287,9 @@ function writeValue(w: Writer, type: CtyType, value: Value, path: string): void 
   throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
 }
 
-function writeNumber(w: Writer, value: Value, path: string): void {
+function writeNumber(w: Writer, value: Value): void {
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new ValueError(`numbers must be finite${where(path)}`);
+    if (!Number.isFinite(value)) throw new ValueError("numbers must be finite");
     return Number.isSafeInteger(value) ? w.int(value) : w.float(value);
   }
   if (value instanceof BigNumber) {
@@ -236,7 +299,7 @@ function writeNumber(w: Writer, value: Value, path: string): void {
     }
     return w.str(value.text); // cty's form for numbers beyond int64/float64
   }
-  throw mismatch("number", value, path);
+  throw mismatch("number", value);
 }
 
 export function isObject(v: Value): v is ObjectValue {
