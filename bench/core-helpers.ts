@@ -19,7 +19,10 @@ export interface BenchEmulator {
 
 export async function spawnEmulator(
   sites: { name: string; url: string }[] = [{ name: "Bench", url: "https://bench.example" }],
-  options: { /** A SQLite file (WAL) in the temp dir instead of :memory:. */ dbFile?: boolean } = {},
+  options: {
+    /** A SQLite file (WAL) in the temp dir instead of :memory:. */ dbFile?: boolean;
+    /** More `siteops emulator` arguments, e.g. `--db FILE` or `--rate-limit 600/60`. */ args?: string[];
+  } = {},
 ): Promise<BenchEmulator> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
@@ -41,7 +44,7 @@ export async function spawnEmulator(
     process.execPath,
     [
       "--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0",
-      "--data-dir", path.join(dir, "data"), ...(options.dbFile ? ["--db", path.join(dir, "bench.db")] : []),
+      "--data-dir", path.join(dir, "data"), ...(options.dbFile ? ["--db", path.join(dir, "bench.db")] : []), ...(options.args ?? []),
     ],
     { ...process.env, NODE_ENV: "production" },
     root,

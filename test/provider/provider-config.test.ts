@@ -1,9 +1,7 @@
 // The provider block: environment variables, email/password login, unknown values, and the one-line
 // errors for rejected credentials, which name where the credential came from but never its value.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform, faults } from "./harness.js";
+import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform, faults, recordingProxy } from "./harness.js";
 
 let tf: Terraform;
 beforeAll(async () => {
@@ -111,30 +109,6 @@ resource "siteops_site" "nope" {
   });
 });
 
-/** A pass-through proxy in front of the emulator that records the most requests it saw in flight at once. */
-async function inFlightProxy(target: string): Promise<{ url: string; most(): number; reset(): void; close(): Promise<void> }> {
-  let now = 0;
-  let most = 0;
-  const server = http.createServer((req, res) => {
-    now++;
-    most = Math.max(most, now);
-    const upstream = http.request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode!, up.headers);
-      up.pipe(res);
-    });
-    res.on("close", () => now--);
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    most: () => most,
-    reset: () => (most = 0),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe("max_concurrency", () => {
   const sites = (n: number) => `
 resource "siteops_site" "many" {
@@ -145,18 +119,18 @@ resource "siteops_site" "many" {
 `;
 
   it("bounds the API requests in flight (provider block, then SITEOPS_MAX_CONCURRENCY), whatever -parallelism says", async () => {
-    const proxy = await inFlightProxy(tf.url);
+    const proxy = await recordingProxy(tf.url);
     // Slow creates, so that -parallelism=12 would have 12 in flight at once without the bound.
     await faults(tf, [{ method: "POST", path: "/api/v1/sites", delay_ms: 150 }, { method: "DELETE", path: "/api/v1/sites/*", delay_ms: 150 }]);
     try {
       tf.write(required + `provider "siteops" {\n  base_url        = "${proxy.url}"\n  api_token       = "${OWNER_TOKEN}"\n  max_concurrency = 2\n}\n` + sites(12));
       await tf.apply("-parallelism=12");
-      expect(proxy.most()).toBe(2);
+      expect(proxy.mostInFlight()).toBe(2);
 
       tf.write(required + `provider "siteops" {\n  base_url  = "${proxy.url}"\n  api_token = "${OWNER_TOKEN}"\n}\n` + sites(12));
       proxy.reset();
       await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=12"], { env: { SITEOPS_MAX_CONCURRENCY: "3" } });
-      expect(proxy.most()).toBe(3);
+      expect(proxy.mostInFlight()).toBe(3);
 
       const bad = await tf.run(["plan", "-no-color"], { env: { SITEOPS_MAX_CONCURRENCY: "lots" } });
       expect(bad.code).toBe(1);
