@@ -9,6 +9,34 @@ import { pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 
+/** HCL: required_providers and the provider block for the bench token. */
+export const providerHcl = (url: string, token: string): string => `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = "${url}"
+  api_token = "${token}"
+}
+`;
+/** HCL: `n` resources of a siteops site type (siteops_site or siteops_noop), with unique names and URLs. */
+export const sitesHcl = (type: string, n: number, prefix: string): string => `
+resource "${type}" "s" {
+  count = ${n}
+  name  = "${prefix} \${count.index}"
+  url   = "https://${prefix}-\${count.index}.bench.example"
+}
+`;
+/** HCL: `n` terraform_data, the in-process baseline. */
+export const dataHcl = (n: number): string => `
+resource "terraform_data" "s" {
+  count = ${n}
+  input = "item \${count.index}"
+}
+`;
+
 export interface BuiltProvider {
   dir: string;
   launcher: string;

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN, type BenchEmulator } from "./core-helpers.js";
-import { buildProvider, spread, table, Workspace, type Run } from "./provider-helpers.js";
+import { buildProvider, dataHcl as data, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./provider-helpers.js";
 
 const BIG = Number(process.env.BENCH_SCALE ?? 10_000);
 const SMALL = Number(process.env.BENCH_SCALE_SMALL ?? 1000);
@@ -20,31 +20,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The emulator counts requests per token with this (never reached) limit; its headers tell how many were made. */
 const COUNTING_LIMIT = "100000000/86400";
 
-const terraformBlock = `terraform {
-  required_providers {
-    siteops = { source = "siteops/siteops" }
-  }
-}
-`;
-const providerBlock = (url: string) => `${terraformBlock}
-provider "siteops" {
-  base_url  = "${url}"
-  api_token = "${TOKEN}"
-}
-`;
-const sites = (n: number, prefix: string) => `
-resource "siteops_site" "s" {
-  count = ${n}
-  name  = "${prefix} \${count.index}"
-  url   = "https://${prefix}-\${count.index}.scale.example"
-}
-`;
-const data = (n: number) => `
-resource "terraform_data" "s" {
-  count = ${n}
-  input = "item \${count.index}"
-}
-`;
+const providerBlock = (url: string) => providerHcl(url, TOKEN);
+const sites = (n: number, prefix: string) => sitesHcl("siteops_site", n, prefix);
+
 const listing = `
 data "siteops_sites" "all" {}
 output "count" { value = length(data.siteops_sites.all.sites) }

@@ -15,46 +15,23 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN } from "./core-helpers.js";
 import { breakdown } from "./provider-breakdown.js";
-import { buildProvider, median, spread, table, Workspace, type Run } from "./provider-helpers.js";
+import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./provider-helpers.js";
 
 const PROFILE = process.env.BENCH_PROFILE;
 const ROUNDS = PROFILE === "only" ? 0 : Number(process.env.BENCH_ROUNDS ?? 5);
 const APPLY_COUNT = 200;
 const PLAN_COUNT = 1000;
 
-const providerBlock = (url: string) => `terraform {
-  required_providers {
-    siteops = { source = "siteops/siteops" }
-  }
-}
-
-provider "siteops" {
-  base_url  = "${url}"
-  api_token = "${TOKEN}"
-}
-`;
-const siteops = (type: string) => (n: number, prefix: string) => `
-resource "${type}" "s" {
-  count = ${n}
-  name  = "${prefix} \${count.index}"
-  url   = "https://${prefix}-\${count.index}.bench.example"
-}
-`;
-const data = (n: number) => `
-resource "terraform_data" "s" {
-  count = ${n}
-  input = "item \${count.index}"
-}
-`;
+const providerBlock = (url: string) => providerHcl(url, TOKEN);
 
 interface Contender {
   name: string;
   hcl(n: number, prefix: string): string;
 }
 const CONTENDERS: Contender[] = [
-  { name: "terraform_data", hcl: (n) => data(n) },
-  { name: "siteops_noop", hcl: siteops("siteops_noop") },
-  { name: "siteops_site", hcl: siteops("siteops_site") },
+  { name: "terraform_data", hcl: (n) => dataHcl(n) },
+  { name: "siteops_noop", hcl: (n, prefix) => sitesHcl("siteops_noop", n, prefix) },
+  { name: "siteops_site", hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix) },
 ];
 
 /** Each round runs every contender once, starting one further along the list than the round before. */

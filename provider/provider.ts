@@ -97,7 +97,8 @@ function validateProviderConfig(config: ProviderConfig, diags: Diagnostics): voi
   if (set("password") && !set("email")) diags.error("Missing email", "password needs email to log in.", path("email"));
 }
 
-async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
+/** True when no attribute is unknown; reports each unknown one (it depends on a resource not created yet). */
+function isKnown(config: ProviderConfig, diags: Diagnostics): config is Model<typeof providerSchema> {
   for (const key of Object.keys(providerSchema.attributes) as (keyof ProviderConfig)[]) {
     if (isUnknown(config[key])) {
       diags.error(
@@ -107,10 +108,13 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
       );
     }
   }
-  if (diags.hasErrors) return undefined;
-  // Nothing is unknown past this point: the model of a known configuration.
-  const known = config as Model<typeof providerSchema>;
-  const str = (k: "base_url" | "api_token" | "email" | "password" | "otp") => known[k] || undefined;
+  return !diags.hasErrors;
+}
+
+async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
+  if (!isKnown(config, diags)) return undefined;
+  /** A string setting of the block; an empty string counts as unset, as for the environment variables. */
+  const str = (k: "base_url" | "api_token" | "email" | "password" | "otp") => config[k] || undefined;
   const env = process.env;
 
   const baseUrl = str("base_url") ?? (env.SITEOPS_BASE_URL || undefined);
@@ -126,12 +130,12 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     diags.error("Invalid SiteOps base URL", `${from} must be an absolute http or https URL, got: ${JSON.stringify(baseUrl)}.`, path("base_url"));
     return undefined;
   }
-  const maxConcurrency = known.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
+  const maxConcurrency = config.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
   if (diags.hasErrors) return undefined;
   const common = {
     baseUrl,
-    ...(known.max_retries !== null ? { maxRetries: known.max_retries } : {}),
-    ...(known.request_timeout !== null ? { timeout: known.request_timeout * 1000 } : {}),
+    ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
+    ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
     // The client's keep-alive pool holds at most this many connections and queues the requests beyond them
     // (undici starts a request's timeout only once it is written), which bounds the requests in flight.
     ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),

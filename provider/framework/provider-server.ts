@@ -4,47 +4,18 @@
 import * as fromProto from "../protocol/from-proto.js";
 import * as toProto from "../protocol/to-proto.js";
 import type { ProtoDiagnostic } from "../protocol/to-proto.js";
-import { fromJSON, isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
-import { Diagnostics, path, type AttributePath } from "./diagnostics.js";
+import { isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
+import { Diagnostics, path } from "./diagnostics.js";
 import { log } from "./log.js";
 import { decodeModel, type ModelMode } from "./model.js";
 import { planObject } from "./planning.js";
-import type { AnyProvider, CallContext, PlanContext, PrivateState } from "./resource.js";
+import type { ErasedDataSource, ErasedProvider, ErasedResource } from "./erased.js";
+import type { AnyProvider, CallContext } from "./resource.js";
+import { upgradeState, type UpgradeRequest } from "./state-upgrade.js";
 import { blockType, checkSchema, type Schema } from "./schema.js";
 import { validateBlock } from "./validation.js";
 
 type Wire = fromProto.WireDynamicValue | null | undefined;
-
-/** A resource as the server calls it: at run time models are the plain wire values (see model.ts). */
-interface ErasedResource<D> {
-  typeName: string;
-  schema: Schema;
-  identity?: string;
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  modifyPlan?(req: { plan: ObjectValue; prior: ObjectValue | null; config: ObjectValue; requiresReplace: AttributePath[] }, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
-  create(req: { plan: ObjectValue; config: ObjectValue }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
-  read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
-  update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
-  delete(req: { prior: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
-  importState?(id: string, diags: Diagnostics): ObjectValue;
-  stateUpgraders?: Record<number, (state: Record<string, unknown>) => Record<string, unknown>>;
-}
-interface Result {
-  state: ObjectValue | null;
-  private?: PrivateState;
-}
-interface ErasedDataSource<D> {
-  typeName: string;
-  schema: Schema;
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  read(config: ObjectValue, diags: Diagnostics, ctx: CallContext<D>): Promise<ObjectValue | null>;
-}
-interface ErasedProvider<D> {
-  typeName: string;
-  schema: Schema;
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  configure(config: ObjectValue, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
-}
 
 interface Entry<T> {
   impl: T;
@@ -144,32 +115,10 @@ export class ProviderServer<D> {
     });
   }
 
-  async upgradeResourceState(req: { type_name: string; version?: number | { toNumber(): number }; raw_state?: { json?: Uint8Array | null; flatmap?: Record<string, string> } | null }) {
+  async upgradeResourceState(req: UpgradeRequest) {
     return this.guard("UpgradeResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const target = impl.schema.version ?? 0;
-      let version = typeof req.version === "object" && req.version ? req.version.toNumber() : Number(req.version ?? 0);
-      const raw = req.raw_state?.json;
-      if (!raw || raw.length === 0) {
-        if (req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length) {
-          diags.error("Unsupported state format", "This resource's state uses the legacy flatmap format, which this provider cannot read. Remove it from state and import it again.");
-        }
-        return { upgraded_state: toProto.dynamicValue(type, null) };
-      }
-      let json = JSON.parse(Buffer.from(raw).toString("utf8")) as Record<string, unknown>;
-      if (version > target) {
-        diags.error("Resource state from a newer provider", `The state of this ${req.type_name} was written with schema version ${version}, but this provider only knows up to version ${target}. Use a newer provider version.`);
-        return {};
-      }
-      for (; version < target; version++) {
-        const upgrade = impl.stateUpgraders?.[version];
-        if (!upgrade) {
-          diags.error("Missing state upgrader", `No upgrade from schema version ${version} of ${req.type_name} is defined.`);
-          return {};
-        }
-        json = upgrade(json);
-      }
-      return { upgraded_state: toProto.dynamicValue(type, fromJSON(type, json)) };
+      return upgradeState(impl, type, req, diags);
     });
   }
 

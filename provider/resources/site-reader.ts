@@ -100,9 +100,11 @@ export class SiteReader {
     }
     this.window.set(site.id, site);
     if (this.window.size > this.windowSize) {
-      const oldest = this.window.keys().next().value as string;
-      this.window.delete(oldest);
-      this.dropped.add(oldest);
+      for (const oldest of this.window.keys()) {
+        this.window.delete(oldest);
+        this.dropped.add(oldest);
+        break;
+      }
     }
   }
 }

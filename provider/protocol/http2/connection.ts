@@ -3,12 +3,11 @@
 // (response headers, the message, trailers). node:http2 builds a Duplex stream, header objects and three
 // separate writes per call, which measured as most of the provider's CPU per RPC (BENCHMARKS.md).
 import type { Duplex } from "node:stream";
+import {
+  ACK, CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, H2Error, HEADERS, PING, PREFACE, PRIORITY, PUSH_PROMISE, RST_STREAM, SETTINGS, WINDOW_UPDATE,
+  frame, goaway, rstStream, trailersOnly, unpad, windowUpdate,
+} from "./frames.js";
 import { GRPC_RESPONSE_HEADERS, HpackDecoder, literalField } from "./hpack.js";
-
-const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
-const DATA = 0x0, HEADERS = 0x1, RST_STREAM = 0x3, SETTINGS = 0x4, PUSH_PROMISE = 0x5, PING = 0x6, GOAWAY = 0x7, WINDOW_UPDATE = 0x8, CONTINUATION = 0x9;
-const END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4, PADDED = 0x8, PRIORITY = 0x20;
-export const H2Error = { NO_ERROR: 0, PROTOCOL_ERROR: 1, FLOW_CONTROL_ERROR: 3, FRAME_SIZE_ERROR: 6, CANCEL: 8, COMPRESSION_ERROR: 9 } as const;
 
 /** Largest frame payload we accept: the protocol's default, which we do not raise. */
 const MAX_FRAME = 16_384;
@@ -298,45 +297,3 @@ export class Http2Connection {
   }
 }
 
-function frame(type: number, flags: number, id: number, payload: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(9 + payload.length);
-  out.writeUIntBE(payload.length, 0, 3);
-  out[3] = type;
-  out[4] = flags;
-  out.writeUInt32BE(id, 5);
-  out.set(payload, 9);
-  return out;
-}
-
-function windowUpdate(id: number, increment: number): Buffer {
-  const p = Buffer.allocUnsafe(4);
-  p.writeUInt32BE(increment, 0);
-  return frame(WINDOW_UPDATE, 0, id, p);
-}
-
-function rstStream(id: number, code: number): Buffer {
-  const p = Buffer.allocUnsafe(4);
-  p.writeUInt32BE(code, 0);
-  return frame(RST_STREAM, 0, id, p);
-}
-
-function goaway(lastStreamId: number, code: number, debug = ""): Buffer {
-  const p = Buffer.alloc(8 + Buffer.byteLength(debug));
-  p.writeUInt32BE(lastStreamId, 0);
-  p.writeUInt32BE(code, 4);
-  p.write(debug, 8);
-  return frame(GOAWAY, 0, 0, p);
-}
-
-/** A failed call: status, content type and gRPC status in one HEADERS frame that ends the stream. */
-function trailersOnly(id: number, status: number, message: string): Buffer {
-  const block = Buffer.concat([GRPC_RESPONSE_HEADERS, literalField("grpc-status", String(status)), literalField("grpc-message", encodeURIComponent(message))]);
-  return frame(HEADERS, END_STREAM | END_HEADERS, id, block);
-}
-
-/** The payload without its padding; undefined when the padding is longer than the frame. */
-function unpad(flags: number, payload: Buffer): Buffer | undefined {
-  if (!(flags & PADDED)) return payload;
-  if (payload.length < 1 || payload[0]! >= payload.length) return undefined;
-  return payload.subarray(1, payload.length - payload[0]!);
-}
