@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BigNumber, Dynamic, UNKNOWN, Unknown, decodeMsgpack, encodeMsgpack, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
+import { BigNumber, Dynamic, UNKNOWN, Unknown, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
+import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const roundTrip = (type: CtyType, v: Value) => decodeMsgpack(type, encodeMsgpack(type, v));

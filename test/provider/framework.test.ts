@@ -8,7 +8,8 @@ import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { ProviderDefinition, Resource } from "../../provider/framework/resource.js";
 import { blockType, type Schema } from "../../provider/framework/schema.js";
 import { httpUrl, intBetween, oneOf, sizeAtLeast, stringLengthBetween, stringMatches } from "../../provider/framework/validators.js";
-import { UNKNOWN, Unknown, decodeMsgpack, encodeMsgpack, type ObjectValue } from "../../provider/values/cty.js";
+import { UNKNOWN, Unknown, type ObjectValue } from "../../provider/values/cty.js";
+import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const schema: Schema = {
   description: "thing",

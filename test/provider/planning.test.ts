@@ -7,7 +7,8 @@ import { planObject } from "../../provider/framework/planning.js";
 import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { ProviderDefinition, Resource } from "../../provider/framework/resource.js";
 import { blockType, defineSchema } from "../../provider/framework/schema.js";
-import { Unknown, decodeMsgpack, encodeMsgpack, isUnknown, type ObjectValue } from "../../provider/values/cty.js";
+import { Unknown, isUnknown, type ObjectValue } from "../../provider/values/cty.js";
+import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const schema = defineSchema({
   description: "a server with firewall rules",
