@@ -69,6 +69,8 @@ export interface ProviderProcess {
 }
 
 export interface Run {
+  /** Terraform's exit code (0, or 2 for a plan with -detailed-exitcode that has changes). */
+  exitCode: number;
   wallMs: number;
   /** Terraform's own CPU (its process, without the providers it ran). */
   terraformCpuMs: number;
@@ -132,7 +134,7 @@ export class Workspace {
     const machine = machineCpuMs();
     const emulator = options.emulatorPid ? processCpuMs(options.emulatorPid) : 0;
     const started = performance.now();
-    const { childrenCpuMs, peakRssKb } = await new Promise<{ childrenCpuMs: number; peakRssKb: number }>((resolve, reject) => {
+    const { childrenCpuMs, peakRssKb, exitCode } = await new Promise<{ childrenCpuMs: number; peakRssKb: number; exitCode: number }>((resolve, reject) => {
       const child = spawn("sh", ["-c", 'terraform "$@"; rc=$?; times >&2; exit $rc', "sh", ...args], {
         cwd,
         env: { ...process.env, TF_CLI_CONFIG_FILE: this.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", SITEOPS_BENCH_STATS: stats, ...options.env },
@@ -151,7 +153,7 @@ export class Workspace {
           return;
         }
         const [, um, us, sm, ss] = children.map(Number) as number[];
-        resolve({ childrenCpuMs: (um! * 60 + us! + sm! * 60 + ss!) * 1000, peakRssKb: peak });
+        resolve({ childrenCpuMs: (um! * 60 + us! + sm! * 60 + ss!) * 1000, peakRssKb: peak, exitCode: code });
       });
     });
     const wallMs = performance.now() - started;
@@ -161,6 +163,7 @@ export class Workspace {
     const emulatorCpuMs = options.emulatorPid ? processCpuMs(options.emulatorPid) - emulator : 0;
     const machineBusy = machineCpuMs() - machine;
     return {
+      exitCode,
       wallMs,
       terraformCpuMs: childrenCpuMs - providerCpu,
       terraformPeakRssKb: peakRssKb,

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { NotFoundError, SiteOps, type RequestLogEvent, type Site } from "../../src/index.js";
-import { LISTING_THRESHOLD, SiteReader } from "../../provider/resources/site-reader.js";
+import { LISTING_THRESHOLD, SiteReader, type SiteReaderOptions } from "../../provider/resources/site-reader.js";
 import { OWNER_TOKEN, defaultSeed } from "./harness.js";
 
 const COUNT = 450;
@@ -20,10 +20,10 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function reader(windowSize?: number): { reader: SiteReader; requests: string[]; close(): Promise<void> } {
+function reader(options: SiteReaderOptions = {}): { reader: SiteReader; requests: string[]; close(): Promise<void> } {
   const requests: string[] = [];
   const so = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN, logger: (e: RequestLogEvent) => e.kind === "response" && requests.push(`${e.method} ${e.path}`) });
-  return { reader: new SiteReader(async () => so, windowSize), requests, close: () => so.close() };
+  return { reader: new SiteReader(async () => so, options), requests, close: () => so.close() };
 }
 
 /** Reads `order` with `parallel` reads in flight, as Terraform's walk does. */
@@ -79,8 +79,27 @@ describe("SiteReader", () => {
     await close();
   });
 
+  it("walks only once the reads are as many as the listing's pages (a small part of a large account stays on GETs)", async () => {
+    // 10 sites a page: the account's ~490 sites are 49 pages, more than the 40 sites this configuration reads.
+    const { reader: r, requests, close } = reader({ pageSize: 10 });
+    const so = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN });
+    const managed: string[] = [];
+    for (let i = 0; i < 40; i++) managed.push((await so.sites.create({ name: `late ${i}`, url: `https://managed-${i}.reader.test` })).id);
+    const got = await readAll(r, managed);
+    expect(managed.every((id) => (got.get(id) as Site).id === id)).toBe(true);
+    expect(requests.filter((q) => q.includes("?"))).toHaveLength(1); // the first page, which told the size
+    expect(requests.filter((q) => !q.includes("?"))).toHaveLength(40);
+    // Reads in any order past that point walk the listing: 490 sites in 49 pages and a few GETs.
+    const { reader: r2, requests: requests2, close: close2 } = reader({ pageSize: 10 });
+    const all = [...ids, ...managed].sort(() => Math.random() - 0.5);
+    const got2 = await readAll(r2, all);
+    expect(all.filter((id) => !(got2.get(id) instanceof Error)).every((id) => (got2.get(id) as Site).id === id)).toBe(true);
+    expect(requests2.length).toBeLessThan(2 * 49 + LISTING_THRESHOLD);
+    await Promise.all([so.close(), close(), close2()]);
+  });
+
   it("holds at most its window of listed sites, whatever the order; the dropped ones are fetched by GET", async () => {
-    const { reader: r, requests, close } = reader(50);
+    const { reader: r, requests, close } = reader({ windowSize: 50 });
     let most = 0;
     const watch = setInterval(() => (most = Math.max(most, r.held)), 1);
     const order = [...ids.slice(0, 30), ...ids.slice(30).reverse()];
