@@ -136,7 +136,7 @@ function report(o: Options, prof: string, windows: Map<string, [number, number]>
     return emulatorSamples.filter((s) => s.at >= from && s.at <= to);
   };
 
-  const lines = [`Profiled apply of ${o.count} (unminified build, --cpu-prof; profiling slows everything, read the shares): CPU ms in total (us per resource).`, ""];
+  const lines = [`Profiled apply of ${o.count} (unminified build, CPU profiles sampled every 0.5 ms through the inspector; profiling slows everything, read the shares): CPU ms in total (us per resource).`, ""];
   lines.push("Provider processes of the apply (all 4), by source of the running code:", "");
   lines.push(categoryTable(providers, providerCategory, o.count), "");
   const site = o.contenders.at(-1)!.name;

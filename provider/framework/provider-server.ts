@@ -1,6 +1,7 @@
 // The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition. Values are
 // decoded by the schema into the typed models resources work with (model.ts); every failure becomes a
 // diagnostic, and nothing thrown here reaches gRPC.
+import { setMaxListeners } from "node:events";
 import * as fromProto from "../protocol/from-proto.js";
 import * as toProto from "../protocol/to-proto.js";
 import type { ProtoDiagnostic } from "../protocol/to-proto.js";
@@ -34,6 +35,8 @@ export class ProviderServer<D> {
   private schemaReply: ReturnType<ProviderServer<D>["buildSchemaReply"]> | undefined;
 
   constructor(def: AnyProvider<D>) {
+    // Every in-flight API call listens to this one signal (-parallelism=50 means 50 listeners): not a leak.
+    setMaxListeners(0, this.stopController.signal);
     this.def = def as unknown as ErasedProvider<D>;
     checkSchema("provider", def.schema);
     this.providerType = blockType(def.schema);

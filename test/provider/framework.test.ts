@@ -214,9 +214,17 @@ describe("ProviderServer RPCs", () => {
     expect(res.diagnostics[0]!.detail).toContain("boom");
   });
 
-  it("StopProvider aborts the signal resources use", () => {
+  it("StopProvider aborts the signal resources use", async () => {
     const s = new ProviderServer(def);
     expect(s.signal.aborted).toBe(false);
+    // Shared by every in-flight API call: no MaxListenersExceededWarning at -parallelism=50.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    for (let i = 0; i < 50; i++) s.signal.addEventListener("abort", () => {});
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    process.off("warning", onWarning);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
     s.stopProvider();
     expect(s.signal.aborted).toBe(true);
   });
