@@ -1,5 +1,6 @@
 // The site reader against the emulator: small refreshes are GETs, large ones stream the listing (one
 // request per 100 sites) while holding a bounded window, and drift still shows (404s, fresh values).
+import { setMaxListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { NotFoundError, SiteOps, type RequestLogEvent, type Site } from "../../src/index.js";
@@ -29,7 +30,9 @@ function reader(options: SiteReaderOptions = {}): { reader: SiteReader; requests
 /** Reads `order` with `parallel` reads in flight, as Terraform's walk does. */
 async function readAll(r: SiteReader, order: string[], parallel = 10): Promise<Map<string, Site | Error>> {
   const out = new Map<string, Site | Error>();
+  // One signal for every read, as the provider's stop signal is (which carries no listener limit either).
   const signal = new AbortController().signal;
+  setMaxListeners(0, signal);
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
