@@ -98,7 +98,7 @@ function validateProviderConfig(config: ProviderConfig, diags: Diagnostics): voi
 }
 
 /** True when no attribute is unknown; reports each unknown one (it depends on a resource not created yet). */
-function isKnown(config: ProviderConfig, diags: Diagnostics): config is Model<typeof providerSchema> {
+function isKnown(config: ProviderConfig, diags: Diagnostics): config is KnownConfig {
   for (const key of Object.keys(providerSchema.attributes) as (keyof ProviderConfig)[]) {
     if (isUnknown(config[key])) {
       diags.error(
@@ -111,13 +111,14 @@ function isKnown(config: ProviderConfig, diags: Diagnostics): config is Model<ty
   return !diags.hasErrors;
 }
 
-async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
-  if (!isKnown(config, diags)) return undefined;
-  /** A string setting of the block; an empty string counts as unset, as for the environment variables. */
-  const str = (k: "base_url" | "api_token" | "email" | "password" | "otp") => config[k] || undefined;
-  const env = process.env;
+type KnownConfig = Model<typeof providerSchema>;
 
-  const baseUrl = str("base_url") ?? (env.SITEOPS_BASE_URL || undefined);
+/** A string setting of the block; an empty string counts as unset, as for the environment variables. */
+const setting = (config: KnownConfig, k: "base_url" | "api_token" | "email" | "password" | "otp") => config[k] || undefined;
+
+/** The API client's options from the block and the environment (block first); undefined after a diagnostic. */
+function clientOptions(config: KnownConfig, diags: Diagnostics) {
+  const baseUrl = setting(config, "base_url") ?? (process.env.SITEOPS_BASE_URL || undefined);
   if (!baseUrl) {
     diags.error("Missing SiteOps base URL", "Set base_url in the provider block or the SITEOPS_BASE_URL environment variable.", path("base_url"));
     return undefined;
@@ -126,13 +127,13 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     const u = new URL(baseUrl);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
   } catch {
-    const from = str("base_url") ? "base_url" : "SITEOPS_BASE_URL";
+    const from = setting(config, "base_url") ? "base_url" : "SITEOPS_BASE_URL";
     diags.error("Invalid SiteOps base URL", `${from} must be an absolute http or https URL, got: ${JSON.stringify(baseUrl)}.`, path("base_url"));
     return undefined;
   }
   const maxConcurrency = config.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
   if (diags.hasErrors) return undefined;
-  const common = {
+  return {
     baseUrl,
     ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
     ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
@@ -140,14 +141,19 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     // (undici starts a request's timeout only once it is written), which bounds the requests in flight.
     ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),
   };
+}
 
+async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
+  if (!isKnown(config, diags)) return undefined;
+  const common = clientOptions(config, diags);
+  if (!common) return undefined;
   const core = await loadClient();
   const { SiteOps } = core;
-  const email = str("email");
-  const password = str("password");
+  const email = setting(config, "email");
+  const password = setting(config, "password");
   if (email && password) {
     let pending: Promise<SiteOps> | undefined;
-    const otp = str("otp");
+    const otp = setting(config, "otp");
     // One login per provider process, shared by every resource; a failed login is retried next call.
     const client = () =>
       (pending ??= SiteOps.login({ ...common, email, password, ...(otp ? { otp } : {}) }).catch((err: unknown) => {
@@ -156,8 +162,8 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
       }));
     return { client, errors: new ApiErrors(core, "email/password in the provider configuration"), sites: new SiteReader(client) };
   }
-  const fromConfig = str("api_token");
-  const apiToken = fromConfig ?? (env.SITEOPS_API_TOKEN || undefined);
+  const fromConfig = setting(config, "api_token");
+  const apiToken = fromConfig ?? (process.env.SITEOPS_API_TOKEN || undefined);
   if (!apiToken) {
     diags.error(
       "Missing SiteOps credentials",

@@ -31,68 +31,60 @@ function readValue(r: Reader, type: CtyType): Value {
   }
   switch (type[0]) {
     case "list":
-    case "set": {
-      const n = r.arrayLength();
-      const out: Value[] = new Array(n);
-      for (let i = 0; i < n; i++) {
-        try {
-          out[i] = readValue(r, type[1]);
-        } catch (err) {
-          within(err, i);
-        }
-      }
-      return out;
-    }
+    case "set":
+      return readElements(r, r.arrayLength(), () => type[1]);
     case "tuple": {
       const n = r.arrayLength();
       if (n !== type[1].length) throw new ValueError(`tuple of ${type[1].length} elements expected`);
-      const out: Value[] = new Array(n);
-      for (let i = 0; i < n; i++) {
-        try {
-          out[i] = readValue(r, type[1][i]!);
-        } catch (err) {
-          within(err, i);
-        }
-      }
-      return out;
+      return readElements(r, n, (i) => type[1][i]!);
     }
     case "map": {
       const n = r.mapLength();
       const out: ObjectValue = {};
       for (let i = 0; i < n; i++) {
         const k = r.str();
-        try {
-          out[k] = readValue(r, type[1]);
-        } catch (err) {
-          within(err, { key: k });
-        }
+        out[k] = readWithin(r, type[1], { key: k });
       }
       return out;
     }
-    case "object": {
-      const n = r.mapLength();
-      const attrs = type[1];
-      const out: ObjectValue = {};
-      let known = 0;
-      for (let i = 0; i < n; i++) {
-        const k = r.str();
-        const t = attrs[k];
-        if (t === undefined) {
-          r.skip(); // an attribute this schema does not know: drop it
-          continue;
-        }
-        try {
-          out[k] = readValue(r, t);
-        } catch (err) {
-          within(err, k);
-        }
-        known++;
-      }
-      if (known !== namesOf(attrs).length) for (const k of namesOf(attrs)) if (!(k in out)) out[k] = null;
-      return out;
-    }
+    case "object":
+      return readObject(r, type[1]);
   }
   throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
+}
+
+/** One value inside a container; a failure names where (paths are built only on failure). */
+function readWithin(r: Reader, type: CtyType, step: string | number | { key: string }): Value {
+  try {
+    return readValue(r, type);
+  } catch (err) {
+    return within(err, step);
+  }
+}
+
+function readElements(r: Reader, n: number, typeAt: (i: number) => CtyType): Value[] {
+  const out: Value[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = readWithin(r, typeAt(i), i);
+  return out;
+}
+
+function readObject(r: Reader, attrs: { readonly [name: string]: CtyType }): ObjectValue {
+  const n = r.mapLength();
+  const out: ObjectValue = {};
+  let known = 0;
+  for (let i = 0; i < n; i++) {
+    const k = r.str();
+    const t = attrs[k];
+    if (t === undefined) {
+      r.skip(); // an attribute this schema does not know: drop it
+      continue;
+    }
+    out[k] = readWithin(r, t, k);
+    known++;
+  }
+  // Every attribute is there, null when the wire left it out.
+  if (known !== namesOf(attrs).length) for (const k of namesOf(attrs)) if (!(k in out)) out[k] = null;
+  return out;
 }
 
 export function encodeMsgpack(type: CtyType, value: Value): Uint8Array {
@@ -133,29 +125,18 @@ function writeValue(w: Writer, type: CtyType, value: Value): void {
   switch (type[0]) {
     case "list":
     case "set":
-    case "tuple": {
+    case "tuple":
       if (!Array.isArray(value) || (type[0] === "tuple" && value.length !== type[1].length)) throw mismatch(type[0], value);
       w.arrayHeader(value.length);
-      for (let i = 0; i < value.length; i++) {
-        try {
-          writeValue(w, type[0] === "tuple" ? type[1][i]! : type[1], value[i]!);
-        } catch (err) {
-          within(err, i);
-        }
-      }
+      for (let i = 0; i < value.length; i++) writeWithin(w, type[0] === "tuple" ? type[1][i]! : type[1], value[i]!, i);
       return;
-    }
     case "map": {
       if (!isObject(value)) throw mismatch("map", value);
       const keys = Object.keys(value).sort();
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
-        try {
-          writeValue(w, type[1], value[k]!);
-        } catch (err) {
-          within(err, { key: k });
-        }
+        writeWithin(w, type[1], value[k]!, { key: k });
       }
       return;
     }
@@ -166,16 +147,20 @@ function writeValue(w: Writer, type: CtyType, value: Value): void {
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
-        try {
-          writeValue(w, type[1][k]!, value[k] ?? null);
-        } catch (err) {
-          within(err, k);
-        }
+        writeWithin(w, type[1][k]!, value[k] ?? null, k);
       }
       return;
     }
   }
   throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
+}
+
+function writeWithin(w: Writer, type: CtyType, value: Value, step: string | number | { key: string }): void {
+  try {
+    writeValue(w, type, value);
+  } catch (err) {
+    within(err, step);
+  }
 }
 
 function writeNumber(w: Writer, value: Value): void {
