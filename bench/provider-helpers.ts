@@ -1,12 +1,41 @@
 // Helpers for the provider benchmarks: a built provider in a filesystem mirror, a terraform working dir
-// with its own CLI config, and peak RSS of the provider processes terraform starts.
+// with its own CLI config, and one measured terraform run: wall time, CPU of Terraform, of each provider
+// process and of the emulator, peak RSS, and the CPU the rest of the machine used meanwhile.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** HCL: required_providers and the provider block for the bench token. */
+export const providerHcl = (url: string, token: string): string => `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = "${url}"
+  api_token = "${token}"
+}
+`;
+/** HCL: `n` resources of a siteops site type (siteops_site or siteops_noop), with unique names and URLs. */
+export const sitesHcl = (type: string, n: number, prefix: string): string => `
+resource "${type}" "s" {
+  count = ${n}
+  name  = "${prefix} \${count.index}"
+  url   = "https://${prefix}-\${count.index}.bench.example"
+}
+`;
+/** HCL: `n` terraform_data, the in-process baseline. */
+export const dataHcl = (n: number): string => `
+resource "terraform_data" "s" {
+  count = ${n}
+  input = "item \${count.index}"
+}
+`;
 
 export interface BuiltProvider {
   dir: string;
@@ -14,12 +43,49 @@ export interface BuiltProvider {
   version: string;
 }
 
-export async function buildProvider(outDir: string): Promise<BuiltProvider> {
+/** Builds the provider; `bench` adds siteops_noop (bench/provider-noop.ts), `minify: false` keeps names for profiles. */
+export async function buildProvider(outDir: string, options: { bench?: boolean; minify?: boolean } = {}): Promise<BuiltProvider> {
   const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as {
-    default(o: { root: string; outDir: string; quiet: boolean }): Promise<{ launcher: string; version: string }>;
+    default(o: { root: string; outDir: string; quiet: boolean; serveEntry?: string; minify?: boolean }): Promise<{ launcher: string; version: string }>;
   };
-  const { launcher, version } = await mod.default({ root: ROOT, outDir, quiet: true });
+  const { launcher, version } = await mod.default({
+    root: ROOT,
+    outDir,
+    quiet: true,
+    ...(options.bench ? { serveEntry: path.join(ROOT, "bench/provider-noop.ts") } : {}),
+    ...(options.minify === false ? { minify: false } : {}),
+  });
   return { dir: outDir, launcher, version };
+}
+
+/** One provider process, as bench/provider-noop.ts records it on exit. */
+export interface ProviderProcess {
+  pid: number;
+  cpuMs: number;
+  /** CPU time when the RPC server was ready: the process's start-up. */
+  readyCpuMs: number;
+  maxRssKb: number;
+  rpcs: Record<string, { calls: number; wallMs: number }>;
+}
+
+export interface Run {
+  /** Terraform's exit code (0, or 2 for a plan with -detailed-exitcode that has changes). */
+  exitCode: number;
+  wallMs: number;
+  /** Terraform's own CPU (its process, without the providers it ran). */
+  terraformCpuMs: number;
+  terraformPeakRssKb: number;
+  providers: ProviderProcess[];
+  emulatorCpuMs: number;
+  /** CPU used on the machine by everything else during the run (other users' work). */
+  otherCpuMs: number;
+}
+
+export interface RunOptions {
+  /** Extra environment for terraform (and so for the providers it starts). */
+  env?: Record<string, string>;
+  /** The emulator's process, whose CPU is counted. */
+  emulatorPid?: number;
 }
 
 export class Workspace {
@@ -55,24 +121,56 @@ export class Workspace {
   }
 
   /** Runs terraform in `cwd`; resolves to wall-clock ms, throwing on a non-zero exit. */
-  terraform(cwd: string, args: string[], onTick?: () => void): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const started = performance.now();
-      const child = spawn("terraform", args, {
+  async terraform(cwd: string, args: string[], options: RunOptions = {}): Promise<number> {
+    return (await this.measure(cwd, args, options)).wallMs;
+  }
+
+  /**
+   * Runs terraform in `cwd` and measures it. Terraform runs under `sh`, whose `times` reports the CPU of
+   * terraform and every provider it waited for; the providers' own CPU comes from their stats lines.
+   */
+  async measure(cwd: string, args: string[], options: RunOptions = {}): Promise<Run> {
+    const stats = path.join(this.home, `stats-${process.hrtime.bigint()}.jsonl`);
+    const machine = machineCpuMs();
+    const emulator = options.emulatorPid ? processCpuMs(options.emulatorPid) : 0;
+    const started = performance.now();
+    const { childrenCpuMs, peakRssKb, exitCode } = await new Promise<{ childrenCpuMs: number; peakRssKb: number; exitCode: number }>((resolve, reject) => {
+      const child = spawn("sh", ["-c", 'terraform "$@"; rc=$?; times >&2; exit $rc', "sh", ...args], {
         cwd,
-        env: { ...process.env, TF_CLI_CONFIG_FILE: this.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" },
+        env: { ...process.env, TF_CLI_CONFIG_FILE: this.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", SITEOPS_BENCH_STATS: stats, ...options.env },
         stdio: ["ignore", "ignore", "pipe"],
       });
       let stderr = "";
+      let peak = 0;
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      const tick = onTick ? setInterval(onTick, 10) : undefined;
+      const tick = setInterval(() => (peak = Math.max(peak, childPeakRssKb(child.pid!))), 20);
       child.on("close", (code) => {
-        if (tick) clearInterval(tick);
-        const ms = performance.now() - started;
-        if (code === 0 || (code === 2 && args.includes("-detailed-exitcode"))) resolve(ms);
-        else reject(new Error(`terraform ${args.join(" ")} exited ${code}: ${stderr}`));
+        clearInterval(tick);
+        const lines = stderr.trimEnd().split("\n");
+        const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines.at(-1) ?? "");
+        if (!(code === 0 || (code === 2 && args.includes("-detailed-exitcode"))) || !children) {
+          reject(new Error(`terraform ${args.join(" ")} exited ${code}: ${stderr}`));
+          return;
+        }
+        const [, um, us, sm, ss] = children.map(Number) as number[];
+        resolve({ childrenCpuMs: (um! * 60 + us! + sm! * 60 + ss!) * 1000, peakRssKb: peak, exitCode: code });
       });
     });
+    const wallMs = performance.now() - started;
+    const providers = existsSync(stats) ? readFileSync(stats, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as ProviderProcess) : [];
+    rmSync(stats, { force: true });
+    const providerCpu = providers.reduce((t, p) => t + p.cpuMs, 0);
+    const emulatorCpuMs = options.emulatorPid ? processCpuMs(options.emulatorPid) - emulator : 0;
+    const machineBusy = machineCpuMs() - machine;
+    return {
+      exitCode,
+      wallMs,
+      terraformCpuMs: childrenCpuMs - providerCpu,
+      terraformPeakRssKb: peakRssKb,
+      providers,
+      emulatorCpuMs,
+      otherCpuMs: Math.max(0, machineBusy - childrenCpuMs - emulatorCpuMs),
+    };
   }
 
   close(): void {
@@ -80,26 +178,45 @@ export class Workspace {
   }
 }
 
-/** Largest VmHWM (peak RSS) seen among running processes whose command line contains `needle`. */
-export function peakRssSampler(needle: string): { sample(): void; peak(): number } {
-  let peak = 0;
-  return {
-    sample() {
-      for (const pid of readdirSync("/proc")) {
-        if (!/^\d+$/.test(pid)) continue;
-        try {
-          if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle)) continue;
-          const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-          peak = Math.max(peak, kb * 1024);
-        } catch {
-          // the process ended between listing and reading
-        }
-      }
-    },
-    peak: () => peak,
-  };
+/** CPU time of a process and all its threads, ms (/proc schedstat: nanoseconds on a CPU). */
+export function processCpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended between listing and reading
+    }
+  }
+  return ns / 1e6;
 }
 
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Busy CPU time of the whole machine, ms (/proc/stat, all cores; steal counted as busy elsewhere). */
+export function machineCpuMs(): number {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** Peak RSS (VmHWM, KiB) of the direct children of `pid` (terraform under its `sh`). */
+function childPeakRssKb(pid: number): number {
+  let peak = 0;
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) {
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0));
+    }
+  } catch {
+    // the process ended between listing and reading
+  }
+  return peak;
+}
+
+export const median = (values: number[]): number => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 export const table = (headers: string[], rows: (string | number)[][]): string =>
   [headers, headers.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+/** "1.23 (1.10-1.40)": median and range of a series, scaled. */
+export const spread = (values: number[], scale = 1, digits = 2): string =>
+  `${(median(values) / scale).toFixed(digits)} (${(Math.min(...values) / scale).toFixed(digits)}-${(Math.max(...values) / scale).toFixed(digits)})`;

@@ -1,94 +1,139 @@
-// Benchmarks 2 and 3: real terraform against the emulator (its own process), same run, side by side:
-//   - `terraform apply` creating 200 siteops_site vs 200 terraform_data (target <= 3x)
-//   - no-op `terraform plan` with 1,000 siteops_site in state vs 1,000 terraform_data (target <= 3x)
-//   - peak RSS of the provider processes during the 1,000-site plans
+// Benchmark 2: real terraform against the emulator (its own process), three contenders side by side:
+//   terraform_data   Terraform's built-in resource, in process: the floor of Terraform itself
+//   siteops_noop     this provider serving a resource with siteops_site's schema that makes no API call
+//                    (bench build only, bench/provider-noop.ts): the plugin protocol floor
+//   siteops_site     ours: the provider, the API client and the emulator
+// Scenarios: `terraform apply` creating 200 (targets: <= 3x terraform_data, <= 1.3x siteops_noop) and a
+// no-op `terraform plan` with 1,000 in state (target <= 2.5x terraform_data). BENCH_ROUNDS rounds (default
+// 5), contenders interleaved in an order that rotates each round; medians with the min-max range; the CPU
+// of Terraform, the providers, the emulator and the rest of the machine during each run.
+// BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
+// the emulator) and prints where their CPU went (bench/provider-breakdown.ts; profiles kept in
+// BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN } from "./core-helpers.js";
-import { buildProvider, median, peakRssSampler, table, Workspace } from "./provider-helpers.js";
+import { breakdown } from "./provider-breakdown.js";
+import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./provider-helpers.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PROFILE = process.env.BENCH_PROFILE;
+const ROUNDS = PROFILE === "only" ? 0 : Number(process.env.BENCH_ROUNDS ?? 5);
 const APPLY_COUNT = 200;
 const PLAN_COUNT = 1000;
 
-const providerBlock = (url: string) => `terraform {
-  required_providers {
-    siteops = { source = "siteops/siteops" }
-  }
-}
+const providerBlock = (url: string) => providerHcl(url, TOKEN);
 
-provider "siteops" {
-  base_url  = "${url}"
-  api_token = "${TOKEN}"
+interface Contender {
+  name: string;
+  hcl(n: number, prefix: string): string;
 }
-`;
-const sites = (n: number, prefix: string) => `
-resource "siteops_site" "s" {
-  count = ${n}
-  name  = "${prefix} \${count.index}"
-  url   = "https://${prefix}-\${count.index}.bench.example"
+const CONTENDERS: Contender[] = [
+  { name: "terraform_data", hcl: (n) => dataHcl(n) },
+  { name: "siteops_noop", hcl: (n, prefix) => sitesHcl("siteops_noop", n, prefix) },
+  { name: "siteops_site", hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix) },
+];
+
+/** Each round runs every contender once, starting one further along the list than the round before. */
+async function rounds(run: (c: Contender) => Promise<Run>): Promise<Map<string, Run[]>> {
+  const out = new Map<string, Run[]>(CONTENDERS.map((c) => [c.name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < CONTENDERS.length; i++) {
+      const c = CONTENDERS[(r + i) % CONTENDERS.length]!;
+      out.get(c.name)!.push(await run(c));
+    }
+  }
+  return out;
 }
-`;
-const data = (n: number) => `
-resource "terraform_data" "d" {
-  count = ${n}
-  input = "item \${count.index}"
-}
-`;
 
 const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-tfbench-"));
 const emulator = await spawnEmulator([]);
-const ws = new Workspace(await buildProvider(out));
+const ws = new Workspace(await buildProvider(path.join(out, "build"), { bench: true }));
+const load = [loadavg()[0]!];
 try {
-  const apply = ["apply", "-auto-approve", "-input=false"];
-  const destroy = ["destroy", "-auto-approve", "-input=false", "-parallelism=50"];
-  const plan = ["plan", "-input=false", "-detailed-exitcode"];
-
-  const siteDir = ws.dir("sites-200", { "main.tf": providerBlock(emulator.url) + sites(APPLY_COUNT, "apply") });
-  const dataDir = ws.dir("data-200", { "main.tf": data(APPLY_COUNT) });
-  await ws.terraform(siteDir, ["init", "-input=false"]);
-  await ws.terraform(dataDir, ["init", "-input=false"]);
-
-  const applySites: number[] = [];
-  const applyData: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    applySites.push(await ws.terraform(siteDir, apply));
-    await ws.terraform(siteDir, destroy);
-    applyData.push(await ws.terraform(dataDir, apply));
-    await ws.terraform(dataDir, destroy);
+  if (ROUNDS > 0) await timed();
+  if (PROFILE === "1" || PROFILE === "only") {
+    console.log("\n" + (await breakdown({ out, count: APPLY_COUNT, providerBlock, contenders: CONTENDERS.filter((c) => c.name !== "terraform_data") })));
   }
-
-  const bigSites = ws.dir("sites-1000", { "main.tf": providerBlock(emulator.url) + sites(PLAN_COUNT, "plan") });
-  const bigData = ws.dir("data-1000", { "main.tf": data(PLAN_COUNT) });
-  await ws.terraform(bigSites, ["init", "-input=false"]);
-  await ws.terraform(bigData, ["init", "-input=false"]);
-  await ws.terraform(bigSites, [...apply, "-parallelism=50"]);
-  await ws.terraform(bigData, apply);
-
-  const planSites: number[] = [];
-  const planData: number[] = [];
-  const rss = peakRssSampler("siteops-provider.cjs");
-  for (let round = 0; round < ROUNDS; round++) {
-    planSites.push(await ws.terraform(bigSites, plan, rss.sample));
-    planData.push(await ws.terraform(bigData, plan));
-  }
-  await ws.terraform(bigSites, destroy);
-
-  const s = (v: number[]) => (median(v) / 1000).toFixed(2);
-  console.log(`terraform ${process.env.TF_VERSION ?? ""}apply/plan wall-clock seconds, median of ${ROUNDS} rounds, default -parallelism=10; emulator in its own process\n`);
-  console.log(
-    table(
-      ["scenario", "siteops_site s", "terraform_data s", "ratio", "target"],
-      [
-        [`apply creating ${APPLY_COUNT}`, s(applySites), s(applyData), `${(median(applySites) / median(applyData)).toFixed(2)}x`, "<= 3x"],
-        [`no-op plan, ${PLAN_COUNT} in state`, s(planSites), s(planData), `${(median(planSites) / median(planData)).toFixed(2)}x`, "<= 3x"],
-      ],
-    ),
-  );
-  console.log(`\npeak RSS of a provider process during the ${PLAN_COUNT}-site plans: ${(rss.peak() / 1024 / 1024).toFixed(1)} MiB`);
 } finally {
   ws.close();
   await emulator.close();
   rmSync(out, { recursive: true, force: true });
+}
+
+async function timed(): Promise<void> {
+  const apply = ["apply", "-auto-approve", "-input=false"];
+  const destroy = ["destroy", "-auto-approve", "-input=false", "-parallelism=50"];
+  const plan = ["plan", "-input=false", "-detailed-exitcode"];
+  const opts = { emulatorPid: emulator.pid };
+
+  const applyDirs = new Map<string, string>();
+  const planDirs = new Map<string, string>();
+  for (const c of CONTENDERS) {
+    applyDirs.set(c.name, ws.dir(`apply-${c.name}`, { "main.tf": providerBlock(emulator.url) + c.hcl(APPLY_COUNT, `apply-${c.name}`) }));
+    planDirs.set(c.name, ws.dir(`plan-${c.name}`, { "main.tf": providerBlock(emulator.url) + c.hcl(PLAN_COUNT, `plan-${c.name}`) }));
+    await ws.terraform(applyDirs.get(c.name)!, ["init", "-input=false"]);
+    await ws.terraform(planDirs.get(c.name)!, ["init", "-input=false"]);
+  }
+
+  const applies = await rounds(async (c) => {
+    const run = await ws.measure(applyDirs.get(c.name)!, apply, opts);
+    await ws.terraform(applyDirs.get(c.name)!, destroy);
+    return run;
+  });
+  load.push(loadavg()[0]!);
+
+  for (const c of CONTENDERS) await ws.terraform(planDirs.get(c.name)!, [...apply, "-parallelism=50"]);
+  const plans = await rounds((c) => ws.measure(planDirs.get(c.name)!, plan, opts));
+  for (const c of CONTENDERS) await ws.terraform(planDirs.get(c.name)!, destroy);
+  load.push(loadavg()[0]!);
+
+  console.log(`terraform apply/plan, ${ROUNDS} rounds interleaved, default -parallelism=10; emulator in its own process.`);
+  console.log(`load average (1 min) at start, after the applies, after the plans: ${load.map((l) => l.toFixed(2)).join(", ")}\n`);
+  const wall = (runs: Map<string, Run[]>, name: string) => runs.get(name)!.map((r) => r.wallMs);
+  const ratio = (runs: Map<string, Run[]>, a: string, b: string) => {
+    // Per round ratios (the contenders of one round ran minutes apart at most), then their median and range.
+    const x = wall(runs, a);
+    const y = wall(runs, b);
+    return `${spread(x.map((v, i) => v / y[i]!))}x`;
+  };
+  console.log(
+    table(
+      ["scenario", "terraform_data s", "siteops_noop s", "siteops_site s", "site / data", "site / noop", "targets"],
+      [
+        [`apply creating ${APPLY_COUNT}`, ...CONTENDERS.map((c) => spread(wall(applies, c.name), 1000)), ratio(applies, "siteops_site", "terraform_data"), ratio(applies, "siteops_site", "siteops_noop"), "<= 3x data, <= 1.3x noop"],
+        [`no-op plan, ${PLAN_COUNT} in state`, ...CONTENDERS.map((c) => spread(wall(plans, c.name), 1000)), ratio(plans, "siteops_site", "terraform_data"), ratio(plans, "siteops_site", "siteops_noop"), "<= 2.5x data"],
+      ],
+    ),
+  );
+  console.log("\nmedian (min-max) of the rounds; ratios are computed per round, then summarised.\n");
+
+  const cpu = (runs: Run[], f: (r: Run) => number) => spread(runs.map(f), 1000);
+  const providerCpu = (r: Run) => r.providers.reduce((t, p) => t + p.cpuMs, 0);
+  const rows: (string | number)[][] = [];
+  for (const [scenario, runs] of [[`apply ${APPLY_COUNT}`, applies], [`plan ${PLAN_COUNT}`, plans]] as const) {
+    for (const c of CONTENDERS) {
+      const rs = runs.get(c.name)!;
+      rows.push([scenario, c.name, cpu(rs, (r) => r.terraformCpuMs), cpu(rs, providerCpu), cpu(rs, (r) => r.emulatorCpuMs), cpu(rs, (r) => r.otherCpuMs), spread(rs.map((r) => Math.max(0, ...r.providers.map((p) => p.maxRssKb))), 1024, 1)]);
+    }
+  }
+  console.log(table(["scenario", "contender", "terraform CPU s", "provider CPU s (all processes)", "emulator CPU s", "other processes' CPU s", "provider peak RSS MiB"], rows));
+
+  // Where siteops_site's extra time goes: the same RPCs, with and without the API behind them.
+  const perRpc = (runs: Run[], rpc: string) => {
+    const calls = median(runs.map((r) => r.providers.reduce((t, p) => t + (p.rpcs[rpc]?.calls ?? 0), 0)));
+    const wallMs = median(runs.map((r) => r.providers.reduce((t, p) => t + (p.rpcs[rpc]?.wallMs ?? 0), 0)));
+    return calls ? `${calls} x ${(wallMs / calls).toFixed(2)} ms` : "-";
+  };
+  const rpcRow = (scenario: string, runs: Map<string, Run[]>, rpc: string) => [scenario, rpc, perRpc(runs.get("siteops_noop")!, rpc), perRpc(runs.get("siteops_site")!, rpc)];
+  const rpcRows = [
+    rpcRow("apply", applies, "validateResourceConfig"),
+    rpcRow("apply", applies, "planResourceChange"),
+    rpcRow("apply", applies, "applyResourceChange"),
+    rpcRow("plan", plans, "upgradeResourceState"),
+    rpcRow("plan", plans, "readResource"),
+    rpcRow("plan", plans, "planResourceChange"),
+  ];
+  console.log("\nRPCs as the provider served them (calls x mean wall time from request decoded to reply built; medians of the rounds):\n");
+  console.log(table(["scenario", "RPC", "siteops_noop", "siteops_site"], rpcRows));
 }

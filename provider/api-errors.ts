@@ -1,78 +1,74 @@
-// The provider's boundary for core errors: each becomes one diagnostic, pointing at the attribute the API
+// The provider's boundary for API core errors: each failure becomes one diagnostic, on the attribute the API
 // complained about when it names one. Tokens never reach a message (the core already redacts them).
-import type { APIError, SiteOpsError } from "../src/errors.js";
+//
+// The API client is bundled apart from the provider and loaded when the provider is configured (see
+// scripts/build-provider.mjs), so the error classes are taken from that loaded module: `instanceof` then
+// tests against the very classes that threw, with no guessing from an error's shape.
+import type * as Core from "../src/index.js";
 import { path, type AttributePath, type Diagnostics } from "./framework/diagnostics.js";
+import type { Block } from "./framework/schema.js";
 
-export interface ErrorContext {
+/** The core's error classes, from the module that the provider's client was built from. */
+export type CoreErrors = Pick<typeof Core, "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError">;
+
+export interface FailureContext {
   /** What was being done, for the summary: "create the site". */
   action: string;
-  credentialSource: string;
-  /** API field name -> attribute path; defaults to the attribute of the same name when it exists. */
-  fields?: readonly string[];
+  /** The resource's or data source's schema: a 422 field error naming one of its attributes points at it. */
+  schema?: Block;
+  /** API field -> attribute path, for fields whose attribute has another name. */
   fieldPaths?: Record<string, AttributePath>;
 }
 
-// The API client is bundled apart from the provider and loaded lazily (see scripts/build-provider.mjs), so
-// its error classes are not the ones `instanceof` here would see: errors are recognised by their stable
-// `code` and `status` instead, which the core guarantees.
-function isSiteOpsError(err: unknown): err is SiteOpsError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "string";
-}
+export class ApiErrors {
+  constructor(
+    private readonly core: CoreErrors,
+    /** e.g. "the SITEOPS_API_TOKEN environment variable"; never the credential itself. */
+    readonly credentialSource: string,
+  ) {}
 
-function isAPIError(err: unknown): err is APIError {
-  return isSiteOpsError(err) && typeof (err as { status?: unknown }).status === "number";
-}
-
-export function isNotFound(err: unknown): boolean {
-  return isAPIError(err) && err.status === 404;
-}
-
-function requestId(err: APIError): string {
-  return err.requestId ? ` (request id ${err.requestId})` : "";
-}
-
-export function reportError(err: unknown, diags: Diagnostics, ctx: ErrorContext): void {
-  if (isSiteOpsError(err) && err.code === "OTP_REQUIRED") {
-    diags.error(`SiteOps login with ${ctx.credentialSource} needs a one-time code: set otp in the provider block.`, undefined, path("otp"));
-    return;
+  isNotFound(err: unknown): boolean {
+    return err instanceof this.core.NotFoundError;
   }
-  if (isAPIError(err) && err.status === 401) {
-    diags.error(`SiteOps rejected the credentials from ${ctx.credentialSource}: ${err.error ?? "401 Unauthorized"}.`);
-    return;
-  }
-  if (isAPIError(err) && err.status === 403) {
-    diags.error(`SiteOps did not allow the credentials from ${ctx.credentialSource} to ${ctx.action}: ${err.error ?? "403 Forbidden"}.`);
-    return;
-  }
-  if (isAPIError(err) && err.status === 422 && err.errors && Object.keys(err.errors).length) {
-    let mapped = 0;
-    for (const [field, messages] of Object.entries(err.errors)) {
-      const at = ctx.fieldPaths?.[field] ?? (ctx.fields?.includes(field) ? path(field) : undefined);
-      const text = messages.map((m) => `${field} ${m}`).join("; ");
-      if (at) {
-        diags.error(`Invalid ${field}`, `SiteOps could not ${ctx.action}: ${text}${requestId(err)}.`, at);
-        mapped++;
-      } else {
-        diags.error(`Could not ${ctx.action}`, `${text}${requestId(err)}.`);
-      }
+
+  /** Reports `err` as a diagnostic; anything that is not an error of the core is a bug and is rethrown. */
+  report(err: unknown, diags: Diagnostics, ctx: FailureContext): void {
+    const { core, credentialSource } = this;
+    if (err instanceof core.OtpRequiredError) {
+      diags.error(`SiteOps login with ${credentialSource} needs a one-time code: set otp in the provider block.`, undefined, path("otp"));
+    } else if (err instanceof core.APIError) {
+      this.reportResponse(err, diags, ctx);
+    } else if (err instanceof core.APIUserAbortError) {
+      diags.error(`Could not ${ctx.action}: the operation was cancelled`, "Terraform asked the provider to stop before the SiteOps API answered.");
+    } else if (err instanceof core.APIConnectionError) {
+      diags.error(`Could not ${ctx.action}: cannot reach SiteOps`, err.message);
+    } else if (err instanceof core.SiteOpsError) {
+      diags.error(`Could not ${ctx.action}`, err.message);
+    } else {
+      throw err;
     }
-    if (mapped || Object.keys(err.errors).length) return;
   }
-  if (isAPIError(err)) {
-    diags.error(`Could not ${ctx.action}`, `SiteOps answered ${err.status}: ${err.error ?? err.message}${requestId(err)}.`);
-    return;
+
+  private reportResponse(err: InstanceType<CoreErrors["APIError"]>, diags: Diagnostics, ctx: FailureContext): void {
+    const requestId = err.requestId ? ` (request id ${err.requestId})` : "";
+    if (err.status === 401) {
+      diags.error(`SiteOps rejected the credentials from ${this.credentialSource}: ${err.error ?? "401 Unauthorized"}.`);
+      return;
+    }
+    if (err.status === 403) {
+      diags.error(`SiteOps did not allow the credentials from ${this.credentialSource} to ${ctx.action}: ${err.error ?? "403 Forbidden"}.`);
+      return;
+    }
+    const fieldErrors = err.status === 422 && err.errors ? Object.entries(err.errors) : [];
+    if (fieldErrors.length === 0) {
+      diags.error(`Could not ${ctx.action}`, `SiteOps answered ${err.status}: ${err.error ?? err.message}${requestId}.`);
+      return;
+    }
+    for (const [field, messages] of fieldErrors) {
+      const at = ctx.fieldPaths?.[field] ?? (ctx.schema?.attributes[field] ? path(field) : undefined);
+      const text = messages.map((m) => `${field} ${m}`).join("; ");
+      if (at) diags.error(`Invalid ${field}`, `SiteOps could not ${ctx.action}: ${text}${requestId}.`, at);
+      else diags.error(`Could not ${ctx.action}`, `${text}${requestId}.`);
+    }
   }
-  if (isSiteOpsError(err) && err.code === "ABORTED") {
-    diags.error(`Could not ${ctx.action}: the operation was cancelled`, "Terraform asked the provider to stop before the SiteOps API answered.");
-    return;
-  }
-  if (isSiteOpsError(err) && (err.code === "CONNECTION_ERROR" || err.code === "TIMEOUT")) {
-    diags.error(`Could not ${ctx.action}: cannot reach SiteOps`, err.message);
-    return;
-  }
-  if (isSiteOpsError(err)) {
-    diags.error(`Could not ${ctx.action}`, err.message);
-    return;
-  }
-  throw err;
 }

@@ -2,13 +2,15 @@
 // data sources.
 import { createRequire } from "node:module";
 import type { SiteOps } from "../src/index.js";
+import { ApiErrors } from "./api-errors.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
+import type { Model, Planned } from "./framework/model.js";
 import type { ProviderDefinition } from "./framework/resource.js";
-import type { Schema } from "./framework/schema.js";
+import { defineSchema } from "./framework/schema.js";
 import { httpUrl, intBetween } from "./framework/validators.js";
 import type { ProviderData } from "./provider-data.js";
 import { SiteReader } from "./resources/site-reader.js";
-import { isUnknown, type ObjectValue } from "./values/cty.js";
+import { isUnknown } from "./values/cty.js";
 import { siteResource } from "./resources/site-resource.js";
 import { webhookEndpointResource } from "./resources/webhook-endpoint-resource.js";
 import { siteDataSource } from "./data-sources/site-data-source.js";
@@ -16,7 +18,7 @@ import { sitesDataSource } from "./data-sources/sites-data-source.js";
 import { meDataSource } from "./data-sources/me-data-source.js";
 import { accountDataSource } from "./data-sources/account-data-source.js";
 
-export const providerSchema: Schema = {
+export const providerSchema = defineSchema({
   description:
     "The SiteOps provider manages WordPress sites and webhook endpoints of the Site Operations service. " +
     "Authenticate with an API token (`api_token` or `SITEOPS_API_TOKEN`) or with `email`/`password` (JWT).",
@@ -63,8 +65,17 @@ export const providerSchema: Schema = {
       description: "Timeout of one request attempt, in seconds. Default 60; env `SITEOPS_TIMEOUT_MS` (milliseconds).",
       validators: [intBetween(1, 3600)],
     },
+    max_concurrency: {
+      type: "number",
+      optional: true,
+      description:
+        "Most API requests in flight at once from one provider process (Terraform's `-parallelism` decides how many resources it works on; this bounds the requests they make). Default 32, the API client's connection pool; env `SITEOPS_MAX_CONCURRENCY`.",
+      validators: [intBetween(1, 256)],
+    },
   },
-};
+});
+
+type ProviderConfig = Planned<Model<typeof providerSchema>>;
 
 declare const __SITEOPS_CLIENT_FILE__: string | undefined;
 
@@ -78,8 +89,8 @@ async function loadClient(): Promise<typeof import("../src/index.js")> {
   return import("../src/index.js");
 }
 
-function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
-  const set = (k: string) => config[k] !== null && config[k] !== undefined;
+function validateProviderConfig(config: ProviderConfig, diags: Diagnostics): void {
+  const set = (k: keyof ProviderConfig) => config[k] !== null;
   if (set("api_token") && set("email")) {
     diags.error("Conflicting credentials", "Set either api_token or email/password in the provider block, not both.", path("email"));
   }
@@ -87,8 +98,9 @@ function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
   if (set("password") && !set("email")) diags.error("Missing email", "password needs email to log in.", path("email"));
 }
 
-async function configure(config: ObjectValue, diags: Diagnostics): Promise<ProviderData | undefined> {
-  for (const key of Object.keys(providerSchema.attributes)) {
+/** True when no attribute is unknown; reports each unknown one (it depends on a resource not created yet). */
+function isKnown(config: ProviderConfig, diags: Diagnostics): config is KnownConfig {
+  for (const key of Object.keys(providerSchema.attributes) as (keyof ProviderConfig)[]) {
     if (isUnknown(config[key])) {
       diags.error(
         `Unknown SiteOps ${key}`,
@@ -97,12 +109,17 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
       );
     }
   }
-  if (diags.hasErrors) return undefined;
-  const str = (k: string) => (typeof config[k] === "string" && config[k] !== "" ? (config[k] as string) : undefined);
-  const num = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : undefined);
-  const env = process.env;
+  return !diags.hasErrors;
+}
 
-  const baseUrl = str("base_url") ?? (env.SITEOPS_BASE_URL || undefined);
+type KnownConfig = Model<typeof providerSchema>;
+
+/** A string setting of the block; an empty string counts as unset, as for the environment variables. */
+const setting = (config: KnownConfig, k: "base_url" | "api_token" | "email" | "password" | "otp") => config[k] || undefined;
+
+/** The API client's options from the block and the environment (block first); undefined after a diagnostic. */
+function clientOptions(config: KnownConfig, diags: Diagnostics) {
+  const baseUrl = setting(config, "base_url") ?? (process.env.SITEOPS_BASE_URL || undefined);
   if (!baseUrl) {
     diags.error("Missing SiteOps base URL", "Set base_url in the provider block or the SITEOPS_BASE_URL environment variable.", path("base_url"));
     return undefined;
@@ -111,30 +128,43 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
     const u = new URL(baseUrl);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
   } catch {
-    const from = str("base_url") ? "base_url" : "SITEOPS_BASE_URL";
+    const from = setting(config, "base_url") ? "base_url" : "SITEOPS_BASE_URL";
     diags.error("Invalid SiteOps base URL", `${from} must be an absolute http or https URL, got: ${JSON.stringify(baseUrl)}.`, path("base_url"));
     return undefined;
   }
-  const maxRetries = num("max_retries");
-  const timeoutSeconds = num("request_timeout");
-  const common = { baseUrl, ...(maxRetries !== undefined ? { maxRetries } : {}), ...(timeoutSeconds !== undefined ? { timeout: timeoutSeconds * 1000 } : {}) };
+  const maxConcurrency = config.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
+  if (diags.hasErrors) return undefined;
+  return {
+    baseUrl,
+    ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
+    ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
+    // The client's keep-alive pool holds at most this many connections and queues the requests beyond them
+    // (undici starts a request's timeout only once it is written), which bounds the requests in flight.
+    ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),
+  };
+}
 
-  const { SiteOps } = await loadClient();
-  const email = str("email");
-  const password = str("password");
+async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
+  if (!isKnown(config, diags)) return undefined;
+  const common = clientOptions(config, diags);
+  if (!common) return undefined;
+  const core = await loadClient();
+  const { SiteOps } = core;
+  const email = setting(config, "email");
+  const password = setting(config, "password");
   if (email && password) {
     let pending: Promise<SiteOps> | undefined;
-    const otp = str("otp");
+    const otp = setting(config, "otp");
     // One login per provider process, shared by every resource; a failed login is retried next call.
     const client = () =>
       (pending ??= SiteOps.login({ ...common, email, password, ...(otp ? { otp } : {}) }).catch((err: unknown) => {
         pending = undefined;
         throw err;
       }));
-    return { credentialSource: "email/password in the provider configuration", client, sites: new SiteReader(client) };
+    return { client, errors: new ApiErrors(core, "email/password in the provider configuration"), sites: new SiteReader(client) };
   }
-  const fromConfig = str("api_token");
-  const apiToken = fromConfig ?? (env.SITEOPS_API_TOKEN || undefined);
+  const fromConfig = setting(config, "api_token");
+  const apiToken = fromConfig ?? (process.env.SITEOPS_API_TOKEN || undefined);
   if (!apiToken) {
     diags.error(
       "Missing SiteOps credentials",
@@ -146,13 +176,23 @@ async function configure(config: ObjectValue, diags: Diagnostics): Promise<Provi
   const instance = new SiteOps({ ...common, apiToken });
   const client = async () => instance;
   return {
-    credentialSource: fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable",
     client,
+    errors: new ApiErrors(core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),
     sites: new SiteReader(client),
   };
 }
 
-export function siteopsProvider(): ProviderDefinition<ProviderData> {
+/** A whole number from the environment, or undefined when unset; a bad value is an error naming the variable. */
+function envInteger(name: string, diags: Diagnostics): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1 && n <= 256) return n;
+  diags.error(`Invalid ${name}`, `${name} must be a whole number between 1 and 256, got: ${JSON.stringify(raw)}.`, path("max_concurrency"));
+  return undefined;
+}
+
+export function siteopsProvider(): ProviderDefinition<ProviderData, typeof providerSchema> {
   return {
     typeName: "siteops",
     schema: providerSchema,

@@ -3,7 +3,8 @@
 //   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle)
 //   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
 //                                    gRPC server; siteops-client.cjs, the API client, loaded on configure)
-// Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir.
+// Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir, benchmarks also
+// with `serveEntry` (a bench-only provider, see bench/provider-noop.ts) and `minify: false` (for profiles).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -64,7 +65,14 @@ export async function generateProviderDocs({ root, outDir = path.join(root, "pro
   }
 }
 
-export default async function buildProvider({ root, outDir = path.join(root, "dist", "provider"), quiet = false, docs = !quiet }) {
+export default async function buildProvider({
+  root,
+  outDir = path.join(root, "dist", "provider"),
+  quiet = false,
+  docs = !quiet,
+  serveEntry = path.join(root, "provider/serve.ts"),
+  minify = true,
+}) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
   const version = providerVersion(root);
@@ -76,7 +84,7 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
     bundle: true,
     platform: "node",
     target: "node20",
-    minify: true,
+    minify,
     legalComments: "none",
     logLevel: "warning",
   };
@@ -96,7 +104,7 @@ export default async function buildProvider({ root, outDir = path.join(root, "di
   });
   await esbuild.build({
     ...common,
-    entryPoints: [path.join(root, "provider/serve.ts")],
+    entryPoints: [serveEntry],
     outfile: path.join(outDir, SERVE_NAME),
     format: "cjs",
     define: {

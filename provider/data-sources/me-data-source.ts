@@ -1,10 +1,9 @@
 // data "siteops_me": the user the provider's credentials belong to.
-import { reportError } from "../api-errors.js";
 import type { DataSource } from "../framework/resource.js";
-import type { Schema } from "../framework/schema.js";
+import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
 
-export const meDataSourceSchema: Schema = {
+export const meDataSourceSchema = defineSchema({
   description: "The user the provider is authenticated as, and the account it acts in.",
   attributes: {
     id: { type: "string", computed: true, description: "User identifier (`usr_...`)." },
@@ -15,9 +14,9 @@ export const meDataSourceSchema: Schema = {
     current_account_id: { type: "string", computed: true, description: "The account requests act in (`acct_...`)." },
     created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC." },
   },
-};
+});
 
-export const meDataSource: DataSource<ProviderData> = {
+export const meDataSource: DataSource<ProviderData, typeof meDataSourceSchema> = {
   typeName: "siteops_me",
   schema: meDataSourceSchema,
 
@@ -34,7 +33,7 @@ export const meDataSource: DataSource<ProviderData> = {
         created_at: me.created_at ?? null,
       };
     } catch (err) {
-      reportError(err, diags, { action: "read the current user", credentialSource: ctx.data.credentialSource });
+      ctx.data.errors.report(err, diags, { action: "read the current user" });
       return null;
     }
   },

@@ -1,15 +1,14 @@
 // data "siteops_site": one site, by id or by its exact name or url.
 import type { Site } from "../../src/index.js";
-import { isNotFound, reportError } from "../api-errors.js";
 import { path } from "../framework/diagnostics.js";
 import type { DataSource } from "../framework/resource.js";
-import type { Schema } from "../framework/schema.js";
+import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
-import { siteState } from "../resources/site-resource.js";
+import { siteModel } from "../resources/site-resource.js";
 
 const LOOKUPS = ["id", "name", "url"] as const;
 
-export const siteDataSourceSchema: Schema = {
+export const siteDataSourceSchema = defineSchema({
   description: "Looks up one site by `id`, or by its exact `name` or `url`. Exactly one of the three must be set.",
   attributes: {
     id: { type: "string", optional: true, computed: true, description: "Site identifier (`site_...`)." },
@@ -20,14 +19,14 @@ export const siteDataSourceSchema: Schema = {
     status: { type: "string", computed: true, description: "Health status." },
     created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC." },
   },
-};
+});
 
-export const siteDataSource: DataSource<ProviderData> = {
+export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchema> = {
   typeName: "siteops_site",
   schema: siteDataSourceSchema,
 
   validateConfig(config, diags) {
-    const set = LOOKUPS.filter((k) => config[k] !== null && config[k] !== undefined);
+    const set = LOOKUPS.filter((k) => config[k] !== null);
     if (set.length !== 1) {
       diags.error(
         "Invalid Attribute Combination",
@@ -38,14 +37,16 @@ export const siteDataSource: DataSource<ProviderData> = {
   },
 
   async read(config, diags, ctx) {
-    const key = LOOKUPS.find((k) => typeof config[k] === "string")!;
-    const wanted = config[key] as string;
+    const lookup = LOOKUPS.flatMap((key) => (config[key] === null ? [] : [{ key, wanted: config[key] }]))[0];
+    if (!lookup) return null; // validateConfig already reported it
+    const { key, wanted } = lookup;
     try {
       const client = await ctx.data.client();
-      if (key === "id") return siteState(await client.sites.get(wanted, { signal: ctx.signal }));
+      if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
       const matches: Site[] = [];
       for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) if (site[key] === wanted) matches.push(site);
-      if (matches.length === 1) return siteState(matches[0]!);
+      const [match, ...others] = matches;
+      if (match && others.length === 0) return siteModel(match);
       diags.error(
         matches.length ? `${matches.length} sites have ${key} ${JSON.stringify(wanted)}` : `No site with ${key} ${JSON.stringify(wanted)}`,
         matches.length ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.` : "Check the value, and that the credentials belong to the site's account.",
@@ -53,11 +54,11 @@ export const siteDataSource: DataSource<ProviderData> = {
       );
       return null;
     } catch (err) {
-      if (isNotFound(err)) {
+      if (ctx.data.errors.isNotFound(err)) {
         diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));
         return null;
       }
-      reportError(err, diags, { action: "read the site", credentialSource: ctx.data.credentialSource });
+      ctx.data.errors.report(err, diags, { action: "read the site" });
       return null;
     }
   },

@@ -1,15 +1,14 @@
-// data "siteops_sites": every site of the account, oldest first.
-import { reportError } from "../api-errors.js";
+// data "siteops_sites": every site of the account, oldest first. The listing is read page by page (100 a
+// page, the API's largest) and each site is turned into its state object at once, so the API's site
+// objects are never all held together. The API has no server-side filter for the listing: `status` is
+// applied here, page by page.
 import type { DataSource } from "../framework/resource.js";
-import type { Schema } from "../framework/schema.js";
+import { defineSchema } from "../framework/schema.js";
 import { oneOf } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
-import { siteState } from "../resources/site-resource.js";
-import type { CtyType, ObjectValue } from "../values/cty.js";
+import { siteModel, type SiteModel } from "../resources/site-resource.js";
 
-const siteObject: CtyType = ["object", { id: "string", name: "string", url: "string", wp_version: "string", php_version: "string", status: "string", created_at: "string" }];
-
-export const sitesDataSourceSchema: Schema = {
+export const sitesDataSourceSchema = defineSchema({
   description: "Lists the sites of the account, oldest first, optionally only those with a given status.",
   attributes: {
     status: {
@@ -19,27 +18,27 @@ export const sitesDataSourceSchema: Schema = {
       validators: [oneOf("healthy", "degraded", "down", "maintenance", "unknown")],
     },
     sites: {
-      type: ["list", siteObject],
+      type: ["list", ["object", { id: "string", name: "string", url: "string", wp_version: "string", php_version: "string", status: "string", created_at: "string" }]],
       computed: true,
       description: "The sites, each with `id`, `name`, `url`, `wp_version`, `php_version`, `status` and `created_at`.",
     },
   },
-};
+});
 
-export const sitesDataSource: DataSource<ProviderData> = {
+export const sitesDataSource: DataSource<ProviderData, typeof sitesDataSourceSchema> = {
   typeName: "siteops_sites",
   schema: sitesDataSourceSchema,
 
   async read(config, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      const sites: ObjectValue[] = [];
+      const sites: SiteModel[] = [];
       for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) {
-        if (config.status === null || config.status === site.status) sites.push(siteState(site));
+        if (config.status === null || config.status === site.status) sites.push(siteModel(site));
       }
-      return { status: config.status ?? null, sites };
+      return { status: config.status, sites };
     } catch (err) {
-      reportError(err, diags, { action: "list sites", credentialSource: ctx.data.credentialSource });
+      ctx.data.errors.report(err, diags, { action: "list sites" });
       return null;
     }
   },

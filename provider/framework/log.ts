@@ -20,6 +20,8 @@ function write(level: Level, message: string, fields?: Record<string, unknown>):
 }
 
 export const log = {
+  /** Whether messages of this level are written: skip building costly fields when not. */
+  enabled: (level: Level) => LEVELS[level] >= min,
   trace: (m: string, f?: Record<string, unknown>) => write("trace", m, f),
   debug: (m: string, f?: Record<string, unknown>) => write("debug", m, f),
   info: (m: string, f?: Record<string, unknown>) => write("info", m, f),

@@ -1,13 +1,20 @@
-// The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition. Every failure
-// becomes a diagnostic; nothing thrown here reaches gRPC.
+// The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition. Values are
+// decoded by the schema into the typed models resources work with (model.ts); every failure becomes a
+// diagnostic, and nothing thrown here reaches gRPC.
+import { setMaxListeners } from "node:events";
 import * as fromProto from "../protocol/from-proto.js";
 import * as toProto from "../protocol/to-proto.js";
-import type { ProtoDiagnostic, ProtoDynamicValue } from "../protocol/to-proto.js";
-import { UNKNOWN, equal, fromJSON, isObject, isUnknown, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
-import { Diagnostics, path, type AttributePath } from "./diagnostics.js";
-import type { CallContext, DataSource, ProviderDefinition, Resource } from "./resource.js";
-import { blockType, checkSchema, type Block } from "./schema.js";
+import type { ProtoDiagnostic } from "../protocol/to-proto.js";
+import { isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
+import { Diagnostics, path } from "./diagnostics.js";
 import { log } from "./log.js";
+import { decodeModel, type ModelMode } from "./model.js";
+import { planObject } from "./planning.js";
+import type { ErasedDataSource, ErasedProvider, ErasedResource } from "./erased.js";
+import type { AnyProvider, CallContext } from "./resource.js";
+import { upgradeState, type UpgradeRequest } from "./state-upgrade.js";
+import { blockType, checkSchema, type Schema } from "./schema.js";
+import { validateBlock } from "./validation.js";
 
 type Wire = fromProto.WireDynamicValue | null | undefined;
 
@@ -17,21 +24,30 @@ interface Entry<T> {
 }
 
 export class ProviderServer<D> {
-  private readonly resources = new Map<string, Entry<Resource<D>>>();
-  private readonly dataSources = new Map<string, Entry<DataSource<D>>>();
+  private readonly def: ErasedProvider<D>;
+  private readonly resources = new Map<string, Entry<ErasedResource<D>>>();
+  private readonly dataSources = new Map<string, Entry<ErasedDataSource<D>>>();
   private readonly providerType: CtyType;
   private data: D | undefined;
   private configured = false;
   private readonly stopController = new AbortController();
+  /** GetProviderSchema's answer: the same for the life of the process. */
+  private schemaReply: ReturnType<ProviderServer<D>["buildSchemaReply"]> | undefined;
 
-  constructor(private readonly def: ProviderDefinition<D>) {
+  constructor(def: AnyProvider<D>) {
+    // Every in-flight API call listens to this one signal (-parallelism=50 means 50 listeners): not a leak.
+    setMaxListeners(0, this.stopController.signal);
+    this.def = def as unknown as ErasedProvider<D>;
     checkSchema("provider", def.schema);
     this.providerType = blockType(def.schema);
-    for (const r of def.resources) {
+    for (const r of def.resources as unknown as ErasedResource<D>[]) {
       checkSchema(r.typeName, r.schema);
+      if (r.identity !== undefined && r.schema.attributes[r.identity]?.type !== "string") {
+        throw new Error(`${r.typeName}: the identity attribute ${r.identity} must be a string attribute`);
+      }
       this.resources.set(r.typeName, { impl: r, type: blockType(r.schema) });
     }
-    for (const d of def.dataSources) {
+    for (const d of def.dataSources as unknown as ErasedDataSource<D>[]) {
       checkSchema(d.typeName, d.schema);
       this.dataSources.set(d.typeName, { impl: d, type: blockType(d.schema) });
     }
@@ -52,8 +68,11 @@ export class ProviderServer<D> {
   }
 
   getProviderSchema() {
-    const map = <T extends { schema: Parameters<typeof toProto.schema>[0] }>(m: Map<string, Entry<T>>) =>
-      Object.fromEntries([...m].map(([name, e]) => [name, toProto.schema(e.impl.schema)]));
+    return (this.schemaReply ??= this.buildSchemaReply());
+  }
+
+  private buildSchemaReply() {
+    const map = <T extends { schema: Schema }>(m: Map<string, Entry<T>>) => Object.fromEntries([...m].map(([name, e]) => [name, toProto.schema(e.impl.schema)]));
     return {
       provider: toProto.schema(this.def.schema),
       resource_schemas: map(this.resources),
@@ -65,9 +84,7 @@ export class ProviderServer<D> {
 
   async validateProviderConfig(req: { config?: Wire }) {
     return this.guard("ValidateProviderConfig", async (diags) => {
-      const config = this.decodeObject(this.providerType, req.config);
-      validateBlock(this.def.schema, config, [], diags);
-      if (!diags.hasErrors) this.def.validateConfig?.(config, diags);
+      this.validate(this.def, this.providerType, req.config, diags);
       return {};
     });
   }
@@ -75,9 +92,7 @@ export class ProviderServer<D> {
   async validateResourceConfig(req: { type_name: string; config?: Wire }) {
     return this.guard("ValidateResourceConfig", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const config = this.decodeObject(type, req.config);
-      validateBlock(impl.schema, config, [], diags);
-      if (!diags.hasErrors) impl.validateConfig?.(config, diags);
+      this.validate(impl, type, req.config, diags);
       return {};
     });
   }
@@ -85,16 +100,15 @@ export class ProviderServer<D> {
   async validateDataResourceConfig(req: { type_name: string; config?: Wire }) {
     return this.guard("ValidateDataResourceConfig", async (diags) => {
       const { impl, type } = this.dataSource(req.type_name);
-      const config = this.decodeObject(type, req.config);
-      validateBlock(impl.schema, config, [], diags);
-      if (!diags.hasErrors) impl.validateConfig?.(config, diags);
+      this.validate(impl, type, req.config, diags);
       return {};
     });
   }
 
   async configureProvider(req: { terraform_version?: string; config?: Wire }) {
     return this.guard("ConfigureProvider", async (diags) => {
-      const config = this.decodeObject(this.providerType, req.config);
+      const config = this.model(this.def.schema, this.object(this.providerType, req.config), "planned", diags);
+      if (!config) return {};
       const data = await this.def.configure(config, diags, { terraformVersion: req.terraform_version ?? "", signal: this.signal });
       if (!diags.hasErrors) {
         this.data = data;
@@ -104,44 +118,24 @@ export class ProviderServer<D> {
     });
   }
 
-  async upgradeResourceState(req: { type_name: string; version?: number | { toNumber(): number }; raw_state?: { json?: Uint8Array | null; flatmap?: Record<string, string> } | null }) {
+  async upgradeResourceState(req: UpgradeRequest) {
     return this.guard("UpgradeResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const target = impl.schema.version ?? 0;
-      let version = typeof req.version === "object" && req.version ? req.version.toNumber() : Number(req.version ?? 0);
-      const raw = req.raw_state?.json;
-      if (!raw || raw.length === 0) {
-        if (req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length) {
-          diags.error("Unsupported state format", "This resource's state uses the legacy flatmap format, which this provider cannot read. Remove it from state and import it again.");
-        }
-        return { upgraded_state: toProto.dynamicValue(type, null) };
-      }
-      let json = JSON.parse(Buffer.from(raw).toString("utf8")) as Record<string, unknown>;
-      if (version > target) {
-        diags.error("Resource state from a newer provider", `The state of this ${req.type_name} was written with schema version ${version}, but this provider only knows up to version ${target}. Use a newer provider version.`);
-        return {};
-      }
-      for (; version < target; version++) {
-        const upgrade = impl.stateUpgraders?.[version];
-        if (!upgrade) {
-          diags.error("Missing state upgrader", `No upgrade from schema version ${version} of ${req.type_name} is defined.`);
-          return {};
-        }
-        json = upgrade(json);
-      }
-      return { upgraded_state: toProto.dynamicValue(type, fromJSON(type, json)) };
+      return upgradeState(impl, type, req, diags);
     });
   }
 
   async readResource(req: { type_name: string; current_state?: Wire; private?: Uint8Array | null }) {
     return this.guard("ReadResource", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const state = this.decode(type, req.current_state);
-      if (state === null || !isObject(state)) return { new_state: toProto.dynamicValue(type, null), private: req.private ?? undefined };
+      const current = fromProto.dynamicValue(type, req.current_state);
+      if (current === null || !isObject(current)) return { new_state: toProto.dynamicValue(type, null), private: req.private ?? undefined };
+      const state = this.stored(impl, current, "stored", diags);
+      if (!state) return { new_state: toProto.dynamicValue(type, current), private: req.private ?? undefined };
       const priv = fromProto.privateState(req.private);
       const res = await impl.read({ state, private: priv }, diags, this.context());
       // On an error keep what we had: Terraform must not forget an object because of a network blip.
-      const next = diags.hasErrors && res.state === null ? state : res.state;
+      const next = diags.hasErrors && res.state === null ? current : res.state;
       return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
     });
   }
@@ -149,11 +143,17 @@ export class ProviderServer<D> {
   async planResourceChange(req: { type_name: string; prior_state?: Wire; proposed_new_state?: Wire; config?: Wire; prior_private?: Uint8Array | null }) {
     return this.guard("PlanResourceChange", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const prior = this.decode(type, req.prior_state) as ObjectValue | null;
-      const proposed = this.decode(type, req.proposed_new_state) as ObjectValue | null;
-      const config = (this.decode(type, req.config) as ObjectValue | null) ?? {};
+      const prior = fromProto.dynamicValue(type, req.prior_state) as ObjectValue | null;
+      const proposed = fromProto.dynamicValue(type, req.proposed_new_state) as ObjectValue | null;
+      const config = (fromProto.dynamicValue(type, req.config) as ObjectValue | null) ?? {};
       if (proposed === null) return { planned_state: toProto.dynamicValue(type, null), planned_private: req.prior_private ?? undefined };
       const { plan, requiresReplace } = planObject(impl.schema, prior, proposed, config);
+      if (impl.modifyPlan) {
+        const priorModel = prior === null ? null : this.model(impl.schema, prior, "known", diags);
+        if (priorModel === undefined) return {};
+        await impl.modifyPlan({ plan, prior: priorModel, config, requiresReplace }, diags, { data: this.configured ? this.data : undefined, signal: this.signal });
+        if (diags.hasErrors) return {};
+      }
       return {
         planned_state: toProto.dynamicValue(type, plan),
         requires_replace: requiresReplace.map(toProto.attributePath),
@@ -165,19 +165,22 @@ export class ProviderServer<D> {
   async applyResourceChange(req: { type_name: string; prior_state?: Wire; planned_state?: Wire; config?: Wire; planned_private?: Uint8Array | null }) {
     return this.guard("ApplyResourceChange", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      const prior = this.decode(type, req.prior_state) as ObjectValue | null;
-      const planned = this.decode(type, req.planned_state) as ObjectValue | null;
-      const config = (this.decode(type, req.config) as ObjectValue | null) ?? {};
+      const priorValue = fromProto.dynamicValue(type, req.prior_state) as ObjectValue | null;
+      const plannedValue = fromProto.dynamicValue(type, req.planned_state) as ObjectValue | null;
       const priv = fromProto.privateState(req.planned_private);
       const ctx = this.context();
-      if (planned === null) {
+      const prior = priorValue === null ? null : this.stored(impl, priorValue, "known", diags);
+      if (prior === undefined) return { new_state: toProto.dynamicValue(type, priorValue) };
+      if (plannedValue === null) {
         if (prior !== null) await impl.delete({ prior, private: priv }, diags, ctx);
         // A failed delete keeps the object in state.
-        return { new_state: toProto.dynamicValue(type, diags.hasErrors ? prior : null) };
+        return { new_state: toProto.dynamicValue(type, diags.hasErrors ? priorValue : null) };
       }
-      const res = prior === null ? await impl.create({ plan: planned, config }, diags, ctx) : await impl.update({ plan: planned, prior, config, private: priv }, diags, ctx);
-      let state = res.state ?? (prior === null ? null : prior);
-      if (state !== null && !diags.hasErrors) state = resolveUnknowns(state, req.type_name, diags);
+      const plan = prior === null ? this.model(impl.schema, plannedValue, "known", diags) : this.stored(impl, plannedValue, "known", diags);
+      const config = this.model(impl.schema, this.object(type, req.config), "known", diags);
+      if (!plan || !config) return { new_state: toProto.dynamicValue(type, priorValue) };
+      const res = prior === null ? await impl.create({ plan, config }, diags, ctx) : await impl.update({ plan, prior, config, private: priv }, diags, ctx);
+      const state = res.state ?? priorValue;
       return { new_state: toProto.dynamicValue(type, state), private: toProto.privateBytes(res.private ?? priv) };
     });
   }
@@ -185,11 +188,16 @@ export class ProviderServer<D> {
   async importResourceState(req: { type_name: string; id: string }) {
     return this.guard("ImportResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
-      if (!impl.importState) {
+      let partial: ObjectValue;
+      if (impl.importState) partial = impl.importState(req.id, diags);
+      else if (impl.identity) {
+        const id = req.id.trim();
+        if (!id) diags.error("Invalid import ID", `Import a ${req.type_name} by its ${impl.identity}, e.g. \`terraform import ${req.type_name}.example <${impl.identity}>\`.`, path(impl.identity));
+        partial = { [impl.identity]: id };
+      } else {
         diags.error("Resource Import Not Implemented", `${req.type_name} cannot be imported.`);
         return {};
       }
-      const partial = impl.importState(req.id, diags);
       if (diags.hasErrors) return {};
       const state: ObjectValue = {};
       for (const name of Object.keys(impl.schema.attributes)) state[name] = partial[name] ?? null;
@@ -200,9 +208,10 @@ export class ProviderServer<D> {
   async readDataSource(req: { type_name: string; config?: Wire }) {
     return this.guard("ReadDataSource", async (diags) => {
       const { impl, type } = this.dataSource(req.type_name);
-      const config = this.decodeObject(type, req.config);
+      const config = this.model(impl.schema, this.object(type, req.config), "known", diags);
+      if (!config) return {};
       const state = await impl.read(config, diags, this.context());
-      return { state: toProto.dynamicValue(type, state === null ? null : resolveUnknowns(state, req.type_name, diags)) };
+      return { state: toProto.dynamicValue(type, state) };
     });
   }
 
@@ -211,35 +220,58 @@ export class ProviderServer<D> {
     return { Error: "" };
   }
 
+  /** Attribute validators at every level, then (when they pass) the cross-attribute checks on the model. */
+  private validate(impl: { schema: Schema; validateConfig?(config: ObjectValue, diags: Diagnostics): void }, type: CtyType, wire: Wire, diags: Diagnostics): void {
+    const config = this.object(type, wire);
+    validateBlock(impl.schema, config, [], diags);
+    if (diags.hasErrors || !impl.validateConfig) return;
+    const model = this.model(impl.schema, config, "planned", diags);
+    if (model) impl.validateConfig(model, diags);
+  }
+
+  private model(schema: Schema, value: ObjectValue, mode: ModelMode, diags: Diagnostics): ObjectValue | undefined {
+    return decodeModel(schema, value, mode, diags);
+  }
+
+  /** A model of a stored object, whose identity attribute (if the resource has one) must be set. */
+  private stored(impl: ErasedResource<D>, value: ObjectValue, mode: ModelMode, diags: Diagnostics): ObjectValue | undefined {
+    const model = decodeModel(impl.schema, value, mode, diags);
+    if (model && impl.identity && typeof model[impl.identity] !== "string") {
+      diags.error(
+        `${impl.typeName} without ${impl.identity}`,
+        `This object's state has no ${impl.identity}, so the provider cannot find it. Remove it from the state (terraform state rm) and import it again.`,
+        path(impl.identity),
+      );
+      return undefined;
+    }
+    return model;
+  }
+
   private context(): CallContext<D> {
     if (!this.configured) throw new ProviderNotConfigured();
     return { data: this.data as D, signal: this.signal };
   }
 
-  private resource(name: string): Entry<Resource<D>> {
+  private resource(name: string): Entry<ErasedResource<D>> {
     const e = this.resources.get(name);
     if (!e) throw new Error(`unknown resource type ${name}`);
     return e;
   }
 
-  private dataSource(name: string): Entry<DataSource<D>> {
+  private dataSource(name: string): Entry<ErasedDataSource<D>> {
     const e = this.dataSources.get(name);
     if (!e) throw new Error(`unknown data source ${name}`);
     return e;
   }
 
-  private decode(type: CtyType, dv: Wire): Value {
-    return fromProto.dynamicValue(type, dv);
-  }
-
-  private decodeObject(type: CtyType, dv: Wire): ObjectValue {
-    const v = this.decode(type, dv);
+  private object(type: CtyType, dv: Wire): ObjectValue {
+    const v: Value = fromProto.dynamicValue(type, dv);
     return isObject(v) ? v : {};
   }
 
   private async guard<R extends object>(rpc: string, fn: (diags: Diagnostics) => Promise<R>): Promise<R & { diagnostics: ProtoDiagnostic[] }> {
     const diags = new Diagnostics();
-    const started = Date.now();
+    const started = log.enabled("debug") ? Date.now() : 0;
     let out: R = {} as R;
     try {
       out = await fn(diags);
@@ -251,65 +283,10 @@ export class ProviderServer<D> {
         diags.error("Unexpected provider error", `${rpc}: ${err instanceof Error ? err.message : String(err)}\n\nThis is always a bug in the provider; please report it.`);
       }
     }
-    log.debug(`served ${rpc}`, { ms: Date.now() - started, diagnostics: diags.items.length });
-    return { ...out, diagnostics: toProto.diagnostics(diags.items) };
+    if (started) log.debug(`served ${rpc}`, { ms: Date.now() - started, diagnostics: diags.items.length });
+    return { ...out, diagnostics: diags.items.length ? toProto.diagnostics(diags.items) : [] };
   }
 }
 
 class ProviderNotConfigured extends Error {}
 
-/** Attribute validators and deprecation warnings for one block's known values. */
-export function validateBlock(block: Block, config: ObjectValue, at: AttributePath, diags: Diagnostics): void {
-  for (const [name, attr] of Object.entries(block.attributes)) {
-    const v = config[name] ?? null;
-    if (v === null || isUnknown(v)) continue;
-    const p = [...at, ...path(name)];
-    if (attr.deprecationMessage) diags.warning("Deprecated attribute", attr.deprecationMessage, p);
-    for (const validator of attr.validators ?? []) validator.validate(v, p, diags);
-  }
-  for (const [name, nb] of Object.entries(block.blocks ?? {})) {
-    const v = config[name] ?? null;
-    if (v === null || isUnknown(v)) continue;
-    const p = [...at, ...path(name)];
-    if (isObject(v) && (nb.nesting === "single" || nb.nesting === "group")) validateBlock(nb.block, v, p, diags);
-    else if (Array.isArray(v)) v.forEach((x, i) => isObject(x) && validateBlock(nb.block, x, [...p, { index: i }], diags));
-    else if (isObject(v)) for (const [k, x] of Object.entries(v)) if (isObject(x)) validateBlock(nb.block, x, [...p, { key: k }], diags);
-  }
-}
-
-/**
- * The framework's planning rules: defaults fill null configuration; when anything changes, computed
- * attributes the configuration leaves null become unknown; then plan modifiers run per attribute.
- */
-export function planObject(schema: Block, prior: ObjectValue | null, proposed: ObjectValue, config: ObjectValue): { plan: ObjectValue; requiresReplace: AttributePath[] } {
-  const plan: ObjectValue = { ...proposed };
-  for (const [name, attr] of Object.entries(schema.attributes)) {
-    if (attr.default !== undefined && (config[name] ?? null) === null) plan[name] = attr.default;
-  }
-  if (prior === null || !equal(plan, prior)) {
-    for (const [name, attr] of Object.entries(schema.attributes)) {
-      if (attr.computed && attr.default === undefined && (config[name] ?? null) === null) plan[name] = UNKNOWN;
-    }
-  }
-  const requiresReplace: AttributePath[] = [];
-  for (const [name, attr] of Object.entries(schema.attributes)) {
-    for (const m of attr.planModifiers ?? []) {
-      const res = m.modify({ path: path(name), config: config[name] ?? null, state: prior?.[name] ?? null, plan: plan[name] ?? null, priorState: prior });
-      if (res.plan !== undefined) plan[name] = res.plan;
-      if (res.requiresReplace) requiresReplace.push(path(name));
-    }
-  }
-  return { plan, requiresReplace };
-}
-
-/** After apply (and for data sources) nothing may stay unknown: report it and store null instead. */
-function resolveUnknowns(state: ObjectValue, typeName: string, diags: Diagnostics): ObjectValue {
-  const out: ObjectValue = {};
-  for (const [k, v] of Object.entries(state)) {
-    if (isUnknown(v)) {
-      diags.error("Provider returned invalid result object after apply", `${typeName}: the value of ${k} is still unknown after apply. This is always a bug in the provider.`, path(k));
-      out[k] = null;
-    } else out[k] = v;
-  }
-  return out;
-}

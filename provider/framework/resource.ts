@@ -1,7 +1,8 @@
-// What a provider, a resource and a data source implement. The framework (provider-server.ts) does the
-// protocol work around them: wire conversion, validation, planning, import, state upgrades, private state.
-import type { ObjectValue } from "../values/cty.js";
-import type { Diagnostics } from "./diagnostics.js";
+// What a provider, a resource and a data source implement, in typed models derived from their schemas
+// (model.ts). The framework (provider-server.ts) does the protocol work around them: wire conversion,
+// validation, planning, import, state upgrades, private state.
+import type { AttributePath, Diagnostics } from "./diagnostics.js";
+import type { Model, Planned, Stored } from "./model.js";
 import type { Schema } from "./schema.js";
 
 /** Per-resource JSON kept by Terraform next to the state but never shown to the user. */
@@ -14,23 +15,57 @@ export interface CallContext<D> {
   signal: AbortSignal;
 }
 
-export interface ResourceResult {
-  state: ObjectValue | null;
+export interface PlanContext<D> {
+  /** What configure() returned; undefined when Terraform plans before the provider could be configured. */
+  data: D | undefined;
+  signal: AbortSignal;
+}
+
+/** Names of a schema's string attributes: the candidates for a resource's identity. */
+export type StringAttribute<S extends Schema> = { [K in keyof S["attributes"]]: S["attributes"][K]["type"] extends "string" ? K : never }[keyof S["attributes"]] & string;
+
+/** A model whose identity attribute is known to be set. */
+export type WithIdentity<M, I extends string> = [I] extends [never] ? M : M & { [K in I]: string };
+
+export interface ResourceResult<S extends Schema> {
+  state: Model<S> | null;
   private?: PrivateState;
 }
 
-export interface Resource<D> {
+export interface ModifyPlanRequest<S extends Schema> {
+  /** The plan after defaults, unknown marking and attribute plan modifiers; change it in place. */
+  plan: Planned<Model<S>>;
+  /** null when the resource is being created. */
+  prior: Model<S> | null;
+  config: Planned<Model<S>>;
+  /** Append attribute paths whose change needs the resource replaced. */
+  requiresReplace: AttributePath[];
+}
+
+export interface Resource<D, S extends Schema = Schema, I extends StringAttribute<S> = never> {
   typeName: string;
-  schema: Schema;
+  schema: S;
+  /**
+   * The computed attribute that identifies the remote object (e.g. "id"). The framework then guarantees it
+   * is set in every state read(), update() and delete() receive (a state without it is reported, not
+   * passed on), and `terraform import <id>` sets it, unless importState says otherwise.
+   */
+  identity?: I;
   /** Cross-attribute checks; attribute validators have already run. Values may be unknown. */
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  create(req: { plan: ObjectValue; config: ObjectValue }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult>;
+  validateConfig?(config: Planned<Model<S>>, diags: Diagnostics): void;
+  /**
+   * Resource-level plan modification (terraform-plugin-framework's ModifyPlan), after the attribute plan
+   * modifiers; not called when the resource is being destroyed.
+   */
+  modifyPlan?(req: ModifyPlanRequest<S>, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
+  create(req: { plan: Model<S>; config: Model<S> }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
   /** Return state null when the object is gone: Terraform then plans to create it again. */
-  read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult>;
-  update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult>;
-  delete(req: { prior: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
-  /** Turns `terraform import` ids into a partial state; Terraform reads the rest with read(). */
-  importState?(id: string, diags: Diagnostics): ObjectValue;
+  read(req: { state: WithIdentity<Stored<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
+  update(req: { plan: WithIdentity<Model<S>, I>; prior: WithIdentity<Model<S>, I>; config: Model<S>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
+  delete(req: { prior: WithIdentity<Model<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
+  /** Turns a `terraform import` id into a partial state; Terraform reads the rest with read(). Default, with
+   * an identity: the id, trimmed, becomes the identity attribute. */
+  importState?(id: string, diags: Diagnostics): Partial<Stored<S>>;
   /**
    * State upgraders keyed by the schema version they upgrade *from*; each returns the JSON state of the next
    * version. The framework chains them up to schema.version.
@@ -38,20 +73,30 @@ export interface Resource<D> {
   stateUpgraders?: Record<number, (state: Record<string, unknown>) => Record<string, unknown>>;
 }
 
-export interface DataSource<D> {
+export interface DataSource<D, S extends Schema = Schema> {
   typeName: string;
-  schema: Schema;
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  read(config: ObjectValue, diags: Diagnostics, ctx: CallContext<D>): Promise<ObjectValue | null>;
+  schema: S;
+  validateConfig?(config: Planned<Model<S>>, diags: Diagnostics): void;
+  /** Terraform reads a data source only once its configuration is wholly known. */
+  read(config: Model<S>, diags: Diagnostics, ctx: CallContext<D>): Promise<Model<S> | null>;
 }
 
-export interface ProviderDefinition<D> {
+export interface ProviderDefinition<D, S extends Schema = Schema> {
   /** The provider's local name, the prefix of its resource type names. */
   typeName: string;
-  schema: Schema;
-  validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  /** Returns the data every resource call receives; reports problems as diagnostics. */
-  configure(config: ObjectValue, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
-  resources: Resource<D>[];
-  dataSources: DataSource<D>[];
+  schema: S;
+  validateConfig?(config: Planned<Model<S>>, diags: Diagnostics): void;
+  /** Returns the data every resource call receives; reports problems as diagnostics. Values may be unknown. */
+  configure(config: Planned<Model<S>>, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
+  resources: AnyResource<D>[];
+  dataSources: AnyDataSource<D>[];
 }
+
+// Resources, data sources and providers of any schema, as a provider lists them and the server takes them.
+// TypeScript has no "some schema S" type: `any` stands for it here, and only here; the server sees the
+// values as the plain wire values they are (provider-server.ts).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type AnyResource<D> = Resource<D, any, any>;
+export type AnyDataSource<D> = DataSource<D, any>;
+export type AnyProvider<D> = ProviderDefinition<D, any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -13,8 +13,8 @@ export interface Attribute {
   computed?: boolean;
   sensitive?: boolean;
   deprecationMessage?: string;
-  validators?: Validator[];
-  planModifiers?: PlanModifier[];
+  validators?: readonly Validator[];
+  planModifiers?: readonly PlanModifier[];
   /** Planned when the configuration leaves the attribute null (requires optional + computed). */
   default?: Value;
 }
@@ -28,14 +28,22 @@ export interface NestedBlock {
 
 export interface Block {
   description?: string;
-  attributes: Record<string, Attribute>;
-  blocks?: Record<string, NestedBlock>;
+  attributes: { readonly [name: string]: Attribute };
+  blocks?: { readonly [name: string]: NestedBlock };
 }
 
 export interface Schema extends Block {
   description: string;
   /** Bump when stored state needs an upgrade; see Resource.stateUpgraders. */
   version?: number;
+}
+
+/**
+ * Declares a schema keeping its literal shape (`type: "string"`, `required: true`), from which the resource's
+ * typed model is derived (see model.ts): `const siteSchema = defineSchema({ ... })`.
+ */
+export function defineSchema<const S extends Schema>(schema: S): S {
+  return schema;
 }
 
 /** The object type of values conforming to a block. */

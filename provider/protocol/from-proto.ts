@@ -1,5 +1,6 @@
 // Wire -> framework: dynamic values and private state bytes.
-import { decodeMsgpack, fromJSON, type CtyType, type Value } from "../values/cty.js";
+import { fromJSON, type CtyType, type Value } from "../values/cty.js";
+import { decodeMsgpack } from "../values/cty-msgpack.js";
 import type { PrivateState } from "../framework/resource.js";
 
 export interface WireDynamicValue {

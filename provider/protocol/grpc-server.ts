@@ -1,13 +1,16 @@
-// A minimal gRPC server on node:http2: unary calls plus streams that stay open and idle (go-plugin's stdio
-// and broker). A plugin needs nothing more, and loading a full gRPC library costs more start-up time than
-// the rest of the provider together (Terraform starts the provider 3-5 times per command).
+// A minimal gRPC server: unary calls plus streams that stay open and idle (go-plugin's stdio and broker).
+// A plugin needs nothing more. It runs on our own HTTP/2 connection code (http2/connection.ts) over
+// node:tls: loading a full gRPC library costs more start-up time than the rest of the provider together
+// (Terraform starts the provider 3-5 times per command), and node:http2's per-stream machinery cost more
+// CPU per RPC than everything the provider does with the request.
 //
 // Wire format (gRPC over HTTP/2): each message is framed as [compressed flag: 1 byte][length: 4 bytes BE]
-// [bytes]; the reply is HEADERS (:status 200, content-type application/grpc), one DATA frame, then
-// trailers with grpc-status/grpc-message.
-import type http2 from "node:http2";
+// [bytes]; the reply is HEADERS (:status 200, content-type application/grpc), DATA, then trailers with
+// grpc-status (and grpc-message on failure).
 import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { log } from "../framework/log.js";
+import { Http2Connection, type GrpcFailure } from "./http2/connection.js";
 
 export type UnaryHandler = (request: Buffer) => Promise<Uint8Array> | Uint8Array;
 
@@ -23,30 +26,20 @@ export class GrpcError extends Error {
 }
 
 export interface GrpcServerOptions {
-  /** Mutual TLS: our key and certificate, and the only client certificate we accept (as its own CA). */
+  /** Mutual TLS: our key and certificate, and the only client certificate we accept. */
   tls?: { key: string; cert: string; clientCert: string };
   unary: Record<string, UnaryHandler>;
   /** Paths of streaming methods that are accepted and then left open with nothing to send. */
   idle: string[];
-  /** Called when a unary call's reply has been fully sent (used to exit after Shutdown). */
+  /** Called when a unary call's reply has been fully handed to the socket (used to exit after Shutdown). */
   onReplied?: (path: string) => void;
 }
 
 export interface GrpcServer {
   /** Serves a connection accepted elsewhere (see plugin-server.ts: the socket listens before we load). */
   accept(socket: Socket): void;
-  /** Ends idle streams and closes every session. */
+  /** Ends idle streams and closes every connection. */
   close(): void;
-}
-
-const GRPC_HEADERS = { ":status": 200, "content-type": "application/grpc" };
-
-function frame(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(5 + message.length);
-  out[0] = 0;
-  out.writeUInt32BE(message.length, 1);
-  out.set(message, 5);
-  return out;
 }
 
 function unframe(body: Buffer): Buffer {
@@ -58,79 +51,65 @@ function unframe(body: Buffer): Buffer {
   return body.subarray(5, 5 + n);
 }
 
-function fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
-  if (stream.destroyed || stream.closed) return;
-  const trailers = { "grpc-status": String(code), "grpc-message": encodeURIComponent(message) };
-  if (stream.headersSent) stream.end();
-  else stream.respond({ ...GRPC_HEADERS, ...trailers }, { endStream: true });
+/** The DER bytes of the first certificate in a PEM text. */
+export function pemToDer(pem: string): Buffer {
+  const body = /-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/.exec(pem)?.[1];
+  if (!body) throw new Error("PLUGIN_CLIENT_CERT holds no PEM certificate");
+  return Buffer.from(body.replace(/\s+/g, ""), "base64");
 }
 
-/** Loads node:http2 (a noticeable part of start-up, so only when called) and builds the server. */
+function failure(err: unknown): GrpcFailure {
+  return { grpcStatus: err instanceof GrpcError ? err.code : GrpcStatus.INTERNAL, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Builds the server; node:tls is loaded only when called (it is a noticeable part of start-up). */
 export async function createGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
-  // getBuiltinModule (Node >= 20.16) skips the ESM loader that a dynamic import() would start.
-  const http2 = process.getBuiltinModule?.("node:http2") ?? (await import("node:http2"));
-  const server = options.tls
-    ? http2.createSecureServer({
-        key: options.tls.key,
-        cert: options.tls.cert,
-        ca: options.tls.clientCert,
-        requestCert: true,
-        rejectUnauthorized: true,
-        ALPNProtocols: ["h2"],
-      })
-    : http2.createServer();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  const idleStreams = new Set<http2.ServerHttp2Stream>();
+  const connections = new Set<Http2Connection>();
   const idle = new Set(options.idle);
-
-  server.on("session", (session) => {
-    sessions.add(session);
-    session.on("close", () => sessions.delete(session));
-    session.on("error", (err) => log.debug("http2 session error", { error: err.message }));
-  });
-  server.on("tlsClientError", (err) => log.warn("rejected a TLS client", { error: err.message }));
-
-  server.on("stream", (stream, headers) => {
-    stream.on("error", (err) => log.debug("http2 stream error", { error: err.message }));
-    const path = String(headers[":path"] ?? "");
-    const handler = options.unary[path];
-    if (handler) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        Promise.resolve()
-          .then(() => handler(unframe(Buffer.concat(chunks))))
-          .then(
-            (reply) => {
-              if (stream.destroyed || stream.closed) return;
-              stream.respond(GRPC_HEADERS, { waitForTrailers: true });
-              stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-              if (options.onReplied) stream.on("close", () => options.onReplied!(path));
-              stream.end(frame(reply));
-            },
-            (err: unknown) => fail(stream, err instanceof GrpcError ? err.code : GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err)),
-          );
-      });
-      return;
-    }
-    if (idle.has(path)) {
-      stream.respond(GRPC_HEADERS);
-      idleStreams.add(stream);
-      stream.on("data", () => {});
-      stream.on("close", () => idleStreams.delete(stream));
-      return;
-    }
-    fail(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
-  });
-
-  return {
-    accept(socket) {
-      server.emit("connection", socket);
+  const handlers = {
+    kind: (path: string) => (options.unary[path] ? ("unary" as const) : idle.has(path) ? ("idle" as const) : undefined),
+    unary: async (path: string, body: Buffer) => {
+      try {
+        return await options.unary[path]!(unframe(body));
+      } catch (err) {
+        throw failure(err);
+      }
     },
+    onReplied: options.onReplied,
+    onError: (message: string) => log.debug("gRPC connection error", { error: message }),
+  };
+  const serve = (socket: TLSSocket | Socket) => {
+    const c = new Http2Connection(socket, handlers);
+    connections.add(c);
+    socket.on("close", () => connections.delete(c));
+  };
+
+  let accept: (socket: Socket) => void = serve;
+  if (options.tls) {
+    // getBuiltinModule (Node >= 20.16) skips the ESM loader that a dynamic import() would start.
+    const tls = process.getBuiltinModule?.("node:tls") ?? (await import("node:tls"));
+    // Mutual TLS pinned to the one client certificate go-plugin announced: the server asks for a client
+    // certificate and serves a connection only when it is exactly that one. `ca: []` keeps Node from
+    // building its store of ~140 root certificates for the context: ~18 ms of CPU at every start, for
+    // certificates this server never uses.
+    const expected = pemToDer(options.tls.clientCert);
+    const server = tls.createServer({ key: options.tls.key, cert: options.tls.cert, ca: [], requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["h2"] });
+    server.on("secureConnection", (socket: TLSSocket) => {
+      const peer = socket.getPeerX509Certificate();
+      if (!peer || !peer.raw.equals(expected)) {
+        log.warn("rejected a TLS client", { error: peer ? "not the client certificate Terraform announced" : "no client certificate" });
+        socket.destroy();
+        return;
+      }
+      serve(socket);
+    });
+    server.on("tlsClientError", (err) => log.warn("rejected a TLS client", { error: err.message }));
+    accept = (socket) => server.emit("connection", socket);
+  }
+  return {
+    accept,
     close() {
-      for (const s of idleStreams) if (!s.destroyed) s.close(http2.constants.NGHTTP2_NO_ERROR);
-      server.close();
-      for (const s of sessions) s.close();
+      for (const c of connections) c.close();
     },
   };
 }

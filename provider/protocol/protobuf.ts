@@ -4,6 +4,9 @@
 // messages, repeated messages and maps.
 //
 // Decoded messages are plain objects with the .proto's field names; absent fields get proto3 defaults.
+import { Cursor, ProtobufError, Sink } from "./protobuf-wire.js";
+
+export { ProtobufError };
 
 type Kind = "string" | "bytes" | "bool" | "int64" | "enum" | "message";
 
@@ -36,9 +39,6 @@ export interface DescriptorJSON {
 
 const SCALARS: Record<string, Kind> = { string: "string", bytes: "bytes", bool: "bool", int64: "int64", uint64: "int64", int32: "int64", uint32: "int64" };
 
-export class ProtobufError extends Error {
-  override name = "ProtobufError";
-}
 
 export class Protobuf {
   private readonly types = new Map<string, MessageType>();
@@ -164,12 +164,12 @@ export class Protobuf {
       if (v === undefined || v === null) continue;
       if (f.map) {
         for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-          const entry = new Sink();
-          entry.tag(1, 2);
-          entry.string(k);
-          this.encodeField(entry, 2, f.map.kind, f.map.type, x);
           w.tag(f.id, 2);
-          w.bytes(entry.finish());
+          const start = w.fork();
+          w.tag(1, 2);
+          w.string(k);
+          this.encodeField(w, 2, f.map.kind, f.map.type, x);
+          w.join(start);
         }
       } else if (f.repeated) {
         for (const x of v as unknown[]) this.encodeField(w, f.id, f.kind, f.type, x, true);
@@ -203,10 +203,10 @@ export class Protobuf {
         return w.bigVarint(BigInt.asUintN(64, n));
       }
       case "message": {
-        const inner = new Sink();
-        this.encodeMessage(this.type(type!), v as Record<string, unknown>, inner);
         w.tag(id, 2);
-        return w.bytes(inner.finish());
+        const start = w.fork();
+        this.encodeMessage(this.type(type!), v as Record<string, unknown>, w);
+        return w.join(start);
       }
     }
   }
@@ -220,12 +220,15 @@ function walk(scope: string, node: DescriptorJSON, visit: (full: string, node: D
   }
 }
 
+/** The default of every absent bytes field: shared, never written to. */
+const EMPTY = new Uint8Array(0);
+
 function defaultOf(kind: Kind): unknown {
   switch (kind) {
     case "string":
       return "";
     case "bytes":
-      return new Uint8Array(0);
+      return EMPTY;
     case "bool":
       return false;
     case "int64":
@@ -233,110 +236,5 @@ function defaultOf(kind: Kind): unknown {
       return 0;
     case "message":
       return null;
-  }
-}
-
-class Cursor {
-  pos = 0;
-  constructor(private readonly buf: Uint8Array) {}
-
-  varint(): number {
-    let result = 0;
-    let mul = 1;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.buf.length) throw new ProtobufError("truncated varint");
-      const b = this.buf[this.pos++]!;
-      if (i < 7) result += (b & 0x7f) * mul;
-      mul *= 128;
-      if (b < 0x80) return result;
-    }
-    throw new ProtobufError("varint too long");
-  }
-
-  /** int64 as a number (exact up to 2^53; two's complement negatives). */
-  signedVarint(): number {
-    const start = this.pos;
-    const n = this.varint();
-    if (this.pos - start < 10) return n;
-    // 10 bytes: a negative number; decode exactly with BigInt.
-    let big = 0n;
-    for (let i = 0; i < 10; i++) big |= BigInt(this.buf[start + i]! & 0x7f) << BigInt(7 * i);
-    return Number(BigInt.asIntN(64, big));
-  }
-
-  bytes(): Uint8Array {
-    const len = this.varint();
-    if (this.pos + len > this.buf.length) throw new ProtobufError("truncated bytes");
-    const out = this.buf.subarray(this.pos, this.pos + len);
-    this.pos += len;
-    return out;
-  }
-
-  string(): string {
-    const b = this.bytes();
-    return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8");
-  }
-
-  skip(wire: number): void {
-    if (wire === 0) this.varint();
-    else if (wire === 1) this.pos += 8;
-    else if (wire === 2) {
-      const len = this.varint(); // read before adding: `pos += varint()` would add to the old pos
-      this.pos += len;
-    }
-    else if (wire === 5) this.pos += 4;
-    else throw new ProtobufError(`unsupported wire type ${wire}`);
-  }
-}
-
-class Sink {
-  private chunks: Uint8Array[] = [];
-  private buf = Buffer.allocUnsafe(64);
-  private pos = 0;
-
-  private ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    this.chunks.push(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(Math.max(n, this.buf.length * 2));
-    this.pos = 0;
-  }
-
-  varint(n: number): void {
-    this.ensure(10);
-    while (n >= 0x80) {
-      this.buf[this.pos++] = (n % 128) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    this.buf[this.pos++] = n;
-  }
-
-  bigVarint(n: bigint): void {
-    if (n < 0x20000000000000n) return this.varint(Number(n));
-    this.ensure(10);
-    while (n >= 0x80n) {
-      this.buf[this.pos++] = Number(n & 0x7fn) | 0x80;
-      n >>= 7n;
-    }
-    this.buf[this.pos++] = Number(n);
-  }
-
-  tag(id: number, wire: number): void {
-    this.varint(id * 8 + wire);
-  }
-
-  bytes(b: Uint8Array): void {
-    this.varint(b.length);
-    this.ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
-  }
-
-  string(s: string): void {
-    this.bytes(Buffer.from(s, "utf8"));
-  }
-
-  finish(): Uint8Array {
-    if (this.chunks.length === 0) return this.buf.subarray(0, this.pos);
-    return Buffer.concat([...this.chunks, this.buf.subarray(0, this.pos)]);
   }
 }

@@ -3,7 +3,8 @@
 import type { AttributePath, Diagnostic } from "../framework/diagnostics.js";
 import type { PrivateState } from "../framework/resource.js";
 import type { Block, Schema } from "../framework/schema.js";
-import { encodeMsgpack, type CtyType, type Value } from "../values/cty.js";
+import { type CtyType, type Value } from "../values/cty.js";
+import { encodeMsgpack } from "../values/cty-msgpack.js";
 
 export interface ProtoDynamicValue {
   msgpack?: Uint8Array;

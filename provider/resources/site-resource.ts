@@ -1,19 +1,16 @@
 // siteops_site: a WordPress site. Every attribute can change in place (PATCH); a 404 on read means it was
 // deleted out of band, and Terraform plans to create it again.
 import type { Site, SiteUpdateParams } from "../../src/index.js";
-import { isNotFound, reportError } from "../api-errors.js";
-import { Diagnostics, path } from "../framework/diagnostics.js";
+import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
-import type { Schema } from "../framework/schema.js";
+import { defineSchema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
-import type { ObjectValue } from "../values/cty.js";
 
-const FIELDS = ["name", "url", "wp_version", "php_version"] as const;
 const majorMinor = stringMatches(/^\d+\.\d+$/, "must be a major.minor version such as \"6.4\"");
 
-export const siteSchema: Schema = {
+export const siteSchema = defineSchema({
   description: "A WordPress site managed by Site Operations. All arguments can be changed in place.",
   attributes: {
     id: { type: "string", computed: true, description: "Site identifier (`site_...`).", planModifiers: [useStateForUnknown()] },
@@ -38,57 +35,58 @@ export const siteSchema: Schema = {
     status: { type: "string", computed: true, description: "Health status: `healthy`, `degraded`, `down`, `maintenance` or `unknown`." },
     created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC.", planModifiers: [useStateForUnknown()] },
   },
-};
+});
 
-export function siteState(s: Site): ObjectValue {
+export type SiteModel = Model<typeof siteSchema>;
+
+/** The arguments a PATCH can change, in the API's field names (the same as the attributes'). */
+const UPDATABLE = ["name", "url", "wp_version", "php_version"] as const;
+
+export function siteModel(s: Site): SiteModel {
   return { id: s.id, name: s.name, url: s.url, wp_version: s.wp_version, php_version: s.php_version, status: s.status, created_at: s.created_at };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-export const siteResource: Resource<ProviderData> = {
+export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   typeName: "siteops_site",
   schema: siteSchema,
+  identity: "id",
 
   async create({ plan }, diags, ctx) {
-    const { credentialSource } = ctx.data;
     try {
       const client = await ctx.data.client();
-      const site = await client.sites.create(
-        { name: str(plan.name)!, url: str(plan.url)!, ...(str(plan.wp_version) ? { wp_version: str(plan.wp_version) } : {}), ...(str(plan.php_version) ? { php_version: str(plan.php_version) } : {}) },
-        { signal: ctx.signal },
-      );
-      return { state: siteState(site), private: { updated_at: site.updated_at } };
+      const { name, url, wp_version, php_version } = plan;
+      const site = await client.sites.create({ name, url, ...(wp_version ? { wp_version } : {}), ...(php_version ? { php_version } : {}) }, { signal: ctx.signal });
+      return { state: siteModel(site), private: { updated_at: site.updated_at } };
     } catch (err) {
-      reportError(err, diags, { action: "create the site", credentialSource, fields: FIELDS });
+      ctx.data.errors.report(err, diags, { action: "create the site", schema: siteSchema });
       return { state: null };
     }
   },
 
   async read({ state }, diags, ctx) {
     try {
-      const site = await ctx.data.sites.get(str(state.id)!, ctx.signal);
-      return { state: siteState(site), private: { updated_at: site.updated_at } };
+      const site = await ctx.data.sites.get(state.id, ctx.signal);
+      return { state: siteModel(site), private: { updated_at: site.updated_at } };
     } catch (err) {
-      if (isNotFound(err)) return { state: null };
-      reportError(err, diags, { action: `read site ${str(state.id)}`, credentialSource: ctx.data.credentialSource });
+      if (ctx.data.errors.isNotFound(err)) return { state: null };
+      ctx.data.errors.report(err, diags, { action: `read site ${state.id}` });
       return { state: null };
     }
   },
 
   async update({ plan, prior }, diags, ctx) {
     const body: SiteUpdateParams = {};
-    for (const f of FIELDS) {
-      const v = str(plan[f]);
-      if (v !== undefined && v !== prior[f]) body[f] = v;
+    for (const f of UPDATABLE) {
+      const v = plan[f];
+      if (v !== null && v !== prior[f]) body[f] = v;
     }
     try {
       const client = await ctx.data.client();
-      ctx.data.sites.forget(str(prior.id)!);
-      const site = Object.keys(body).length ? await client.sites.update(str(prior.id)!, body, { signal: ctx.signal }) : await client.sites.get(str(prior.id)!, { signal: ctx.signal });
-      return { state: siteState(site), private: { updated_at: site.updated_at } };
+      ctx.data.sites.forget(prior.id);
+      const site = Object.keys(body).length ? await client.sites.update(prior.id, body, { signal: ctx.signal }) : await client.sites.get(prior.id, { signal: ctx.signal });
+      return { state: siteModel(site), private: { updated_at: site.updated_at } };
     } catch (err) {
-      reportError(err, diags, { action: `update site ${str(prior.id)}`, credentialSource: ctx.data.credentialSource, fields: FIELDS });
+      ctx.data.errors.report(err, diags, { action: `update site ${prior.id}`, schema: siteSchema });
       return { state: null };
     }
   },
@@ -96,16 +94,11 @@ export const siteResource: Resource<ProviderData> = {
   async delete({ prior }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      ctx.data.sites.forget(str(prior.id)!);
-      await client.sites.delete(str(prior.id)!, { signal: ctx.signal });
+      ctx.data.sites.forget(prior.id);
+      await client.sites.delete(prior.id, { signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return; // already gone: the goal of a delete
-      reportError(err, diags, { action: `delete site ${str(prior.id)}`, credentialSource: ctx.data.credentialSource });
+      if (ctx.data.errors.isNotFound(err)) return; // already gone: the goal of a delete
+      ctx.data.errors.report(err, diags, { action: `delete site ${prior.id}` });
     }
-  },
-
-  importState(id: string, diags: Diagnostics) {
-    if (!id.trim()) diags.error("Invalid import ID", "Import a site by its id, e.g. `terraform import siteops_site.blog site_abc123`.", path("id"));
-    return { id: id.trim() };
   },
 };

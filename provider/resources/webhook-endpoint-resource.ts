@@ -1,18 +1,15 @@
 // siteops_webhook_endpoint: where Site Operations delivers events. The signing secret exists only in the
 // create response, so it is kept from there in (sensitive) state; an imported endpoint has none.
 import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
-import { isNotFound, reportError } from "../api-errors.js";
-import { Diagnostics, path } from "../framework/diagnostics.js";
+import { path } from "../framework/diagnostics.js";
+import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
-import type { Schema } from "../framework/schema.js";
+import { defineSchema } from "../framework/schema.js";
 import { eachElement, httpUrl, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
-import type { ObjectValue, Value } from "../values/cty.js";
 
-const FIELDS = ["url", "description", "enabled_events"] as const;
-
-export const webhookEndpointSchema: Schema = {
+export const webhookEndpointSchema = defineSchema({
   description: "An endpoint that receives Site Operations events as signed (Standard Webhooks) HTTP POSTs.",
   attributes: {
     id: { type: "string", computed: true, description: "Webhook endpoint identifier (`we_...`).", planModifiers: [useStateForUnknown()] },
@@ -35,9 +32,14 @@ export const webhookEndpointSchema: Schema = {
       planModifiers: [useStateForUnknown()],
     },
   },
-};
+});
 
-function endpointState(e: WebhookEndpoint, secret: Value): ObjectValue {
+type EndpointModel = Model<typeof webhookEndpointSchema>;
+
+/** The API's `status` is the `enabled` attribute. */
+const fieldPaths = { status: path("enabled") };
+
+function endpointModel(e: WebhookEndpoint, secret: string | null): EndpointModel {
   return {
     id: e.id,
     url: e.url,
@@ -49,26 +51,25 @@ function endpointState(e: WebhookEndpoint, secret: Value): ObjectValue {
   };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const strings = (v: Value): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 
-export const webhookEndpointResource: Resource<ProviderData> = {
+export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpointSchema, "id"> = {
   typeName: "siteops_webhook_endpoint",
   schema: webhookEndpointSchema,
+  identity: "id",
 
   async create({ plan }, diags, ctx) {
     try {
       const client = await ctx.data.client();
       let endpoint = await client.webhookEndpoints.create(
-        { url: str(plan.url)!, ...(str(plan.description) ? { description: str(plan.description) } : {}), enabled_events: strings(plan.enabled_events) },
+        { url: plan.url, ...(plan.description ? { description: plan.description } : {}), enabled_events: plan.enabled_events ?? ["*"] },
         { signal: ctx.signal },
       );
       const secret = endpoint.secret ?? null;
       if (plan.enabled === false) endpoint = await client.webhookEndpoints.update(endpoint.id, { status: "disabled" }, { signal: ctx.signal });
-      return { state: endpointState(endpoint, secret) };
+      return { state: endpointModel(endpoint, secret) };
     } catch (err) {
-      reportError(err, diags, { action: "create the webhook endpoint", credentialSource: ctx.data.credentialSource, fields: FIELDS });
+      ctx.data.errors.report(err, diags, { action: "create the webhook endpoint", schema: webhookEndpointSchema, fieldPaths });
       return { state: null };
     }
   },
@@ -76,27 +77,27 @@ export const webhookEndpointResource: Resource<ProviderData> = {
   async read({ state }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      return { state: endpointState(await client.webhookEndpoints.get(str(state.id)!, { signal: ctx.signal }), state.secret ?? null) };
+      return { state: endpointModel(await client.webhookEndpoints.get(state.id, { signal: ctx.signal }), state.secret) };
     } catch (err) {
-      if (isNotFound(err)) return { state: null };
-      reportError(err, diags, { action: `read webhook endpoint ${str(state.id)}`, credentialSource: ctx.data.credentialSource });
+      if (ctx.data.errors.isNotFound(err)) return { state: null };
+      ctx.data.errors.report(err, diags, { action: `read webhook endpoint ${state.id}` });
       return { state: null };
     }
   },
 
   async update({ plan, prior }, diags, ctx) {
     const body: WebhookEndpointUpdateParams = {};
-    if (plan.url !== prior.url) body.url = str(plan.url);
-    if (plan.description !== prior.description) body.description = str(plan.description) ?? "";
-    if (!sameSet(strings(plan.enabled_events), strings(prior.enabled_events))) body.enabled_events = strings(plan.enabled_events);
-    if (typeof plan.enabled === "boolean" && plan.enabled !== prior.enabled) body.status = plan.enabled ? "enabled" : "disabled";
+    if (plan.url !== prior.url) body.url = plan.url;
+    if (plan.description !== prior.description) body.description = plan.description ?? "";
+    const events = plan.enabled_events ?? ["*"];
+    if (!sameSet(events, prior.enabled_events ?? [])) body.enabled_events = events;
+    if (plan.enabled !== null && plan.enabled !== prior.enabled) body.status = plan.enabled ? "enabled" : "disabled";
     try {
       const client = await ctx.data.client();
-      const id = str(prior.id)!;
-      const endpoint = Object.keys(body).length ? await client.webhookEndpoints.update(id, body, { signal: ctx.signal }) : await client.webhookEndpoints.get(id, { signal: ctx.signal });
-      return { state: endpointState(endpoint, prior.secret ?? null) };
+      const endpoint = Object.keys(body).length ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.signal }) : await client.webhookEndpoints.get(prior.id, { signal: ctx.signal });
+      return { state: endpointModel(endpoint, prior.secret) };
     } catch (err) {
-      reportError(err, diags, { action: `update webhook endpoint ${str(prior.id)}`, credentialSource: ctx.data.credentialSource, fields: FIELDS });
+      ctx.data.errors.report(err, diags, { action: `update webhook endpoint ${prior.id}`, schema: webhookEndpointSchema, fieldPaths });
       return { state: null };
     }
   },
@@ -104,15 +105,10 @@ export const webhookEndpointResource: Resource<ProviderData> = {
   async delete({ prior }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      await client.webhookEndpoints.delete(str(prior.id)!, { signal: ctx.signal });
+      await client.webhookEndpoints.delete(prior.id, { signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return;
-      reportError(err, diags, { action: `delete webhook endpoint ${str(prior.id)}`, credentialSource: ctx.data.credentialSource });
+      if (ctx.data.errors.isNotFound(err)) return;
+      ctx.data.errors.report(err, diags, { action: `delete webhook endpoint ${prior.id}` });
     }
-  },
-
-  importState(id: string, diags: Diagnostics) {
-    if (!id.trim()) diags.error("Invalid import ID", "Import a webhook endpoint by its id, e.g. `we_abc123`.", path("id"));
-    return { id: id.trim() };
   },
 };

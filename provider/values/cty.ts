@@ -1,11 +1,11 @@
-// Terraform values (cty) in JavaScript, converted from and to msgpack using a type, because the wire format
-// alone cannot tell an object from a map, a set from a list, or where a dynamic value's type travels.
+// Terraform values (cty) in JavaScript: the representation, equality, and stored state JSON. Their msgpack
+// form, by type, is cty-msgpack.ts.
 //
 //   null -> null        string -> string     bool -> boolean       number -> number | BigNumber
 //   list/set/tuple -> Value[]                map/object -> ObjectValue (plain object)
 //   unknown -> Unknown (its msgpack bytes kept verbatim: refinements survive the round trip)
 //   dynamic -> Dynamic (the concrete type travels with the value)
-import { MsgpackError, Reader, Writer } from "./msgpack.js";
+import { MsgpackError } from "./msgpack.js";
 
 export type CtyType =
   | "string"
@@ -51,6 +51,38 @@ export interface ObjectValue {
 
 export class ValueError extends Error {
   override name = "ValueError";
+  /** Where in the value it went wrong, outermost first: attribute names, list indexes, map keys. */
+  readonly steps: (string | number | { key: string })[] = [];
+  private readonly base: string;
+  constructor(message: string) {
+    super(message);
+    this.base = message;
+  }
+
+  /** Prepends a step as the error travels up through the containers (paths are built only on failure). */
+  within(step: string | number | { key: string }): this {
+    this.steps.unshift(step);
+    const path = this.steps
+      .map((s, i) => (typeof s === "number" ? `[${s}]` : typeof s === "object" ? `[${JSON.stringify(s.key)}]` : i === 0 ? s : `.${s}`))
+      .join("");
+    this.message = `${this.base} at ${path}`;
+    return this;
+  }
+}
+
+/** Rethrows an error from inside a container with the container's step added to its path. */
+export function within(err: unknown, step: string | number | { key: string }): never {
+  if (err instanceof ValueError) throw err.within(step);
+  if (err instanceof MsgpackError) throw new ValueError(err.message).within(step);
+  throw err;
+}
+
+/** Attribute names of an object type, sorted as they go on the wire (computed once per type). */
+const sortedNames = new WeakMap<object, string[]>();
+export function namesOf(attrs: { readonly [name: string]: CtyType }): string[] {
+  let names = sortedNames.get(attrs);
+  if (!names) sortedNames.set(attrs, (names = Object.keys(attrs).sort()));
+  return names;
 }
 
 export const isUnknown = (v: unknown): v is Unknown => v instanceof Unknown;
@@ -65,78 +97,8 @@ export function isWhollyKnown(v: Value): boolean {
   return true;
 }
 
-// ---- msgpack -> Value ----
-
-export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
-  const r = new Reader(bytes);
-  const v = readValue(r, type, "");
-  if (!r.done) throw new ValueError("trailing bytes after msgpack value");
-  return v;
-}
-
-function where(path: string): string {
-  return path ? ` at ${path}` : "";
-}
-
-function readValue(r: Reader, type: CtyType, path: string): Value {
-  if (r.isNil()) return r.nil();
-  if (r.isExt()) return new Unknown(r.raw());
-  try {
-    if (type === "string") return r.str();
-    if (type === "bool") return r.bool();
-    if (type === "number") return numberFrom(r.num());
-    if (type === "dynamic") {
-      if (r.arrayLength() !== 2) throw new ValueError(`dynamic value must be a [type, value] pair${where(path)}`);
-      const concrete = JSON.parse(r.str()) as CtyType;
-      return new Dynamic(concrete, readValue(r, concrete, path));
-    }
-    switch (type[0]) {
-      case "list":
-      case "set": {
-        const n = r.arrayLength();
-        const out: Value[] = new Array(n);
-        for (let i = 0; i < n; i++) out[i] = readValue(r, type[1], `${path}[${i}]`);
-        return out;
-      }
-      case "tuple": {
-        const n = r.arrayLength();
-        if (n !== type[1].length) throw new ValueError(`tuple of ${type[1].length} elements expected${where(path)}`);
-        return type[1].map((t, i) => readValue(r, t, `${path}[${i}]`));
-      }
-      case "map": {
-        const n = r.mapLength();
-        const out: ObjectValue = {};
-        for (let i = 0; i < n; i++) {
-          const k = r.str();
-          out[k] = readValue(r, type[1], `${path}[${JSON.stringify(k)}]`);
-        }
-        return out;
-      }
-      case "object": {
-        const n = r.mapLength();
-        const attrs = type[1];
-        const out: ObjectValue = {};
-        for (let i = 0; i < n; i++) {
-          const k = r.str();
-          const t = attrs[k];
-          if (t === undefined) {
-            r.skip(); // an attribute this schema does not know: drop it
-            continue;
-          }
-          out[k] = readValue(r, t, path ? `${path}.${k}` : k);
-        }
-        for (const k of Object.keys(attrs)) if (!(k in out)) out[k] = null;
-        return out;
-      }
-    }
-  } catch (err) {
-    if (err instanceof MsgpackError) throw new ValueError(`${err.message}${where(path)}`);
-    throw err;
-  }
-  throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
-}
-
-function numberFrom(n: number | bigint | string): number | BigNumber {
+/** A msgpack or JSON number as a Value: a float64 when exact, else its decimal text. */
+export function numberFrom(n: number | bigint | string): number | BigNumber {
   if (typeof n === "number") return n;
   if (typeof n === "bigint") return new BigNumber(n.toString());
   const f = Number(n);
@@ -148,95 +110,6 @@ function numberFrom(n: number | bigint | string): number | BigNumber {
 function canonical(n: number | string): string {
   const s = typeof n === "number" ? (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toString() : String(n)) : n;
   return s.includes(".") && !s.includes("e") ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
-}
-
-// ---- Value -> msgpack ----
-
-export function encodeMsgpack(type: CtyType, value: Value): Uint8Array {
-  const w = new Writer();
-  writeValue(w, type, value, "");
-  return w.finish();
-}
-
-function mismatch(expected: string, value: Value, path: string): ValueError {
-  return new ValueError(`expected ${expected}, got ${describe(value)}${where(path)}`);
-}
-
-function describe(v: Value): string {
-  if (Array.isArray(v)) return "a list";
-  if (v instanceof BigNumber) return "a number";
-  if (v instanceof Dynamic) return "a dynamic value";
-  return typeof v === "object" ? "an object" : `a ${typeof v}`;
-}
-
-function writeValue(w: Writer, type: CtyType, value: Value, path: string): void {
-  if (value === null || value === undefined) return w.nil();
-  if (value instanceof Unknown) return w.raw(value.raw);
-  if (type === "string") {
-    if (typeof value !== "string") throw mismatch("string", value, path);
-    return w.str(value);
-  }
-  if (type === "bool") {
-    if (typeof value !== "boolean") throw mismatch("bool", value, path);
-    return w.bool(value);
-  }
-  if (type === "number") return writeNumber(w, value, path);
-  if (type === "dynamic") {
-    const d = value instanceof Dynamic ? value : new Dynamic(impliedType(value), value);
-    w.arrayHeader(2);
-    w.bin(Buffer.from(JSON.stringify(d.type)));
-    return writeValue(w, d.type, d.value, path);
-  }
-  switch (type[0]) {
-    case "list":
-    case "set":
-      if (!Array.isArray(value)) throw mismatch(type[0], value, path);
-      w.arrayHeader(value.length);
-      value.forEach((v, i) => writeValue(w, type[1], v, `${path}[${i}]`));
-      return;
-    case "tuple":
-      if (!Array.isArray(value) || value.length !== type[1].length) throw mismatch("tuple", value, path);
-      w.arrayHeader(value.length);
-      value.forEach((v, i) => writeValue(w, type[1][i]!, v, `${path}[${i}]`));
-      return;
-    case "map": {
-      if (!isObject(value)) throw mismatch("map", value, path);
-      const keys = Object.keys(value).sort();
-      w.mapHeader(keys.length);
-      for (const k of keys) {
-        w.str(k);
-        writeValue(w, type[1], value[k]!, `${path}[${JSON.stringify(k)}]`);
-      }
-      return;
-    }
-    case "object": {
-      if (!isObject(value)) throw mismatch("object", value, path);
-      // Every attribute is present on the wire, null when absent.
-      const keys = Object.keys(type[1]).sort();
-      w.mapHeader(keys.length);
-      for (const k of keys) {
-        w.str(k);
-        writeValue(w, type[1][k]!, value[k] ?? null, path ? `${path}.${k}` : k);
-      }
-      return;
-    }
-  }
-  throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
-}
-
-function writeNumber(w: Writer, value: Value, path: string): void {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new ValueError(`numbers must be finite${where(path)}`);
-    return Number.isSafeInteger(value) ? w.int(value) : w.float(value);
-  }
-  if (value instanceof BigNumber) {
-    if (/^-?\d+$/.test(value.text)) {
-      const b = BigInt(value.text);
-      if (b >= -(2n ** 63n) && b < 2n ** 64n) return w.int(b);
-    }
-    return w.str(value.text); // cty's form for numbers beyond int64/float64
-  }
-  throw mismatch("number", value, path);
 }
 
 export function isObject(v: Value): v is ObjectValue {

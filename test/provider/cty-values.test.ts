@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BigNumber, Dynamic, UNKNOWN, Unknown, decodeMsgpack, encodeMsgpack, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
+import { BigNumber, Dynamic, UNKNOWN, Unknown, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
+import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const roundTrip = (type: CtyType, v: Value) => decodeMsgpack(type, encodeMsgpack(type, v));
@@ -102,6 +103,11 @@ describe("cty msgpack: collections and structural types", () => {
 
   it("type mismatches are errors with the attribute path", () => {
     expect(() => encodeMsgpack(["object", { a: "string" }], { a: 1 })).toThrow(/expected string, got a number at a/);
+    expect(() => encodeMsgpack(["object", { a: ["list", ["map", "bool"]] }], { a: [{}, { k: "x" }] })).toThrow(/expected bool, got a string at a\[1\]\["k"\]$/);
+    const bad = encodeMsgpack(["object", { a: ["list", "string"] }], { a: ["x", "y"] });
+    expect(() => decodeMsgpack(["object", { a: ["list", "bool"] }], bad)).toThrow(/expected bool, got 0xa1 at a\[0\]$/);
+    // short and long strings, ASCII or not, both ways
+    for (const s of ["aé", "€", "x".repeat(64) + "é", "日本語のサイト名"]) expect(roundTrip("string", s)).toBe(s);
     expect(() => decodeMsgpack("string", Uint8Array.of(0xc3))).toThrow(/expected string/);
     expect(() => decodeMsgpack("string", Uint8Array.of(0xa3, 0x61))).toThrow(/end of msgpack data/);
   });

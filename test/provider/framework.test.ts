@@ -3,11 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { Diagnostics, path } from "../../provider/framework/diagnostics.js";
 import { requiresReplace, requiresReplaceIf, useStateForUnknown } from "../../provider/framework/plan-modifiers.js";
-import { ProviderServer, planObject } from "../../provider/framework/provider-server.js";
+import { planObject } from "../../provider/framework/planning.js";
+import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { ProviderDefinition, Resource } from "../../provider/framework/resource.js";
 import { blockType, type Schema } from "../../provider/framework/schema.js";
 import { httpUrl, intBetween, oneOf, sizeAtLeast, stringLengthBetween, stringMatches } from "../../provider/framework/validators.js";
-import { UNKNOWN, Unknown, decodeMsgpack, encodeMsgpack, type ObjectValue } from "../../provider/values/cty.js";
+import { UNKNOWN, Unknown, type ObjectValue } from "../../provider/values/cty.js";
+import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const schema: Schema = {
   description: "thing",
@@ -37,7 +39,8 @@ const thing: Resource<{ tag: string }> = {
   },
   async create({ plan }, _d, ctx) {
     calls.push(`create ${ctx.data.tag}`);
-    return { state: { ...plan, id: "t_1", size: plan.size instanceof Unknown ? 3 : plan.size, status: "ok" }, private: { etag: "v1" } };
+    // "known after apply" arrives as null in the model: the resource decides.
+    return { state: { ...plan, id: "t_1", size: plan.size ?? 3, status: "ok" }, private: { etag: "v1" } };
   },
   async read({ state, private: priv }) {
     calls.push(`read ${JSON.stringify(priv)}`);
@@ -211,9 +214,17 @@ describe("ProviderServer RPCs", () => {
     expect(res.diagnostics[0]!.detail).toContain("boom");
   });
 
-  it("StopProvider aborts the signal resources use", () => {
+  it("StopProvider aborts the signal resources use", async () => {
     const s = new ProviderServer(def);
     expect(s.signal.aborted).toBe(false);
+    // Shared by every in-flight API call: no MaxListenersExceededWarning at -parallelism=50.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    for (let i = 0; i < 50; i++) s.signal.addEventListener("abort", () => {});
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    process.off("warning", onWarning);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
     s.stopProvider();
     expect(s.signal.aborted).toBe(true);
   });

@@ -108,6 +108,10 @@ describe("go-plugin handshake", () => {
     const other = new grpc.Client(`unix://${socket}`, grpc.credentials.createSsl(Buffer.from(pemOf(cert!)), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem)));
     await expect(unary(other, "/tfplugin6.Provider/GetProviderSchema", Buffer.alloc(0))).rejects.toThrow();
     other.close();
+    // So is one with no client certificate at all.
+    const anonymous = new grpc.Client(`unix://${socket}`, grpc.credentials.createSsl(Buffer.from(pemOf(cert!))));
+    await expect(unary(anonymous, "/tfplugin6.Provider/GetProviderSchema", Buffer.alloc(0))).rejects.toThrow();
+    anonymous.close();
 
     // Shutdown answers and the process exits right away (go-plugin would otherwise wait 2 s to kill it).
     await unary(c, "/plugin.GRPCController/Shutdown", Buffer.alloc(0));

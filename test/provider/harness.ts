@@ -1,6 +1,8 @@
 // Real terraform against the emulator: builds the provider bundle once per test file, puts it in a
 // filesystem mirror inside a temp dir with its own CLI config, and runs terraform there.
 import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -210,4 +212,42 @@ export async function api(t: Terraform, method: string, p: string, body?: unknow
   });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+export interface RecordingProxy {
+  url: string;
+  /** "METHOD /path?query" of every request since the last reset. */
+  requests: string[];
+  /** The most requests that were in flight at once since the last reset. */
+  mostInFlight(): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** A pass-through proxy in front of the emulator that records the requests the provider makes. */
+export async function recordingProxy(target: string): Promise<RecordingProxy> {
+  let now = 0;
+  let most = 0;
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    most = Math.max(most, ++now);
+    const upstream = http.request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    res.on("close", () => now--);
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    mostInFlight: () => most,
+    reset() {
+      most = 0;
+      requests.length = 0;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -2,7 +2,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import command, { installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
 import { Terraform, buildProvider } from "./harness.js";
 
@@ -25,8 +25,19 @@ describe("siteops provider install", () => {
   });
 
   it("explains itself and rejects unknown subcommands", async () => {
-    expect(await command.run(["frobnicate"])).toBe(2);
-    expect(await command.run(["install", "--help"])).toBe(0);
+    // The command prints through console: capture it, so the test run shows none of it and it is checked.
+    const out = vi.spyOn(console, "log").mockImplementation(() => {});
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await command.run(["frobnicate"])).toBe(2);
+      expect(err.mock.calls.join("\n")).toContain('unknown subcommand "frobnicate"');
+      expect(err.mock.calls.join("\n")).toContain("usage: siteops provider install [--dir DIR]");
+      expect(await command.run(["install", "--help"])).toBe(0);
+      expect(out.mock.calls.join("\n")).toContain("usage: siteops provider install [--dir DIR]");
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
   });
 
   it("fails clearly when the provider is not built", () => {

@@ -1,7 +1,9 @@
 // The protobuf codec against protobufjs (a devDependency) as the reference implementation.
 import protobufjs from "protobufjs";
 import { describe, expect, it } from "vitest";
+import { ProviderServer } from "../../provider/framework/provider-server.js";
 import { descriptorJSON, loadProtocol } from "../../provider/protocol/descriptor.js";
+import { siteopsProvider } from "../../provider/provider.js";
 
 const proto = loadProtocol();
 const reference = protobufjs.Root.fromJSON(descriptorJSON() as protobufjs.INamespace);
@@ -16,6 +18,19 @@ describe("protobuf codec", () => {
     };
     const T = reference.lookupType("tfplugin6.GetProviderSchema.Response");
     expect(hex(proto.encode("tfplugin6.GetProviderSchema.Response", msg))).toBe(hex(T.encode(T.fromObject(msg)).finish()));
+  });
+
+  it("encodes like protobufjs when nested lengths need several bytes (the provider's schema, a 100 KiB value)", () => {
+    // protobufjs also writes fields set to their default (version: 0), so compare what each decodes to.
+    const same = (type: string, msg: Record<string, unknown>) => {
+      const T = reference.lookupType(type);
+      const view = (bytes: Uint8Array) => T.toObject(T.decode(bytes), { defaults: true, bytes: String, longs: Number, enums: Number });
+      const ours = proto.encode(type, msg);
+      expect(view(ours)).toEqual(view(T.encode(T.fromObject(msg)).finish()));
+      return ours.length;
+    };
+    expect(same("tfplugin6.GetProviderSchema.Response", new ProviderServer(siteopsProvider()).getProviderSchema())).toBeGreaterThan(1024);
+    same("tfplugin6.ReadDataSource.Response", { state: { msgpack: Buffer.alloc(100 * 1024, 7) }, diagnostics: [{ severity: 2, summary: "é".repeat(200), detail: "" }] });
   });
 
   it("keeps oneof members set to default values (list index 0, empty map key)", () => {

@@ -1,7 +1,7 @@
 // The provider block: environment variables, email/password login, unknown values, and the one-line
 // errors for rejected credentials, which name where the credential came from but never its value.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform } from "./harness.js";
+import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform, faults, recordingProxy } from "./harness.js";
 
 let tf: Terraform;
 beforeAll(async () => {
@@ -106,5 +106,38 @@ resource "siteops_site" "nope" {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Error: SiteOps did not allow the credentials from api_token in the provider configuration to create the site: You are not authorized to perform this action.");
     expect(r.stderr).not.toContain(MEMBER_TOKEN);
+  });
+});
+
+describe("max_concurrency", () => {
+  const sites = (n: number) => `
+resource "siteops_site" "many" {
+  count = ${n}
+  name  = "bounded \${count.index}"
+  url   = "https://bounded-\${count.index}.example.com"
+}
+`;
+
+  it("bounds the API requests in flight (provider block, then SITEOPS_MAX_CONCURRENCY), whatever -parallelism says", async () => {
+    const proxy = await recordingProxy(tf.url);
+    // Slow creates, so that -parallelism=12 would have 12 in flight at once without the bound.
+    await faults(tf, [{ method: "POST", path: "/api/v1/sites", delay_ms: 150 }, { method: "DELETE", path: "/api/v1/sites/*", delay_ms: 150 }]);
+    try {
+      tf.write(required + `provider "siteops" {\n  base_url        = "${proxy.url}"\n  api_token       = "${OWNER_TOKEN}"\n  max_concurrency = 2\n}\n` + sites(12));
+      await tf.apply("-parallelism=12");
+      expect(proxy.mostInFlight()).toBe(2);
+
+      tf.write(required + `provider "siteops" {\n  base_url  = "${proxy.url}"\n  api_token = "${OWNER_TOKEN}"\n}\n` + sites(12));
+      proxy.reset();
+      await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=12"], { env: { SITEOPS_MAX_CONCURRENCY: "3" } });
+      expect(proxy.mostInFlight()).toBe(3);
+
+      const bad = await tf.run(["plan", "-no-color"], { env: { SITEOPS_MAX_CONCURRENCY: "lots" } });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/SITEOPS_MAX_CONCURRENCY must be a whole number between 1 and 256, got:\s+"lots"\./);
+    } finally {
+      await faults(tf, []);
+      await proxy.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Many resources at once, and Ctrl-C in the middle of an apply.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Terraform, api, faults } from "./harness.js";
+import { OWNER_TOKEN, Terraform, api, faults, recordingProxy } from "./harness.js";
 
 let tf: Terraform;
 beforeAll(async () => {
@@ -50,6 +50,44 @@ describe("scale", () => {
     const d = await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=10"]);
     expect(d.stdout).toContain("Destroy complete! Resources: 200 destroyed.");
     expect(await remoteCount()).toBe(0);
+  });
+});
+
+describe("-refresh=false, -target and -parallelism at scale", () => {
+  it("reads nothing with -refresh=false, only the target with -target, and stays within max_concurrency at -parallelism=50", async () => {
+    const proxy = await recordingProxy(tf.url);
+    const block = (extra = "") => `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+provider "siteops" {
+  base_url  = "${proxy.url}"
+  api_token = "${OWNER_TOKEN}"
+${extra}}
+`;
+    try {
+      tf.write(block("  max_concurrency = 4\n") + sites(60, "flags"));
+      await tf.apply("-parallelism=50");
+      expect(proxy.mostInFlight()).toBeLessThanOrEqual(4);
+      proxy.reset();
+
+      expect((await tf.plan("-refresh=false")).code).toBe(0);
+      expect(proxy.requests).toEqual([]);
+
+      const target = tf.rawState().resources.find((r) => r.type === "siteops_site")!.instances[7]!.attributes.id as string;
+      expect((await tf.plan("-target=siteops_site.many[7]")).code).toBe(0);
+      expect(proxy.requests).toEqual([`GET /api/v1/sites/${target}`]);
+      proxy.reset();
+
+      // A full refresh of 60 sites: the first reads one by one, the rest from the listing (100 a page).
+      expect((await tf.plan("-parallelism=50")).code).toBe(0);
+      expect(proxy.requests.filter((r) => r.startsWith("GET /api/v1/sites?"))).toHaveLength(1);
+      expect(proxy.requests.length).toBeLessThan(30);
+      await tf.ok(["destroy", "-auto-approve", "-no-color", "-parallelism=50"]);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -1,0 +1,98 @@
+// Bench-only serve entry of the provider (built with buildProvider({ serveEntry }), never into the shipped
+// provider): the siteops provider plus `siteops_noop`, a resource with siteops_site's schema, validators and
+// plan modifiers that makes no API call at all. Its apply and plan cost Terraform's per-resource plugin
+// protocol work (validate, plan, apply RPCs, msgpack, state) in this provider, apart from the API and the
+// emulator: the protocol floor siteops_site is compared with.
+//
+// With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, peak
+// RSS, and per RPC the number of calls and their summed wall time.
+import { appendFileSync } from "node:fs";
+import { ProviderServer } from "../provider/framework/provider-server.js";
+import type { Resource } from "../provider/framework/resource.js";
+import type { RpcModule } from "../provider/protocol/plugin-server.js";
+import { startRpcServer } from "../provider/protocol/rpc-server.js";
+import type { ProviderData } from "../provider/provider-data.js";
+import { siteopsProvider } from "../provider/provider.js";
+import { siteSchema, type SiteModel } from "../provider/resources/site-resource.js";
+
+let created = 0;
+
+const noopResource: Resource<ProviderData, typeof siteSchema, "id"> = {
+  typeName: "siteops_noop",
+  schema: siteSchema,
+  identity: "id",
+  async create({ plan }) {
+    const now = new Date().toISOString();
+    const state: SiteModel = { ...plan, id: `noop_${process.pid}_${++created}`, wp_version: plan.wp_version ?? "6.4", php_version: plan.php_version ?? "8.2", status: "unknown", created_at: now };
+    return { state, private: { updated_at: now } };
+  },
+  async read({ state, private: priv }) {
+    const { id, name, url, wp_version, php_version, status, created_at } = state;
+    if (name === null || url === null) return { state: null }; // an import: nothing to read it from
+    return { state: { id, name, url, wp_version, php_version, status, created_at }, private: priv };
+  },
+  async update({ plan, prior }) {
+    return { state: { ...plan, status: prior.status } };
+  },
+  async delete() {},
+};
+
+interface RpcStats {
+  calls: number;
+  wallMs: number;
+}
+
+/** ProviderServer's methods that serve an RPC each. */
+const RPCS = [
+  "getMetadata",
+  "getProviderSchema",
+  "validateProviderConfig",
+  "validateResourceConfig",
+  "validateDataResourceConfig",
+  "configureProvider",
+  "upgradeResourceState",
+  "readResource",
+  "planResourceChange",
+  "applyResourceChange",
+  "importResourceState",
+  "readDataSource",
+] as const;
+
+function instrument(server: ProviderServer<unknown>, file: string): void {
+  const rpcs: Record<string, RpcStats> = {};
+  const methods = server as unknown as Record<string, (req: unknown) => unknown>;
+  for (const name of RPCS) {
+    const original = methods[name]!;
+    const stats = (rpcs[name] = { calls: 0, wallMs: 0 });
+    methods[name] = async (req: unknown) => {
+      const started = performance.now();
+      try {
+        return await original.call(server, req);
+      } finally {
+        stats.calls++;
+        stats.wallMs += performance.now() - started;
+      }
+    };
+  }
+  process.on("exit", () => {
+    const cpu = process.cpuUsage();
+    const used = Object.fromEntries(Object.entries(rpcs).filter(([, s]) => s.calls > 0));
+    appendFileSync(file, JSON.stringify({ pid: process.pid, cpuMs: (cpu.user + cpu.system) / 1000, readyCpuMs, maxRssKb: process.resourceUsage().maxRSS, rpcs: used }) + "\n");
+  });
+}
+
+/** CPU time of this process when its RPC server was ready (start-up: Node, bundles, certificate, TLS). */
+let readyCpuMs = 0;
+
+export const rpc: RpcModule = {
+  async start(options) {
+    const def = siteopsProvider();
+    const server = new ProviderServer({ ...def, resources: [...def.resources, noopResource] }) as ProviderServer<unknown>;
+    const stats = process.env.SITEOPS_BENCH_STATS;
+    if (stats) instrument(server, stats);
+    const started = await startRpcServer(server, options);
+    const cpu = process.cpuUsage();
+    readyCpuMs = (cpu.user + cpu.system) / 1000;
+    return started;
+  },
+};

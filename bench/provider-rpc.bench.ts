@@ -1,0 +1,178 @@
+// Benchmark 3: the provider's CPU per RPC, without Terraform. A gRPC client in this process plays Terraform's
+// part over the real transport (mutual TLS, HTTP/2 on the unix socket from the handshake line) and sends
+// the RPCs of an apply for N resources, 10 at a time as `-parallelism=10` does: ValidateResourceConfig,
+// PlanResourceChange, ApplyResourceChange, each phase measured apart. The provider's CPU is read from
+// /proc (all its threads), so the client's own work is not counted, and CPU time does not grow when other
+// processes preempt it the way wall time does: compare builds by these figures on a busy machine.
+// Contenders: siteops_noop (no API call) and siteops_site (against the emulator in its own process).
+// BENCH_RPC_COUNT resources (default 500), BENCH_ROUNDS rounds (default 5) interleaved; medians (min-max).
+// BENCH_PROFILE=1 also writes a CPU profile of one provider process per contender and prints its breakdown
+// (kept in BENCH_PROFILE_DIR when set, to open in Chrome DevTools).
+import { spawn } from "node:child_process";
+import { createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import http2 from "node:http2";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { buildCertificate } from "../provider/protocol/certificate.js";
+import { loadProtocol } from "../provider/protocol/descriptor.js";
+import { MAGIC_COOKIE_VALUE } from "../provider/protocol/plugin-server.js";
+import { blockType } from "../provider/framework/schema.js";
+import { siteSchema } from "../provider/resources/site-resource.js";
+import { UNKNOWN, type ObjectValue } from "../provider/values/cty.js";
+import { encodeMsgpack } from "../provider/values/cty-msgpack.js";
+import { spawnEmulator, TOKEN } from "./core-helpers.js";
+import { categoryTable, PRELOAD, providerCategory } from "./provider-breakdown.js";
+import { loadSamples } from "./provider-profile.js";
+import { buildProvider, processCpuMs, ROOT, spread, table } from "./provider-helpers.js";
+
+const COUNT = Number(process.env.BENCH_RPC_COUNT ?? 500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PARALLEL = 10;
+const PHASES = ["ValidateResourceConfig", "PlanResourceChange", "ApplyResourceChange"] as const;
+type Phase = (typeof PHASES)[number];
+
+const proto = loadProtocol();
+const siteType = blockType(siteSchema);
+const { privateKey } = generateKeyPairSync("ec", { namedCurve: "secp521r1" });
+const clientCert = new X509Certificate(buildCertificate(privateKey, createPublicKey(privateKey).export({ type: "spki", format: "der" }))).toString();
+const clientKey = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+
+interface Provider {
+  pid: number;
+  call(method: string, request: Record<string, unknown>): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+async function startProvider(launcher: string, env: Record<string, string> = {}): Promise<Provider> {
+  const child = spawn(launcher, [], {
+    env: { PATH: process.env.PATH, TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "6", PLUGIN_CLIENT_CERT: clientCert, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.once("exit", (code) => reject(new Error(`provider exited (${code}) before the handshake`)));
+  });
+  const [, , , socket, , cert] = line.split("|");
+  const ca = new X509Certificate(Buffer.from(cert!, "base64")).toString();
+  const session = http2.connect("https://localhost", {
+    createConnection: () => tls.connect({ path: socket!, ca, key: clientKey, cert: clientCert, servername: "localhost", ALPNProtocols: ["h2"] }),
+  });
+  const methods = new Map(proto.services.get("tfplugin6.Provider")!.map((m) => [m.name, m]));
+  const call = (method: string, request: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const m = methods.get(method)!;
+      const body = proto.encode(m.requestType, request);
+      const framed = Buffer.alloc(5 + body.length);
+      framed.writeUInt32BE(body.length, 1);
+      framed.set(body, 5);
+      const req = session.request({ ":method": "POST", ":path": `/tfplugin6.Provider/${method}`, "content-type": "application/grpc", te: "trailers" });
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => resolve(proto.decode(m.responseType, Buffer.concat(chunks).subarray(5))));
+      req.on("error", reject);
+      req.end(framed);
+    });
+  return {
+    pid: child.pid!,
+    call,
+    async stop() {
+      // Terraform's way out: GRPCController.Shutdown, after which the provider exits by itself.
+      const req = session.request({ ":method": "POST", ":path": "/plugin.GRPCController/Shutdown", "content-type": "application/grpc", te: "trailers" });
+      req.on("data", () => {});
+      req.end(Buffer.alloc(5));
+      await new Promise((resolve) => child.once("exit", resolve));
+      session.destroy();
+    },
+  };
+}
+
+const dv = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(siteType, v) });
+const configOf = (i: number): ObjectValue => ({ id: null, name: `rpc ${i}`, url: `https://rpc-${process.pid}-${Date.now()}-${i}.bench.example`, wp_version: null, php_version: null, status: null, created_at: null });
+
+/** Runs `phase` for `count` resources, PARALLEL at a time; resolves with the provider's CPU ms for it. */
+async function phase(p: Provider, type: string, name: Phase, configs: ObjectValue[], planned: Map<number, unknown>): Promise<number> {
+  const before = processCpuMs(p.pid);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < configs.length) {
+        const i = next++;
+        const config = dv(configs[i]!);
+        if (name === "ValidateResourceConfig") await p.call(name, { type_name: type, config });
+        else if (name === "PlanResourceChange") {
+          const proposed = dv({ ...configs[i]!, id: UNKNOWN, wp_version: UNKNOWN, php_version: UNKNOWN, status: UNKNOWN, created_at: UNKNOWN });
+          const res = await p.call(name, { type_name: type, prior_state: dv(null), proposed_new_state: proposed, config });
+          planned.set(i, res.planned_state);
+        } else {
+          const res = await p.call(name, { type_name: type, prior_state: dv(null), planned_state: planned.get(i), config });
+          if ((res.diagnostics as unknown[]).length) throw new Error(`ApplyResourceChange: ${JSON.stringify(res.diagnostics)}`);
+        }
+      }
+    }),
+  );
+  return processCpuMs(p.pid) - before;
+}
+
+async function runOnce(launcher: string, type: string, emulatorUrl: string, env?: Record<string, string>): Promise<Record<Phase, number>> {
+  const p = await startProvider(launcher, env);
+  try {
+    await p.call("GetProviderSchema", {});
+    const providerType = blockType({ description: "", attributes: Object.fromEntries(["base_url", "api_token", "email", "password", "otp"].map((k) => [k, { type: "string", optional: true, description: "" }])) });
+    const config = encodeMsgpack(["object", { ...(providerType[1] as object), max_retries: "number", request_timeout: "number", max_concurrency: "number" }], { base_url: emulatorUrl, api_token: TOKEN });
+    await p.call("ConfigureProvider", { terraform_version: "1.11.4", config: { msgpack: config } });
+    const configs = Array.from({ length: COUNT }, (_, i) => configOf(i));
+    const planned = new Map<number, unknown>();
+    const out = {} as Record<Phase, number>;
+    for (const name of PHASES) out[name] = await phase(p, type, name, configs, planned);
+    return out;
+  } finally {
+    await p.stop();
+  }
+}
+
+const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-rpcbench-"));
+const emulator = await spawnEmulator([]);
+try {
+  const built = await buildProvider(path.join(out, "build"), { bench: true });
+  const contenders = ["siteops_noop", "siteops_site"];
+  const results = new Map(contenders.map((c) => [c, PHASES.map(() => [] as number[])]));
+  await runOnce(built.launcher, "siteops_noop", emulator.url); // warm up the page cache and the emulator
+  const load = [loadavg()[0]!];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(r + i) % contenders.length]!;
+      const cpu = await runOnce(built.launcher, c, emulator.url);
+      PHASES.forEach((ph, k) => results.get(c)![k]!.push((cpu[ph] * 1000) / COUNT));
+    }
+  }
+  load.push(loadavg()[0]!);
+  console.log(`provider CPU per RPC (us), ${COUNT} resources, ${PARALLEL} in flight, ${ROUNDS} rounds interleaved; median (min-max). Load average ${load.map((l) => l.toFixed(2)).join(" -> ")}.\n`);
+  const rows = PHASES.map((ph, k) => [ph, ...contenders.map((c) => spread(results.get(c)![k]!, 1, 0))]);
+  const total = (c: string) => results.get(c)![0]!.map((_, round) => PHASES.reduce((t, _p, k) => t + results.get(c)![k]![round]!, 0));
+  rows.push(["all three (one resource's apply, but 2 validates and 2 plans in Terraform)", ...contenders.map((c) => spread(total(c), 1, 0))]);
+  console.log(table(["RPC", ...contenders], rows));
+
+  if (process.env.BENCH_PROFILE === "1") {
+    const columns = [];
+    for (const c of contenders) {
+      const kept = process.env.BENCH_PROFILE_DIR ?? path.join(out, "profiles");
+      const dir = path.join(kept, c);
+      mkdirSync(dir, { recursive: true });
+      // Built beside the profiles: reading them maps the bundle's lines back to its modules.
+      const unminified = await buildProvider(path.join(kept, `build-${c}`), { bench: true, minify: false });
+      await runOnce(unminified.launcher, c, emulator.url, { NODE_OPTIONS: `--require ${PRELOAD}`, SITEOPS_CPU_PROFILE_DIR: dir });
+      columns.push({ name: c, samples: readdirSync(dir).flatMap((f) => loadSamples(path.join(dir, f), ROOT)) });
+    }
+    console.log(`\nOne profiled provider process per contender (unminified), ms in total (us per resource, all three RPCs):\n`);
+    console.log(categoryTable(columns, providerCategory, COUNT));
+  }
+} finally {
+  await emulator.close();
+  rmSync(out, { recursive: true, force: true });
+}
