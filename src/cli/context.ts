@@ -2,6 +2,7 @@
 // --jsonl, --quiet), the interrupt signal, and the API client, built on first use from the environment and
 // the config file (so that `siteops completion` or a usage error never reads credentials).
 
+import { isatty } from "node:tty";
 import type { SiteOps } from "../client.js";
 import { flagBool, flagString, type Parsed } from "./args.js";
 import type { Target } from "./credentials.js";
@@ -48,9 +49,11 @@ export interface Context {
 
 export interface ContextInit {
   env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  stdin: NodeJS.ReadStream;
+  /** Getters: process.stdout and process.stderr are created on first use (a few ms of a start), so a run
+   * that prints nothing before its first request does not wait for them. */
+  stdout: () => NodeJS.WriteStream;
+  stderr: () => NodeJS.WriteStream;
+  stdin: () => NodeJS.ReadStream;
   signal: AbortSignal;
   commandPath: string;
   argv: readonly string[];
@@ -62,13 +65,23 @@ export interface ContextInit {
 export function createContext(init: ContextInit): Context {
   const { env, parsed } = init;
   const noColor = flagBool(parsed, "no-color") === true;
-  const output = (stream: NodeJS.WriteStream): Output => ({
-    write: (text) => void stream.write(text),
-    isTTY: stream.isTTY === true,
-    columns: stream.isTTY ? stream.columns || undefined : undefined, // 0 under a pty with no size set
-    rows: stream.isTTY ? stream.rows || undefined : undefined,
-    style: styleFor(colorEnabled(stream, env, noColor)),
-  });
+  const output = (fd: number, get: () => NodeJS.WriteStream): Output => {
+    const tty = isatty(fd);
+    let stream: NodeJS.WriteStream | undefined;
+    const open = () => (stream ??= get());
+    return {
+      write: (text) => void open().write(text),
+      isTTY: tty,
+      // 0 under a pty with no size set: unknown.
+      get columns() {
+        return tty ? open().columns || undefined : undefined;
+      },
+      get rows() {
+        return tty ? open().rows || undefined : undefined;
+      },
+      style: styleFor(colorEnabled({ isTTY: tty }, env, noColor)),
+    };
+  };
   const json = flagString(parsed, "json");
   const jsonl = flagBool(parsed, "jsonl") === true;
   if (json !== undefined && jsonl) throw new UsageError("--json and --jsonl cannot be used together");
@@ -86,9 +99,11 @@ export function createContext(init: ContextInit): Context {
   let client: Promise<SiteOps> | undefined;
   const ctx: Context = {
     env,
-    stdout: output(init.stdout),
-    stderr: output(init.stderr),
-    stdin: init.stdin,
+    stdout: output(1, init.stdout),
+    stderr: output(2, init.stderr),
+    get stdin() {
+      return init.stdin();
+    },
     format: json !== undefined ? "json" : jsonl ? "jsonl" : "human",
     fields,
     quiet: flagBool(parsed, "quiet") === true,

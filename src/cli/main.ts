@@ -87,13 +87,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-// `siteops sites list | head -1`: the reader went away; stop quietly, as other command-line tools do.
-process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw err;
-});
-
 // Run directly (tsx src/cli/main.ts ...) as well as through bin/siteops.js.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

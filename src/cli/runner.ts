@@ -52,7 +52,7 @@ export async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Pro
     process.stdout.write(`${leafHelp(path, leaf)}\n`);
     return 0;
   }
-  const interrupts = trapInterrupts(process.stderr);
+  const interrupts = trapInterrupts();
   // Every site in flight listens on the signal through its requests and waits: not a leak.
   setMaxListeners(0, interrupts.signal);
   let ctx: Context | undefined;
@@ -60,9 +60,9 @@ export async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Pro
     const parsed = parseArgv(args, allFlags(leaf), leaf.args ?? [], path);
     ctx = createContext({
       env: process.env,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdin: process.stdin,
+      stdout: stdoutStream,
+      stderr: () => process.stderr,
+      stdin: () => process.stdin,
       signal: interrupts.signal,
       commandPath: path,
       argv: args,
@@ -77,6 +77,18 @@ export async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Pro
     interrupts.dispose();
     await ctx?.close();
   }
+}
+
+/** process.stdout, which ends the run quietly when the reader went away (`siteops sites list | head -1`). */
+function stdoutStream(): NodeJS.WriteStream {
+  const stream = process.stdout;
+  if (stream.listenerCount("error") === 0) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  return stream;
 }
 
 export function printError(err: unknown, secrets: readonly string[] = []): void {

@@ -10,12 +10,12 @@ export interface Interrupts {
   dispose(): void;
 }
 
-export function trapInterrupts(stderr: NodeJS.WriteStream): Interrupts {
+export function trapInterrupts(): Interrupts {
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     if (received) {
-      stderr.write(`\nsiteops: ${sig} again: exiting now\n`);
+      process.stderr.write(`\nsiteops: ${sig} again: exiting now\n`);
       process.exit(EXIT.INTERRUPTED); // the lock is released by its exit handler
     }
     received = sig;
