@@ -18,7 +18,8 @@ export interface Progress {
   /** The header of the live block (terminal only). */
   status(text: Line): void;
   /** An event. Not on a terminal: a timestamped line (info and notice dropped under --quiet). On a terminal:
-   * notices, warnings and errors are printed above the live block; info is shown by the live lines instead. */
+   * notices, warnings and errors are printed above the live block; info is shown by the live lines instead.
+   * Under --quiet only errors. */
   event(text: string, level?: Level): void;
   /** Clears the live block. */
   close(): void;
@@ -46,7 +47,7 @@ class LogProgress implements Progress {
   remove(): void {}
   status(): void {}
   event(text: string, level: Level = "info"): void {
-    if (this.quiet && (level === "info" || level === "notice")) return;
+    if (this.quiet && level !== "error") return;
     const stamp = this.out.isTTY ? "" : `${new Date().toISOString()} `;
     this.out.write(`${stamp}${prefix(level, this.out)}${text}\n`);
   }
