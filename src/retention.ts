@@ -2,9 +2,10 @@
 // first, each --keep-* rule keeps the newest snapshot of each of its last N periods (hours, days, ISO weeks,
 // months, years; "last" counts snapshots), a rule with periods left over also keeps the oldest snapshot,
 // and every kept snapshot says which rules kept it. On top of restic, for a service whose snapshots run and
-// fail: a snapshot still running is never deleted, a failed one counts for no rule, and the newest completed
-// snapshot is kept whatever the rules say, so a site is never left without one. Pure: `siteops snapshot
-// prune` and `so.operations.pruneSnapshots` decide with this, then delete.
+// fail: a snapshot still running is never deleted, and a failed one counts for no rule. Every rule keeps the
+// newest completed snapshot (it opens every period, and keepWithin is measured from it), so a site is never
+// left without one. Pure: `siteops snapshot prune` and `so.operations.pruneSnapshots` decide with this, then
+// delete.
 
 import { SiteOpsError } from "./errors.js";
 
@@ -123,10 +124,6 @@ export function applyRetention<T extends RetentionCandidate>(
     } else if (!decision.keep) {
       decision.reasons = ["no rule keeps it"];
     }
-  }
-  if (completed.length > 0 && !completed.some((d) => d.keep)) {
-    completed[0]!.keep = true;
-    completed[0]!.reasons = ["newest completed snapshot (never deleted)"];
   }
   return decisions.map(({ snapshot, keep, reasons }) => ({ snapshot, keep, reasons }));
 }
