@@ -10,6 +10,7 @@ import type { Context } from "./context.js";
 import { UsageError } from "./exit-codes.js";
 import { formatAgo } from "./output/format.js";
 import { printObject } from "./output/printer.js";
+import { clean } from "./output/sanitize.js";
 import { statusColor, styleFor, type Style } from "./output/style.js";
 import { paintCell, type Column } from "./output/table.js";
 import { listSites, siteIdOf } from "./sites.js";
@@ -71,10 +72,11 @@ const STEP_MARK: Record<string, string> = { passed: "✓", running: "…", faile
 export function stepsText(pipeline: UpgradePipeline, style: Style | undefined): string {
   return (pipeline.steps ?? [])
     .map((s) => {
-      if (!style) return `${s.name}:${s.status}`;
-      const mark = STEP_MARK[s.status] ?? s.status;
+      const name = clean(s.name);
+      if (!style) return `${name}:${clean(s.status)}`;
+      const mark = STEP_MARK[s.status] ?? clean(s.status);
       const painted = s.status === "passed" ? style.green(mark) : s.status === "failed" ? style.red(mark) : s.status === "running" ? style.yellow(mark) : style.dim(mark);
-      return `${s.name} ${painted}`;
+      return `${name} ${painted}`;
     })
     .join(" ");
 }

@@ -125,20 +125,32 @@ export function json<T = unknown>(result: CliResult): T {
   }
 }
 
-/** Runs a command line under a pseudo-terminal (util-linux `script`), as a person at a terminal would. */
-export function runInTerminal(args: readonly string[], env: NodeJS.ProcessEnv, columns = 120, rows = 40): Promise<CliResult> {
+/** Runs a command line under a pseudo-terminal (util-linux `script`), as a person at a terminal would. Each
+ * answer is typed once its prompt has appeared in the output. */
+export function runInTerminal(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: { columns?: number; rows?: number; answers?: [RegExp, string][]; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const command = `stty cols ${columns} rows ${rows} 2>/dev/null; ${quoted}`;
+  const command = `stty cols ${options.columns ?? 120} rows ${options.rows ?? 40} 2>/dev/null; ${quoted}`;
   return new Promise((resolve) => {
     const child = spawn("script", ["-qec", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const answers = [...(options.answers ?? [])];
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      // script's stdin stays open until the command exits: at EOF it would end the session.
+      while (answers.length && answers[0]![0].test(stdout)) child.stdin.write(answers.shift()![1]);
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 50_000);
     child.on("close", (code, signal) => {
+      clearTimeout(timer);
       transcripts.push(stdout, stderr);
       resolve({ code, signal, stdout, stderr });
     });
+    child.on("exit", () => child.stdin.end());
   });
 }

@@ -6,7 +6,7 @@ import { inShard, shardMatrix, shardOf, ShardSpecError } from "../../shards.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { printObject, printStream } from "../output/printer.js";
-import { safeJson } from "../output/sanitize.js";
+import { clean, safeJson } from "../output/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";
@@ -146,9 +146,9 @@ const remove: LeafSpec = {
   async run(ctx, parsed) {
     const client = await ctx.client();
     const site = await resolveSite(client, parsed.args[0]!, ctx.signal);
-    await confirm(process, flagBool(parsed, "yes") === true, `delete site ${site.name} (${site.id}) with all its snapshots`, site.name);
+    await confirm(process, flagBool(parsed, "yes") === true, `delete site ${clean(site.name)} (${clean(site.id)}) with all its snapshots`, site.name);
     await client.sites.delete(site.id, { signal: ctx.signal });
-    if (!ctx.quiet) ctx.stderr.write(`deleted site ${site.id}\n`);
+    if (!ctx.quiet) ctx.stderr.write(`deleted site ${clean(site.id)}\n`);
     return EXIT.OK;
   },
 };

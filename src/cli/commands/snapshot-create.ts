@@ -125,7 +125,7 @@ export const createLeaf: LeafSpec = {
           record.outcome = snapshot.status === "completed" ? "completed" : "requested";
           done++;
           const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
-          progress.event(`${clean(site.name)}: snapshot ${snapshot.id} ${snapshot.status}${size} in ${formatDuration(Date.now() - begin)}`);
+          progress.event(`${clean(site.name)}: snapshot ${clean(snapshot.id)} ${clean(snapshot.status)}${size} in ${formatDuration(Date.now() - begin)}`);
         } catch (err) {
           const resource = err instanceof OperationFailedError ? (err.resource as Snapshot) : undefined;
           if (resource) record.snapshot = resource;
@@ -138,7 +138,7 @@ export const createLeaf: LeafSpec = {
             const line = errorLine(err, ctx.secrets);
             if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
             failed++;
-            progress.event(`${clean(site.name)} (${site.id}): ${record.snapshot ? `snapshot ${record.snapshot.id}: ` : ""}${line}`, "error");
+            progress.event(`${clean(site.name)} (${clean(site.id)}): ${record.snapshot ? `snapshot ${clean(record.snapshot.id)}: ` : ""}${line}`, "error");
           }
         } finally {
           record.duration_ms = Date.now() - begin;
@@ -209,8 +209,8 @@ function siteProgress(ctx: Context, progress: Progress, site: Site, width: numbe
       case "snapshot.uploaded":
       case "snapshot.status": {
         seen(event.snapshot);
-        snapshotId = event.snapshot.id;
-        const status = event.snapshot.status;
+        snapshotId = clean(event.snapshot.id);
+        const status = clean(event.snapshot.status);
         progress.update(site.id, () => `${label}  ${snapshotId}  ${statusColor(style, status)}  ${elapsed()}`);
         if (event.type === "snapshot.created") progress.event(`${name}: snapshot ${snapshotId} created (${status})`);
         else if (event.type === "snapshot.uploaded") progress.event(`${name}: upload complete, snapshot ${snapshotId} is ${status}`);

@@ -82,18 +82,18 @@ export const pruneLeaf: LeafSpec = {
               signal: ctx.signal,
               onProgress: (event) => {
                 if (event.type === "snapshot.deleted") progress.update(site.id, `${name}  deleted ${++deleted}`);
-                else progress.event(`${name} (${site.id}): snapshot ${event.snapshot.id} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`, "warn");
+                else progress.event(`${name} (${clean(site.id)}): snapshot ${clean(event.snapshot.id)} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`, "warn");
               },
             });
             fill(record, result, ctx.secrets);
             if (result.error !== undefined) {
               record.error = errorInfo(result.error, ctx.secrets);
-              if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED)) progress.event(`${name} (${site.id}): ${errorLine(result.error, ctx.secrets)}`, "error");
+              if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED)) progress.event(`${name} (${clean(site.id)}): ${errorLine(result.error, ctx.secrets)}`, "error");
             }
             progress.event(siteLine(site, record));
           } catch (err) {
             record.error = errorInfo(err, ctx.secrets);
-            if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED)) progress.event(`${name} (${site.id}): ${errorLine(err, ctx.secrets)}`, "error");
+            if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED)) progress.event(`${name} (${clean(site.id)}): ${errorLine(err, ctx.secrets)}`, "error");
           } finally {
             done++;
             progress.remove(site.id);

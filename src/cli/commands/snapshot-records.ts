@@ -7,7 +7,7 @@ import { EXIT, worstExitCode } from "../exit-codes.js";
 import { formatBytes, formatDuration } from "../output/format.js";
 import { pick } from "../output/printer.js";
 import type { Progress } from "../output/progress.js";
-import { safeJson } from "../output/sanitize.js";
+import { clean, safeJson } from "../output/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";
@@ -57,7 +57,7 @@ export function runExitCode(ctx: Context, records: readonly SnapshotRecord[]): n
 export function printSnapshotRecords(ctx: Context, progress: Progress, records: readonly SnapshotRecord[], elapsedMs: number, wait: boolean): void {
   const c = counts(records);
   if (ctx.signal.aborted) {
-    const running = records.filter((r) => r.outcome === "interrupted" && r.snapshot).map((r) => r.snapshot!.id);
+    const running = records.filter((r) => r.outcome === "interrupted" && r.snapshot).map((r) => clean(r.snapshot!.id));
     progress.event(
       `interrupted: ${c.completed + c.requested} finished, ${running.length} requested and still running in the service` +
         `${running.length ? ` (${running.slice(0, 10).join(", ")}${running.length > 10 ? ", ..." : ""})` : ""}, ${c.not_started} not started`,

@@ -7,6 +7,7 @@ import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatAgo, formatBytes } from "../output/format.js";
 import { printObject, printStream } from "../output/printer.js";
+import { clean } from "../output/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";
@@ -115,7 +116,7 @@ const remove: LeafSpec = {
     const id = parsed.args[0]!;
     await confirm(process, flagBool(parsed, "yes") === true, `delete snapshot ${id}`, id);
     await (await ctx.client()).snapshots.delete(siteId, id, { signal: ctx.signal });
-    if (!ctx.quiet) ctx.stderr.write(`deleted snapshot ${id}\n`);
+    if (!ctx.quiet) ctx.stderr.write(`deleted snapshot ${clean(id)}\n`);
     return EXIT.OK;
   },
 };

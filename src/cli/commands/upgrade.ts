@@ -37,14 +37,15 @@ function tracker(ctx: Context, progress: Progress, label: string) {
   const started = Date.now();
   const show = (p: UpgradePipeline, verb: string) => {
     latest = p;
-    progress.status(`${label}  ${p.id}  ${statusColor(ctx.stderr.style, p.status)}  ${stepsText(p, ctx.stderr.style)}  ${formatDuration(Date.now() - started)}`);
-    const steps = (p.steps ?? []).filter((s) => s.status !== "pending").map((s) => `${s.name} ${s.status}`);
-    progress.event(`${label}: pipeline ${p.id} ${verb}${steps.length ? `; ${steps.join(", ")}` : ""}`);
+    progress.status(() => `${label}  ${clean(p.id)}  ${statusColor(ctx.stderr.style, clean(p.status))}  ${stepsText(p, ctx.stderr.style)}  ${formatDuration(Date.now() - started)}`);
+    const steps = (p.steps ?? []).filter((s) => s.status !== "pending").map((s) => `${clean(s.name)} ${clean(s.status)}`);
+    progress.event(`${label}: pipeline ${clean(p.id)} ${verb}${steps.length ? `; ${steps.join(", ")}` : ""}`);
   };
   return {
     onProgress(event: OperationEvent) {
       if (!("pipeline" in event)) return;
-      show(event.pipeline, event.type === "pipeline.created" ? `opened (${event.pipeline.status})` : event.type === "pipeline.approved" ? `approved (${event.pipeline.status})` : `is ${event.pipeline.status}`);
+      const status = clean(event.pipeline.status);
+      show(event.pipeline, event.type === "pipeline.created" ? `opened (${status})` : event.type === "pipeline.approved" ? `approved (${status})` : `is ${status}`);
     },
     show,
     latest: () => latest,
@@ -70,7 +71,7 @@ function conclude(ctx: Context, progress: Progress, pipeline: UpgradePipeline | 
     return exitCodeOf(failure);
   }
   if (pipeline?.status === "awaiting_approval" && !ctx.quiet) {
-    ctx.stderr.write(`Pipeline ${pipeline.id} awaits approval: siteops upgrade approve ${pipeline.id} --site ${pipeline.site_id}\n`);
+    ctx.stderr.write(`Pipeline ${clean(pipeline.id)} awaits approval: siteops upgrade approve ${clean(pipeline.id)} --site ${clean(pipeline.site_id)}\n`);
   }
   return pipeline && FAILED.has(pipeline.status) ? EXIT.FAILED : EXIT.OK;
 }
@@ -130,7 +131,7 @@ const approve: LeafSpec = {
     const client = await ctx.client();
     const found = await locatePipeline(client, parsed.args[0]!, flagString(parsed, "site"), ctx.signal);
     const progress = createProgress(ctx.stderr, ctx.quiet);
-    const track = tracker(ctx, progress, found.site_id);
+    const track = tracker(ctx, progress, clean(found.site_id));
     let pipeline: UpgradePipeline | undefined;
     let failure: unknown;
     try {
@@ -155,8 +156,8 @@ const status: LeafSpec = {
     const first = await locatePipeline(client, parsed.args[0]!, flagString(parsed, "site"), ctx.signal);
     if (!flagBool(parsed, "watch")) return conclude(ctx, createProgress(ctx.stderr, true), first, undefined);
     const progress = createProgress(ctx.stderr, ctx.quiet);
-    const track = tracker(ctx, progress, first.site_id);
-    track.show(first, `is ${first.status}`);
+    const track = tracker(ctx, progress, clean(first.site_id));
+    track.show(first, `is ${clean(first.status)}`);
     let pipeline: UpgradePipeline | undefined = first;
     let failure: unknown;
     try {
@@ -167,7 +168,7 @@ const status: LeafSpec = {
         first,
         key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
         describe: (p) => `upgrade pipeline ${p.id} is ${p.status}`,
-        onChange: (p) => track.show(p, `is ${p.status}`),
+        onChange: (p) => track.show(p, `is ${clean(p.status)}`),
       });
     } catch (err) {
       pipeline = track.latest();

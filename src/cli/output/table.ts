@@ -29,13 +29,15 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   const cells = rows.map((row) => columns.map((c) => (c.display ? c.display(row) : clean(c.value(row)))));
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => visibleLength(r[i]!))));
   fit(widths, columns.map((c) => c.header.length), options.width);
+  const last = columns.length - 1;
   const pad = (text: string, i: number) => {
     const width = widths[i]!;
     const cut = visibleLength(text) > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
     const gap = " ".repeat(Math.max(0, width - visibleLength(cut)));
-    return columns[i]!.align === "right" ? gap + cut : cut + gap;
+    if (columns[i]!.align === "right") return gap + cut;
+    return i === last ? cut : cut + gap; // no trailing spaces
   };
-  const lines = [columns.map((c, i) => options.style.bold(pad(c.header, i))).join("  ").trimEnd()];
+  const lines = [options.style.bold(columns.map((c, i) => pad(c.header, i)).join("  ").trimEnd())];
   rows.forEach((row, r) => {
     lines.push(
       columns
