@@ -12,7 +12,9 @@ export type Shell = (typeof SHELLS)[number];
 export interface PlainCommand {
   name: string;
   summary: string;
-  subcommands?: string[];
+  /** Subcommand -> its flags (without dashes). */
+  subcommands?: Record<string, string[]>;
+  /** Flags of the command itself, when it has no subcommands. */
   flags?: string[];
 }
 
@@ -52,8 +54,10 @@ function nodes(commands: readonly Completable[], plain: readonly PlainCommand[])
       out.push({ path: `${spec.name} ${leaf.name}`, words: [], flags: leafFlags(leaf) });
     }
   }
+  const plainFlags = (names: readonly string[]): FlagSpec[] => names.map((f) => ({ name: f, type: "boolean", description: "" }));
   for (const p of plain) {
-    out.push({ path: p.name, words: (p.subcommands ?? []).map((w) => ({ word: w, summary: "" })), flags: (p.flags ?? []).map((f) => ({ name: f, type: "string", description: "" })) });
+    out.push({ path: p.name, words: Object.keys(p.subcommands ?? {}).map((w) => ({ word: w, summary: "" })), flags: plainFlags(p.flags ?? []) });
+    for (const [sub, flags] of Object.entries(p.subcommands ?? {})) out.push({ path: `${p.name} ${sub}`, words: [], flags: plainFlags(flags) });
   }
   return { nodes: out, aliases };
 }

@@ -56,9 +56,9 @@ const completionLeaf: LeafSpec = {
 const completion: DefinedCommand = defineCommand(completionLeaf);
 
 /** Commands with their own parsers: completed by their subcommands and flags listed here. */
-const PLAIN_COMPLETION: Record<string, { subcommands?: string[]; flags?: string[] }> = {
+const PLAIN_COMPLETION: Record<string, { subcommands?: Record<string, string[]>; flags?: string[] }> = {
   emulator: { flags: ["port", "host", "db", "data-dir", "seed", "demo", "step-seconds", "rate-limit", "access-ttl", "refresh-ttl", "log", "help"] },
-  provider: { subcommands: ["install"], flags: ["dir", "help"] },
+  provider: { subcommands: { install: ["dir", "help"] } },
 };
 
 export async function main(argv: string[]): Promise<number> {
