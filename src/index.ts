@@ -49,6 +49,7 @@ export {
   type RetentionOptions,
   type RetentionPolicy,
 } from "./retention.js";
+export { mapPool } from "./pool.js";
 export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 

@@ -138,7 +138,8 @@ export const createLeaf: LeafSpec = {
             const line = errorLine(err, ctx.secrets);
             if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
             failed++;
-            progress.event(`${clean(site.name)} (${clean(site.id)}): ${record.snapshot ? `snapshot ${clean(record.snapshot.id)}: ` : ""}${line}`, "error");
+            const which = record.snapshot && !line.includes(record.snapshot.id) ? `snapshot ${clean(record.snapshot.id)}: ` : "";
+            progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
           }
         } finally {
           record.duration_ms = Date.now() - begin;
