@@ -3,13 +3,15 @@
 import { pathToFileURL } from "node:url";
 import { VERSION } from "../internal/version.js";
 import { EXIT, UsageError } from "./exit-codes.js";
-import { COMMANDS, findCommand } from "./registry.js";
+import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
 import type { LeafSpec } from "./spec.js";
 
+let host: Host | undefined;
+
 async function usage(): Promise<string> {
   const rows: [string, string][] = [];
-  for (const entry of COMMANDS) rows.push([entry.name, (await entry.load()).summary]);
+  for (const entry of COMMANDS) rows.push([entry.name, (await entry.load(host)).summary]);
   rows.push(["completion", completion.summary]);
   const width = Math.max(...rows.map(([name]) => name.length));
   return [
@@ -44,7 +46,7 @@ const completionLeaf: LeafSpec = {
     const declared = [];
     const plain = [];
     for (const entry of COMMANDS) {
-      const command = await entry.load();
+      const command = await entry.load(host);
       if ("spec" in command) declared.push({ spec: command.spec, aliases: entry.aliases });
       else plain.push({ name: entry.name, summary: command.summary, ...PLAIN_COMPLETION[entry.name] });
     }
@@ -61,7 +63,9 @@ const PLAIN_COMPLETION: Record<string, { subcommands?: Record<string, string[]>;
   provider: { subcommands: { install: ["dir", "help"] } },
 };
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs `siteops ...argv`; resolves to the exit code. `entry` is what bin/siteops.js provides. */
+export async function main(argv: string[], entry?: Host): Promise<number> {
+  host = entry;
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     if (name === "help" && rest.length) return main([...rest, "--help"]);
@@ -73,13 +77,13 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   if (name === "completion") return completion.run(rest);
-  const entry = findCommand(name);
-  if (!entry) {
+  const command = findCommand(name);
+  if (!command) {
     printError(new UsageError(`unknown command ${JSON.stringify(name)}; see siteops --help`));
     return EXIT.USAGE;
   }
   try {
-    return await (await entry.load()).run(rest);
+    return await (await command.load(host)).run(rest);
   } catch (err) {
     // The declared commands answer their own errors; this is for the others (emulator, provider).
     printError(new Error(`siteops ${name}: ${err instanceof Error ? err.message : String(err)}`));
