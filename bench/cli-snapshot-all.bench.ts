@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../emulator/index.js";
+import { seededEmulator } from "./lib/seeded-emulator.js";
 import { inputEnv, parseOutputs } from "../test/action/run-action.js";
 import { median, ratio } from "./lib/processes.js";
 
@@ -22,20 +22,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin/siteops.js");
 const ACTION = path.join(ROOT, "action/dist/index.js");
 
-const emu = await startEmulator({
-  port: 0,
-  stepSeconds: STEP_SECONDS,
-  seed: {
-    accounts: [
-      {
-        name: "Bench",
-        users: [{ email: "bench@example.com", password: "bench-password", name: "Bench", role: "owner" }],
-        api_tokens: [{ token: TOKEN, user_email: "bench@example.com" }],
-        sites: Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.com` })),
-      },
-    ],
-  },
-});
+const emu = await seededEmulator(TOKEN, SITES, STEP_SECONDS);
 const dir = mkdtempSync(path.join(tmpdir(), "siteops-bench-cli-all-"));
 mkdirSync(path.join(dir, "run"), { mode: 0o700 });
 

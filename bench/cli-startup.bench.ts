@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../emulator/index.js";
+import { seededEmulator } from "./lib/seeded-emulator.js";
 import { median, ratio } from "./lib/processes.js";
 
 const RUNS = 20;
@@ -19,20 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin/siteops.js");
 const UNBUNDLED = path.join(ROOT, "dist/src/cli/main.js");
 
-const emu = await startEmulator({
-  port: 0,
-  stepSeconds: 0,
-  seed: {
-    accounts: [
-      {
-        name: "Bench",
-        users: [{ email: "bench@example.com", password: "bench-password", name: "Bench", role: "owner" }],
-        api_tokens: [{ token: TOKEN, user_email: "bench@example.com" }],
-        sites: [{ name: "Bench site", url: "https://bench.example.com" }],
-      },
-    ],
-  },
-});
+const emu = await seededEmulator(TOKEN, 1, 0);
 
 // The first request of a run is noticed on the emulator's HTTP server, before Fastify handles it.
 let onFirstRequest: (() => void) | undefined;

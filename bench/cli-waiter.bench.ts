@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../emulator/index.js";
+import { seededEmulator } from "./lib/seeded-emulator.js";
 import { median } from "./lib/processes.js";
 
 const SITES = 20;
@@ -17,20 +17,7 @@ const TOKEN = "sot_benchCliWaiter000000000001";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin/siteops.js");
 
-const emu = await startEmulator({
-  port: 0,
-  stepSeconds: 0,
-  seed: {
-    accounts: [
-      {
-        name: "Bench",
-        users: [{ email: "bench@example.com", password: "bench-password", name: "Bench", role: "owner" }],
-        api_tokens: [{ token: TOKEN, user_email: "bench@example.com" }],
-        sites: Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.com` })),
-      },
-    ],
-  },
-});
+const emu = await seededEmulator(TOKEN, SITES, 0);
 const dir = mkdtempSync(path.join(tmpdir(), "siteops-bench-cli-waiter-"));
 mkdirSync(path.join(dir, "run"), { mode: 0o700 });
 

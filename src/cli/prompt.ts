@@ -12,11 +12,12 @@ export interface PromptIO {
 export function ask(io: PromptIO, question: string, options: { hidden?: boolean } = {}): Promise<string> {
   const { stdin, stderr } = io;
   if (!stdin.isTTY) throw new UsageError(`cannot ask "${question.trim()}": stdin is not a terminal`);
-  stderr.write(question);
   return new Promise((resolve, reject) => {
     let answer = "";
     const wasRaw = stdin.isRaw;
+    // Raw before the question shows: an answer typed at once is not echoed by the terminal (a password).
     stdin.setRawMode(true);
+    stderr.write(question);
     stdin.setEncoding("utf8");
     stdin.resume();
     const finish = (error?: Error) => {

@@ -1,29 +1,19 @@
 // Bad input gets one precise line and exit 2 before anything is changed: no stack trace, nothing half done.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { runCli, sandbox, type Sandbox } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OWNER_TOKEN } from "../core/helpers.js";
+import { runCli, sandbox, useTestBed } from "./helpers.js";
 
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
-
+const bed = useTestBed();
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN };
   // Two sites with the same name.
-  await emu.so.sites.create({ name: "Twin", url: "https://twin-1.acme.test" });
-  await emu.so.sites.create({ name: "Twin", url: "https://twin-2.acme.test" });
-});
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
+  await bed.emu.so.sites.create({ name: "Twin", url: "https://twin-1.acme.test" });
+  await bed.emu.so.sites.create({ name: "Twin", url: "https://twin-2.acme.test" });
 });
 
 async function writes(): Promise<number> {
-  const entries = await emu.so.activityLogs.list({ per_page: 100 }).toArray();
+  const entries = await bed.emu.so.activityLogs.list({ per_page: 100 }).toArray();
   return entries.length;
 }
 
@@ -61,7 +51,7 @@ describe("bad input", () => {
   for (const [what, args, pattern] of cases) {
     it(`${what}: one line, exit 2, nothing changed`, async () => {
       const before = await writes();
-      const r = await runCli(args, { env });
+      const r = await runCli(args, { env: bed.env });
       expect(r.code, r.stderr).toBe(2);
       expectOneLine(r.stderr, pattern);
       expect(r.stdout).toBe("");
@@ -70,10 +60,10 @@ describe("bad input", () => {
   }
 
   it("a base URL without scheme", async () => {
-    const r = await runCli(["sites", "list"], { env: { ...env, SITEOPS_BASE_URL: "siteops.example.com" } });
+    const r = await runCli(["sites", "list"], { env: { ...bed.env, SITEOPS_BASE_URL: "siteops.example.com" } });
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, /^error: SITEOPS_BASE_URL: "siteops\.example\.com" has no scheme: use https:\/\/siteops\.example\.com/);
-    const login = await runCli(["auth", "login", "--base-url", "example.com/api", "--with-token"], { env: box.env, input: OWNER_TOKEN });
+    const login = await runCli(["auth", "login", "--base-url", "example.com/api", "--with-token"], { env: bed.box.env, input: OWNER_TOKEN });
     expect(login.code).toBe(2);
     expectOneLine(login.stderr, /^error: --base-url: "example\.com\/api" has no scheme/);
   });
@@ -82,7 +72,7 @@ describe("bad input", () => {
     const b = sandbox();
     try {
       mkdirSync(path.dirname(b.configFile), { recursive: true, mode: 0o700 });
-      writeFileSync(b.configFile, JSON.stringify({ profiles: { default: { base_url: emu.url, api_token: OWNER_TOKEN } } }));
+      writeFileSync(b.configFile, JSON.stringify({ profiles: { default: { base_url: bed.emu.url, api_token: OWNER_TOKEN } } }));
       chmodSync(b.configFile, 0o644);
       const open = await runCli(["sites", "list"], { env: b.env });
       expect(open.code).toBe(2);
@@ -102,7 +92,7 @@ describe("bad input", () => {
   });
 
   it("deleting without --yes when not on a terminal", async () => {
-    const r = await runCli(["snapshots", "delete", "snap_0123456789abcdefghij", "--site", "Blog"], { env });
+    const r = await runCli(["snapshots", "delete", "snap_0123456789abcdefghij", "--site", "Blog"], { env: bed.env });
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, /^error: refusing to delete snapshot snap_0123456789abcdefghij without --yes \(not on a terminal\)$/);
   });

@@ -1,26 +1,12 @@
 // Every `siteops` command's success path and the shape of its --json output, through bin/siteops.js against
 // the emulator, as a script would run them (not a terminal: tab-separated lines, no colours).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, OWNER_TOKEN, type TestEmulator } from "../core/helpers.js";
-import { json, runCli, sandbox, startCli, transcripts, type Sandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { startTestEmulator } from "../core/helpers.js";
+import { json, runCli, startCli, useTestBed } from "./helpers.js";
 
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
+const bed = useTestBed();
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "50" };
-});
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
-  // Whatever ran, the token never reached any output.
-  for (const text of transcripts) expect(text).not.toContain(OWNER_TOKEN);
-});
-
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => runCli(args, { env: bed.env });
 
 describe("sites", () => {
   it("lists sites as tab-separated lines, a JSON array, selected fields, or JSON lines", async () => {
@@ -92,7 +78,7 @@ describe("snapshots", () => {
   it("--no-wait returns once the snapshot is requested", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
-      const r = await runCli(["snapshot", "create", "--site", "Shop", "--no-wait", "--json=outcome,snapshot"], { env: { ...env, SITEOPS_BASE_URL: slow.url } });
+      const r = await runCli(["snapshot", "create", "--site", "Shop", "--no-wait", "--json=outcome,snapshot"], { env: { ...bed.env, SITEOPS_BASE_URL: slow.url } });
       expect(r.code).toBe(0);
       expect(json(r)).toEqual([{ outcome: "requested", snapshot: expect.objectContaining({ status: "requested" }) }]);
     } finally {
@@ -123,7 +109,7 @@ describe("upgrades and pipelines", () => {
   });
 
   it("runs an upgrade without approval to the end", async () => {
-    await emu.so.sites.create({ name: "Legacy", url: "https://legacy.acme.test", wp_version: "6.3" });
+    await bed.emu.so.sites.create({ name: "Legacy", url: "https://legacy.acme.test", wp_version: "6.3" });
     const r = await cli("upgrade", "open", "--site", "Legacy", "--wp", "6.4", "--no-require-approval", "--json=status,to_wp_version");
     expect(r.code).toBe(0);
     expect(json(r)).toEqual({ status: "succeeded", to_wp_version: "6.4" });
@@ -132,7 +118,7 @@ describe("upgrades and pipelines", () => {
 
 describe("vulnerabilities", () => {
   it("lists a site's records and dismisses one with a reason", async () => {
-    const old = await emu.so.sites.create({ name: "Old", url: "https://old.acme.test", wp_version: "6.1" });
+    const old = await bed.emu.so.sites.create({ name: "Old", url: "https://old.acme.test", wp_version: "6.1" });
     const records = json<{ id: string; status: string; severity: string }[]>(await cli("vulns", "list", "--site", "Old", "--status", "open", "--json"));
     expect(records.length).toBeGreaterThan(0);
     const updated = await cli("vulns", "update", records[0]!.id, "--site", "Old", "--status", "ignored", "--reason", "not_used", "--comment", "plugin off", "--json");
@@ -150,9 +136,9 @@ describe("activity, webhooks, me, accounts, users", () => {
   });
 
   it("--follow prints new entries as they happen until interrupted (exit 130)", async () => {
-    const run = startCli(["activity", "--follow", "--interval", "300ms", "--jsonl", "--action", "webhook_endpoint.*"], { env });
+    const run = startCli(["activity", "--follow", "--interval", "300ms", "--jsonl", "--action", "webhook_endpoint.*"], { env: bed.env });
     await new Promise((r) => setTimeout(r, 1000));
-    await emu.so.webhookEndpoints.create({ url: "http://127.0.0.1:9/followed" });
+    await bed.emu.so.webhookEndpoints.create({ url: "http://127.0.0.1:9/followed" });
     await run.waitFor(/webhook_endpoint\.created/, "stdout");
     run.child.kill("SIGINT");
     const result = await run.done;
@@ -181,13 +167,13 @@ describe("activity, webhooks, me, accounts, users", () => {
 
 describe("help and completion", () => {
   it("prints help for the CLI, a group and a command", async () => {
-    const top = await runCli(["--help"], { env });
+    const top = await runCli(["--help"], { env: bed.env });
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/snapshots\s+create \(one site or the fleet\)/);
-    expect((await runCli(["snapshot", "--help"], { env })).stdout).toMatch(/prune\s+delete old snapshots/);
-    const create = await runCli(["snapshot", "create", "--help"], { env });
+    expect((await runCli(["snapshot", "--help"], { env: bed.env })).stdout).toMatch(/prune\s+delete old snapshots/);
+    const create = await runCli(["snapshot", "create", "--help"], { env: bed.env });
     expect(create.stdout).toMatch(/--upload FILE\|-/);
     expect(create.stdout).toMatch(/75 another run holds the lock/);
-    expect((await runCli([], { env })).code).toBe(2);
+    expect((await runCli([], { env: bed.env })).code).toBe(2);
   });
 });

@@ -4,42 +4,26 @@
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { BIN, ROOT, sandbox, type Sandbox } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, ROOT, useTestBed } from "./helpers.js";
 
 const CRON = path.join(ROOT, "examples/cron");
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
+const bed = useTestBed();
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  const bin = path.join(box.dir, "bin");
+  const bin = path.join(bed.box.dir, "bin");
   mkdirSync(bin);
   // What `npm install --global siteops` puts on the PATH.
   writeFileSync(path.join(bin, "siteops"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(path.join(bin, "siteops"), 0o755);
   copyFileSync(path.join(CRON, "siteops-nightly.sh"), path.join(bin, "siteops-nightly"));
-  env = {
-    ...box.env,
-    PATH: `${bin}:${process.env.PATH}`,
-    SITEOPS_BASE_URL: emu.url,
-    SITEOPS_API_TOKEN: OWNER_TOKEN,
-    SITEOPS_POLL_INTERVAL_MS: "20",
-    SITEOPS_REPORT_DIR: path.join(box.dir, "reports"),
-  };
-});
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
+  Object.assign(bed.env, { PATH: `${bin}:${process.env.PATH}`, SITEOPS_POLL_INTERVAL_MS: "20", SITEOPS_REPORT_DIR: path.join(bed.box.dir, "reports") });
 });
 
 function nightly(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     // Asynchronously: the emulator answers from this process.
-    const child = spawn("siteops-nightly", [], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("siteops-nightly", [], { env: bed.env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -47,7 +31,7 @@ function nightly(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-const report = (name: string) => JSON.parse(readFileSync(path.join(box.dir, "reports", name), "utf8")) as Record<string, unknown> & { exit_code: number };
+const report = (name: string) => JSON.parse(readFileSync(path.join(bed.box.dir, "reports", name), "utf8")) as Record<string, unknown> & { exit_code: number };
 
 describe("examples/cron", () => {
   it("the nightly script snapshots every site and prunes, printing nothing when all is well", async () => {
@@ -58,10 +42,10 @@ describe("examples/cron", () => {
   });
 
   it("a failing site: one line for cron to mail, exit 1, and the prune still runs", async () => {
-    const blog = (await emu.so.sites.list()).data.find((s) => s.name === "Blog")!;
-    await emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${blog.id}/snapshots`, status: 422 }] });
+    const blog = (await bed.emu.so.sites.list()).data.find((s) => s.name === "Blog")!;
+    await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${blog.id}/snapshots`, status: 422 }] });
     const r = await nightly();
-    await emu.control("DELETE", "faults");
+    await bed.emu.control("DELETE", "faults");
     expect(r.code).toBe(1);
     expect(r.output.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`error: Blog \\(${blog.id}\\): Injected fault \\[HTTP 422, request req_\\w+\\]\\.$`))]);
     expect(report("snapshots.json")).toMatchObject({ exit_code: 1, summary: { completed: 1, failed: 1 } });
@@ -69,14 +53,14 @@ describe("examples/cron", () => {
   });
 
   it("refused credentials stop the job before the prune (exit 3)", async () => {
-    const before = readFileSync(path.join(box.dir, "reports", "prune.json"), "utf8");
-    const saved = env.SITEOPS_API_TOKEN;
-    env.SITEOPS_API_TOKEN = "sot_revoked00000000000000";
+    const before = readFileSync(path.join(bed.box.dir, "reports", "prune.json"), "utf8");
+    const saved = bed.env.SITEOPS_API_TOKEN;
+    bed.env.SITEOPS_API_TOKEN = "sot_revoked00000000000000";
     const r = await nightly();
-    env.SITEOPS_API_TOKEN = saved;
+    bed.env.SITEOPS_API_TOKEN = saved;
     expect(r.code).toBe(3);
     expect(r.output).toMatch(/error: You need to sign in or sign up before continuing \[HTTP 401, request req_\w+\]\. Check the credentials: siteops auth status\./);
-    expect(readFileSync(path.join(box.dir, "reports", "prune.json"), "utf8")).toBe(before);
+    expect(readFileSync(path.join(bed.box.dir, "reports", "prune.json"), "utf8")).toBe(before);
   });
 
   it("the crontab line runs the installed script nightly", () => {
@@ -88,11 +72,11 @@ describe("examples/cron", () => {
 
   it("systemd accepts the service and timer (when systemd-analyze is installed)", () => {
     if (spawnSync("systemd-analyze", ["--version"]).error) return;
-    const dir = path.join(box.dir, "units");
+    const dir = path.join(bed.box.dir, "units");
     mkdirSync(dir);
-    // The unit as installed, with the script and env file at paths that exist here.
+    // The unit as installed, with the script and bed.env file at paths that exist here.
     const service = readFileSync(path.join(CRON, "siteops-nightly.service"), "utf8")
-      .replace("ExecStart=/usr/local/bin/siteops-nightly", `ExecStart=${path.join(box.dir, "bin", "siteops-nightly")}`)
+      .replace("ExecStart=/usr/local/bin/siteops-nightly", `ExecStart=${path.join(bed.box.dir, "bin", "siteops-nightly")}`)
       .replace("EnvironmentFile=/etc/siteops/nightly.env", "EnvironmentFile=-/etc/siteops/nightly.env");
     writeFileSync(path.join(dir, "siteops-nightly.service"), service);
     copyFileSync(path.join(CRON, "siteops-nightly.timer"), path.join(dir, "siteops-nightly.timer"));

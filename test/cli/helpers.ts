@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { EmulatorOptions } from "../../emulator/index.js";
+import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const BIN = path.join(ROOT, "bin/siteops.js");
@@ -43,6 +46,33 @@ export function sandbox(extra: NodeJS.ProcessEnv = {}): Sandbox {
     ...extra,
   };
   return { dir, env, configFile: path.join(dir, "config", "siteops", "config.json"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestBed {
+  emu: TestEmulator;
+  box: Sandbox;
+  /** The sandbox's environment pointed at the emulator with the owner's token (SITEOPS_BASE_URL/_API_TOKEN). */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * For a test file: an emulator on port 0 (seeded with test/core/helpers' SEED) and a sandbox, started before
+ * its tests and closed after them; then every output of the file is checked for the token. The fields are set
+ * once the file's first beforeAll ran.
+ */
+export function useTestBed(options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}): TestBed {
+  const bed = {} as TestBed;
+  beforeAll(async () => {
+    bed.emu = await startTestEmulator(options);
+    bed.box = sandbox();
+    bed.env = { ...bed.box.env, SITEOPS_BASE_URL: bed.emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "50", ...extraEnv };
+  });
+  afterAll(async () => {
+    bed.box?.cleanup();
+    await bed.emu?.close();
+    for (const text of transcripts) expect(text).not.toContain(OWNER_TOKEN);
+  });
+  return bed;
 }
 
 export interface RunOptions {

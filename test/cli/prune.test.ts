@@ -4,10 +4,9 @@
 // restic 0.14.0 (`restic forget --dry-run --json` over a repository with snapshots at the same times, TZ=UTC);
 // where a rule has periods left at the oldest snapshot, restic >= 0.16 also keeps the oldest one (restic PR
 // #4366), which the two last cases show.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Snapshot } from "../../src/index.js";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { json, runCli, sandbox, type Sandbox } from "./helpers.js";
+import { json, runCli, useTestBed } from "./helpers.js";
 
 const TIMES = [
   "2099-01-05T03:00", "2099-01-20T03:00", "2099-02-15T03:00", "2099-03-15T03:00", "2099-04-15T03:00", "2099-05-15T03:00",
@@ -37,43 +36,34 @@ const EXPECTED: [string[], string[]][] = [
   [["--keep-weekly", "3", "--keep-yearly", "5"], ["2099-01-05T03:00", "2099-12-15T03:00", "2100-02-21T03:00", "2100-02-28T03:00", "2100-03-06T10:00"]],
 ];
 
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
+const bed = useTestBed({}, { SITEOPS_POLL_INTERVAL_MS: "20" });
 let siteId: string;
 const idAt = new Map<string, string>();
 let failed: Snapshot;
 let running: Snapshot;
 
 async function moveClockTo(iso: string): Promise<void> {
-  let left = (Date.parse(`${iso}:00Z`) - emu.now()) / 1000;
+  let left = (Date.parse(`${iso}:00Z`) - bed.emu.now()) / 1000;
   if (left < 0) throw new Error(`the emulator clock is past ${iso}`);
   const max = 10 * 365 * 86_400; // the control API's largest step
-  for (; left > 0; left -= max) await emu.advanceClock(Math.min(left, max));
+  for (; left > 0; left -= max) await bed.emu.advanceClock(Math.min(left, max));
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "20" };
-  siteId = (await emu.so.sites.create({ name: "Archive", url: "https://archive.acme.test" })).id;
+  siteId = (await bed.emu.so.sites.create({ name: "Archive", url: "https://archive.acme.test" })).id;
   for (const time of TIMES) {
     await moveClockTo(time);
-    const snap = await emu.so.operations.createSnapshot(siteId, { pollInterval: 10 });
+    const snap = await bed.emu.so.operations.createSnapshot(siteId, { pollInterval: 10 });
     expect(snap.created_at.slice(0, 16)).toBe(time);
     idAt.set(time, snap.id);
   }
   // A capture while the site is down fails; an upload snapshot without data stays requested.
-  await emu.control("POST", "health_checks", { site_id: siteId, status: "failed" });
-  failed = await emu.so.operations.createSnapshot(siteId, { pollInterval: 10 }).catch((e: { resource: Snapshot }) => e.resource);
+  await bed.emu.control("POST", "health_checks", { site_id: siteId, status: "failed" });
+  failed = await bed.emu.so.operations.createSnapshot(siteId, { pollInterval: 10 }).catch((e: { resource: Snapshot }) => e.resource);
   expect(failed.status).toBe("failed");
-  await emu.control("POST", "health_checks", { site_id: siteId, status: "passed" });
-  running = await emu.so.snapshots.create(siteId, { upload: true });
+  await bed.emu.control("POST", "health_checks", { site_id: siteId, status: "passed" });
+  running = await bed.emu.so.snapshots.create(siteId, { upload: true });
 }, 120_000);
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
-});
 
 interface PruneJson {
   site: { id: string };
@@ -85,7 +75,7 @@ interface PruneJson {
 describe("snapshot prune", () => {
   for (const [policy, keep] of EXPECTED) {
     it(`keeps what restic keeps: ${policy.join(" ")}`, async () => {
-      const r = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--dry-run", "--utc", "--json"], { env });
+      const r = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--dry-run", "--utc", "--json"], { env: bed.env });
       expect(r.code, r.stderr).toBe(0);
       const [record] = json<PruneJson[]>(r);
       const action = new Map(record!.snapshots.map((s) => [s.snapshot.id, s]));
@@ -100,14 +90,14 @@ describe("snapshot prune", () => {
   }
 
   it("says why: restic's reasons for each snapshot kept", async () => {
-    const r = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "3", "--keep-daily", "7", "--keep-weekly", "4", "--keep-monthly", "6", "--dry-run", "--json"], { env });
+    const r = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "3", "--keep-daily", "7", "--keep-weekly", "4", "--keep-monthly", "6", "--dry-run", "--json"], { env: bed.env });
     const reasons = new Map(json<PruneJson[]>(r)[0]!.snapshots.map((s) => [s.snapshot.created_at.slice(0, 16), s.reasons]));
     expect(reasons.get("2100-03-06T10:00")).toEqual(["last snapshot", "daily snapshot", "weekly snapshot", "monthly snapshot"]);
     expect(reasons.get("2100-02-28T03:00")).toEqual(["daily snapshot", "weekly snapshot", "monthly snapshot"]);
     expect(reasons.get("2099-10-15T03:00")).toEqual(["monthly snapshot"]);
     expect(reasons.get("2099-09-15T03:00")).toEqual(["no rule keeps it"]);
     // Not a terminal: one tab-separated line per snapshot (site, action, id, created, status, size, reasons).
-    const tsv = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "1", "--dry-run"], { env });
+    const tsv = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "1", "--dry-run"], { env: bed.env });
     const lines = tsv.stdout.trim().split("\n").map((l) => l.split("\t"));
     expect(lines).toHaveLength(TIMES.length + 2);
     expect(lines.find((l) => l[2] === idAt.get("2100-03-06T10:00"))).toEqual([siteId, "keep", idAt.get("2100-03-06T10:00"), expect.stringMatching(/^2100-03-06T10:00/), "completed", expect.stringMatching(/^\d+$/), "last snapshot"]);
@@ -116,23 +106,23 @@ describe("snapshot prune", () => {
 
   it("deletes what the policy does not keep, and nothing else", async () => {
     const [policy, keep] = EXPECTED[0]!;
-    const r = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--json"], { env });
+    const r = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--json"], { env: bed.env });
     expect(r.code, r.stderr).toBe(0);
     const actions = json<PruneJson[]>(r)[0]!.snapshots.map((s) => s.action);
     expect(actions.filter((a) => a === "deleted")).toHaveLength(TIMES.length - keep.length + 1);
-    const left = new Set((await emu.so.snapshots.list(siteId, { per_page: 100 }).toArray()).map((s) => s.id));
+    const left = new Set((await bed.emu.so.snapshots.list(siteId, { per_page: 100 }).toArray()).map((s) => s.id));
     expect(left).toEqual(new Set([...keep.map((t) => idAt.get(t)!), running.id]));
     // Run again: nothing more to delete.
-    const again = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--quiet"], { env });
+    const again = await runCli(["snapshot", "prune", "--site", "Archive", ...policy, "--quiet"], { env: bed.env });
     expect(again).toMatchObject({ code: 0, stdout: "", stderr: "" });
   });
 
   it("a snapshot the service refuses to delete (a running pipeline uses it) is kept with a warning, exit 0", async () => {
-    const site = await emu.so.sites.create({ name: "Upgrading", url: "https://upgrading.acme.test", wp_version: "6.3" });
-    const pipeline = await emu.so.operations.openUpgrade(site.id, { to_wp_version: "6.4" }, { pollInterval: 10 });
+    const site = await bed.emu.so.sites.create({ name: "Upgrading", url: "https://upgrading.acme.test", wp_version: "6.3" });
+    const pipeline = await bed.emu.so.operations.openUpgrade(site.id, { to_wp_version: "6.4" }, { pollInterval: 10 });
     expect(pipeline.status).toBe("awaiting_approval");
-    await emu.so.operations.createSnapshot(site.id, { pollInterval: 10 });
-    const r = await runCli(["snapshot", "prune", "--site", "Upgrading", "--keep-last", "1", "--json"], { env });
+    await bed.emu.so.operations.createSnapshot(site.id, { pollInterval: 10 });
+    const r = await runCli(["snapshot", "prune", "--site", "Upgrading", "--keep-last", "1", "--json"], { env: bed.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`warning: Upgrading \\(${site.id}\\): snapshot ${pipeline.snapshot_id} kept: the service refused to delete it: .*\\[HTTP 422`));
     const refused = json<PruneJson[]>(r)[0]!.snapshots.find((s) => s.snapshot.id === pipeline.snapshot_id);

@@ -5,27 +5,23 @@
 // stored would send them (the emulator itself refuses control characters in names).
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { runCli, runInTerminal, sandbox, type Sandbox } from "./helpers.js";
+import { runCli, runInTerminal, useTestBed } from "./helpers.js";
 
 const HOSTILE = "evil\n::warning title=injected::INJECTED\n::add-mask::Acme\u001b[31mRED\u001b]0;title\u0007\u0000\u202eNAME\r";
 const DESCRIPTION = "done\n2026-01-01T00:00:00.000Z Shop: snapshot snap_fake completed";
 
-let emu: TestEmulator;
+const bed = useTestBed({}, { SITEOPS_POLL_INTERVAL_MS: "20" });
 let proxy: Server;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
 let blogId: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  blogId = (await emu.so.sites.list()).data.find((s) => s.name === "Blog")!.id;
+  blogId = (await bed.emu.so.sites.list()).data.find((s) => s.name === "Blog")!.id;
   proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
-      const upstream = await fetch(`${emu.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const upstream = await fetch(`${bed.emu.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
       let body = await upstream.text();
       if (upstream.headers.get("content-type")?.includes("json") && body) {
         const rewrite = (value: unknown): unknown => {
@@ -49,13 +45,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
   const { port } = proxy.address() as { port: number };
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: `http://127.0.0.1:${port}`, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "20" };
+  bed.env.SITEOPS_BASE_URL = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
-  box.cleanup();
   await new Promise((r) => proxy.close(r));
-  await emu.close();
 });
 
 /** No line can be a workflow command or a forged log line, and nothing acts on a terminal. */
@@ -75,42 +68,42 @@ function expectInert(output: string, terminal = false): void {
 
 describe("hostile strings from the service", () => {
   it("are escaped in tab-separated lists and key/value output", async () => {
-    const list = await runCli(["sites", "list"], { env });
+    const list = await runCli(["sites", "list"], { env: bed.env });
     expect(list.code).toBe(0);
     expectInert(list.stdout);
     expect(list.stdout).toContain(String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme\x1b[31mRED\x1b]0;title\x07\x00\u202eNAME\r`);
     expect(list.stdout.trim().split("\n")).toHaveLength(2);
-    const get = await runCli(["sites", "get", blogId], { env });
+    const get = await runCli(["sites", "get", blogId], { env: bed.env });
     expectInert(get.stdout);
     expect(get.stdout.split("\n").find((l) => l.startsWith("name\t"))).toContain(String.raw`evil\n::warning`);
   });
 
   it("are escaped in log lines, error lines and the summary of a snapshot run", async () => {
-    await emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${blogId}/snapshots`, status: 422 }] });
-    const r = await runCli(["snapshot", "create", "--all"], { env });
-    await emu.control("DELETE", "faults");
+    await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${blogId}/snapshots`, status: 422 }] });
+    const r = await runCli(["snapshot", "create", "--all"], { env: bed.env });
+    await bed.emu.control("DELETE", "faults");
     expect(r.code).toBe(1);
     expectInert(r.stdout);
     expectInert(r.stderr);
     expect(r.stderr).toMatch(/error: evil\\n::warning title=injected::INJECTED\\n::add-mask::Acme.* \(site_\w+\): Injected fault\\n::error::forged \[HTTP 422/);
-    const snaps = await runCli(["snapshots", "list", "--site", "Shop"], { env });
+    const snaps = await runCli(["snapshots", "list", "--site", "Shop"], { env: bed.env });
     expectInert(snaps.stdout);
     expect(snaps.stdout).toContain(String.raw`done\n2026-01-01T00:00:00.000Z Shop: snapshot snap_fake completed`);
   });
 
   it("are escaped on a terminal too", async () => {
-    const r = await runInTerminal(["sites", "list"], env);
+    const r = await runInTerminal(["sites", "list"], bed.env);
     expectInert(r.stdout, true);
     expect(r.stdout).toContain(String.raw`evil\n::warning`);
   });
 
   it("stay exact in JSON, with every control character escaped", async () => {
-    const r = await runCli(["sites", "list", "--json=id,name"], { env });
+    const r = await runCli(["sites", "list", "--json=id,name"], { env: bed.env });
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(r.stdout).toContain("\\u202e");
     const sites = JSON.parse(r.stdout) as { id: string; name: string }[];
     expect(sites.find((s) => s.id === blogId)!.name).toBe(HOSTILE);
-    const jsonl = await runCli(["sites", "list", "--jsonl"], { env });
+    const jsonl = await runCli(["sites", "list", "--jsonl"], { env: bed.env });
     expect(jsonl.stdout.trim().split("\n")).toHaveLength(2);
   });
 });

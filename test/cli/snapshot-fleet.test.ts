@@ -4,35 +4,25 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { runCli, sandbox, startCli, transcripts, type Sandbox } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator } from "../core/helpers.js";
+import { runCli, startCli, useTestBed } from "./helpers.js";
 
 const SITES = 50;
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
+const bed = useTestBed({}, { SITEOPS_POLL_INTERVAL_MS: "20" });
 let failing: { id: string; name: string };
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "20" };
-  const existing = await emu.so.sites.list({ per_page: 100 }).toArray();
-  for (let i = existing.length; i < SITES; i++) await emu.so.sites.create({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.acme.test` });
-  const site = (await emu.so.sites.list({ per_page: 100 }).toArray())[7]!;
+  const existing = await bed.emu.so.sites.list({ per_page: 100 }).toArray();
+  for (let i = existing.length; i < SITES; i++) await bed.emu.so.sites.create({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.acme.test` });
+  const site = (await bed.emu.so.sites.list({ per_page: 100 }).toArray())[7]!;
   failing = { id: site.id, name: site.name };
-});
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
-  for (const text of transcripts) expect(text).not.toContain(OWNER_TOKEN);
 });
 
 async function completedSnapshots(): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const site of await emu.so.sites.list({ per_page: 100 }).toArray()) {
-    const snaps = await emu.so.snapshots.list(site.id, { per_page: 100 }).toArray();
+  for (const site of await bed.emu.so.sites.list({ per_page: 100 }).toArray()) {
+    const snaps = await bed.emu.so.snapshots.list(site.id, { per_page: 100 }).toArray();
     counts.set(site.id, snaps.filter((s) => s.status === "completed").length);
   }
   return counts;
@@ -40,8 +30,8 @@ async function completedSnapshots(): Promise<Map<string, number>> {
 
 describe("snapshot create --all", () => {
   it("snapshots 50 sites through retried faults; one site that keeps failing exits 1, the others complete", async () => {
-    await emu.control("DELETE", "faults");
-    await emu.control("POST", "faults", {
+    await bed.emu.control("DELETE", "faults");
+    await bed.emu.control("POST", "faults", {
       rules: [
         { method: "POST", path: `/api/v1/sites/${failing.id}/snapshots`, status: 500 },
         // The first 8 creates (one per site in flight) answer 503, the first 4 polls lose their connection:
@@ -51,13 +41,13 @@ describe("snapshot create --all", () => {
       ],
     });
     const before = await completedSnapshots();
-    const report = path.join(box.dir, "nightly.json");
+    const report = path.join(bed.box.dir, "nightly.json");
     const r = await runCli(["snapshot", "create", "--all", "--concurrency", "8", "--trigger", "scheduled", "--report", report], {
-      env,
+      env: bed.env,
       timeoutMs: 120_000,
     });
-    const faults = (await emu.control("GET", "faults")) as { rules: { hits: number }[] };
-    await emu.control("DELETE", "faults");
+    const faults = (await bed.emu.control("GET", "faults")) as { rules: { hits: number }[] };
+    await bed.emu.control("DELETE", "faults");
 
     expect(r.code, r.stderr).toBe(1);
     // One line naming the site, the service's message and the request id.
@@ -91,9 +81,9 @@ describe("snapshot create --all", () => {
   });
 
   it("--quiet prints only the failures", async () => {
-    await emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${failing.id}/snapshots`, status: 422 }] });
-    const r = await runCli(["snapshot", "create", "--all", "--quiet", "--concurrency", "8"], { env });
-    await emu.control("DELETE", "faults");
+    await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${failing.id}/snapshots`, status: 422 }] });
+    const r = await runCli(["snapshot", "create", "--all", "--quiet", "--concurrency", "8"], { env: bed.env });
+    await bed.emu.control("DELETE", "faults");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     const lines = r.stderr.trim().split("\n");
@@ -102,8 +92,8 @@ describe("snapshot create --all", () => {
   });
 
   it("a clean run exits 0 and --status picks sites by health", async () => {
-    await emu.control("POST", "health_checks", { site_id: failing.id, status: "failed" });
-    const r = await runCli(["snapshot", "create", "--all", "--status", "healthy", "--json=site,outcome"], { env });
+    await bed.emu.control("POST", "health_checks", { site_id: failing.id, status: "failed" });
+    const r = await runCli(["snapshot", "create", "--all", "--status", "healthy", "--json=site,outcome"], { env: bed.env });
     expect(r.code).toBe(0);
     const records = JSON.parse(r.stdout) as { site: { id: string }; outcome: string }[];
     expect(records.map((x) => x.site.id)).not.toContain(failing.id);
@@ -115,9 +105,9 @@ describe("locks and interruption", () => {
   it("a second run of the same job exits 75 while the first holds the lock; SIGTERM stops the first with 130", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
-      const slowEnv = { ...env, SITEOPS_BASE_URL: slow.url };
-      const lock = path.join(box.dir, "nightly.lock");
-      const report = path.join(box.dir, "interrupted.json");
+      const slowEnv = { ...bed.env, SITEOPS_BASE_URL: slow.url };
+      const lock = path.join(bed.box.dir, "nightly.lock");
+      const report = path.join(bed.box.dir, "interrupted.json");
       const args = ["snapshot", "create", "--all", "--lock", lock, "--report", report];
       const first = startCli(args, { env: slowEnv });
       await first.waitFor(/Shop: snapshot snap_\w+ created/);
@@ -147,7 +137,7 @@ describe("locks and interruption", () => {
   it("the default lock is per job (same command line, same service); a lock left by a dead process is taken over", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
-      const slowEnv = { ...env, SITEOPS_BASE_URL: slow.url };
+      const slowEnv = { ...bed.env, SITEOPS_BASE_URL: slow.url };
       const first = startCli(["snapshot", "create", "--site", "Blog"], { env: slowEnv });
       await first.waitFor(/Blog: snapshot snap_\w+ created/);
       const same = await runCli(["snapshot", "create", "--site", "Blog"], { env: slowEnv });
@@ -158,7 +148,7 @@ describe("locks and interruption", () => {
       first.child.kill("SIGINT");
       expect((await first.done).code).toBe(130);
 
-      const stale = path.join(box.dir, "stale.lock");
+      const stale = path.join(bed.box.dir, "stale.lock");
       writeFileSync(stale, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), started_at: "2026-01-01T00:00:00Z", command: "old" }));
       const taken = await runCli(["snapshot", "create", "--site", "Shop", "--no-wait", "--lock", stale], { env: slowEnv });
       expect(taken.code).toBe(0);

@@ -2,28 +2,17 @@
 // log gets: aligned tables with colours and a live progress block that collapses into a summary table, versus
 // no escape codes at all and one timestamped line per event. Interactive login with hidden password input.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, PASSWORD, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { runCli, runInTerminal, sandbox, transcripts, type Sandbox } from "./helpers.js";
+import { PASSWORD } from "../core/helpers.js";
+import { runCli, runInTerminal, sandbox, transcripts, useTestBed } from "./helpers.js";
 
 const ESC = "\u001b";
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
-
+// Snapshots take two steps of 0.4 s: long enough for the live block to show them running.
+const bed = useTestBed({ stepSeconds: 0.4 }, { TERM: "xterm-256color" });
 beforeAll(async () => {
-  // Snapshots take two steps of 0.4 s: long enough for the live block to show them running.
-  emu = await startTestEmulator({ stepSeconds: 0.4 });
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "50", TERM: "xterm-256color" };
-  for (let i = 1; i <= 4; i++) await emu.so.sites.create({ name: `Store ${i}`, url: `https://store-${i}.acme.test` });
+  for (let i = 1; i <= 4; i++) await bed.emu.so.sites.create({ name: `Store ${i}`, url: `https://store-${i}.acme.test` });
 });
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
-  for (const text of transcripts) {
-    expect(text).not.toContain(OWNER_TOKEN);
-    expect(text).not.toContain(PASSWORD);
-  }
+afterAll(() => {
+  for (const text of transcripts) expect(text).not.toContain(PASSWORD);
 });
 
 /** The text with colour codes removed (the other escapes kept). */
@@ -31,7 +20,7 @@ const uncolored = (text: string) => text.replace(/\u001b\[\d+m/g, "");
 
 describe("on a terminal", () => {
   it("sites list is a table with a header, aligned columns and coloured states", async () => {
-    const r = await runInTerminal(["sites", "list"], env);
+    const r = await runInTerminal(["sites", "list"], bed.env);
     expect(r.code).toBe(0);
     const lines = uncolored(r.stdout).split(/\r?\n/).filter(Boolean);
     expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS\s+WP\s+PHP\s+URL$/);
@@ -40,13 +29,13 @@ describe("on a terminal", () => {
     expect(r.stdout).toMatch(/^\u001b\[1mID {2}/); // bold header
     expect(r.stdout).toMatch(/\u001b\[3[23]m(healthy|unknown|degraded)\u001b\[39m|\u001b\[32mhealthy/);
 
-    const plain = await runInTerminal(["sites", "list"], { ...env, NO_COLOR: "1" });
+    const plain = await runInTerminal(["sites", "list"], { ...bed.env, NO_COLOR: "1" });
     expect(plain.stdout).not.toMatch(/\u001b\[\d+m/);
     expect(plain.stdout).toMatch(/^ID\s+NAME\s+STATUS/);
   });
 
   it("snapshot create --all shows live progress per running site, then a summary table", async () => {
-    const r = await runInTerminal(["snapshot", "create", "--all", "--concurrency", "3"], env);
+    const r = await runInTerminal(["snapshot", "create", "--all", "--concurrency", "3"], bed.env);
     expect(r.code, r.stdout).toBe(0);
     const out = r.stdout;
     expect(out).toContain(`${ESC}[?25l`); // cursor hidden while the block is redrawn ...
@@ -65,7 +54,7 @@ describe("on a terminal", () => {
   it("auth login asks for the email and the password, without echoing the password", async () => {
     const b = sandbox();
     try {
-      const r = await runInTerminal(["auth", "login", "--base-url", emu.url], b.env, {
+      const r = await runInTerminal(["auth", "login", "--base-url", bed.emu.url], b.env, {
         answers: [
           [/Email: /, "owner@acme.test\r"],
           [/Password: /, `${PASSWORD}\r`],
@@ -83,7 +72,7 @@ describe("on a terminal", () => {
 
 describe("not on a terminal", () => {
   it("snapshot create --all prints no escape codes, one timestamped line per event", async () => {
-    const r = await runCli(["snapshot", "create", "--all", "--concurrency", "3"], { env });
+    const r = await runCli(["snapshot", "create", "--all", "--concurrency", "3"], { env: bed.env });
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(ESC);
     const lines = r.stderr.trim().split("\n");
@@ -95,10 +84,10 @@ describe("not on a terminal", () => {
   });
 
   it("FORCE_COLOR colours the messages (never tab-separated data), --no-color turns them off again", async () => {
-    const forced = await runCli(["sites", "get", "Nope"], { env: { ...env, FORCE_COLOR: "1" } });
+    const forced = await runCli(["sites", "get", "Nope"], { env: { ...bed.env, FORCE_COLOR: "1" } });
     expect(forced.stderr).toContain(`${ESC}[31merror:${ESC}[39m`);
-    const off = await runCli(["sites", "get", "Nope", "--no-color"], { env: { ...env, FORCE_COLOR: "1" } });
+    const off = await runCli(["sites", "get", "Nope", "--no-color"], { env: { ...bed.env, FORCE_COLOR: "1" } });
     expect(off.stderr).not.toContain(ESC);
-    expect((await runCli(["sites", "list"], { env: { ...env, FORCE_COLOR: "1" } })).stdout).not.toContain(ESC);
+    expect((await runCli(["sites", "list"], { env: { ...bed.env, FORCE_COLOR: "1" } })).stdout).not.toContain(ESC);
   });
 });

@@ -4,30 +4,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
-import { BIN, runCli, sandbox, type Sandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, useTestBed } from "./helpers.js";
 
 const MIB = 1024 * 1024;
-let emu: TestEmulator;
-let box: Sandbox;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  box = sandbox();
-  env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "50" };
-});
-afterAll(async () => {
-  box.cleanup();
-  await emu.close();
-});
+const bed = useTestBed();
 
 describe("snapshot create --upload", () => {
   it("streams 100 MiB from a pipe; the service's checksum is the data's", async () => {
     const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, [BIN, "snapshot", "create", "--site", "Blog", "--upload", "-", "--content-type", "application/gzip", "--json"], {
-      env,
+      env: bed.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -55,20 +42,20 @@ describe("snapshot create --upload", () => {
   });
 
   it("uploads a file", async () => {
-    const file = path.join(box.dir, "dump.sql.gz");
+    const file = path.join(bed.box.dir, "dump.sql.gz");
     const data = randomBytes(300_000);
     writeFileSync(file, data);
-    const r = await runCli(["snapshot", "create", "--site", "Shop", "--upload", file, "--json=snapshot"], { env });
+    const r = await runCli(["snapshot", "create", "--site", "Shop", "--upload", file, "--json=snapshot"], { env: bed.env });
     expect(r.code, r.stderr).toBe(0);
     const [{ snapshot }] = JSON.parse(r.stdout) as { snapshot: { size_bytes: number; checksum_sha256: string } }[];
     expect(snapshot).toMatchObject({ size_bytes: data.length, checksum_sha256: createHash("sha256").update(data).digest("hex") });
   });
 
   it("an empty stdin creates no snapshot and fails", async () => {
-    const before = (await emu.so.snapshots.list((await emu.so.sites.list()).data[0]!.id).toArray()).length;
-    const r = await runCli(["snapshot", "create", "--site", "Blog", "--upload", "-"], { env, input: "" });
+    const before = (await bed.emu.so.snapshots.list((await bed.emu.so.sites.list()).data[0]!.id).toArray()).length;
+    const r = await runCli(["snapshot", "create", "--site", "Blog", "--upload", "-"], { env: bed.env, input: "" });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error: stdin is empty: nothing to upload \(did the command before the pipe fail\?\); no snapshot was created/);
-    expect((await emu.so.snapshots.list((await emu.so.sites.list()).data[0]!.id).toArray()).length).toBe(before);
+    expect((await bed.emu.so.snapshots.list((await bed.emu.so.sites.list()).data[0]!.id).toArray()).length).toBe(before);
   });
 });
