@@ -1,12 +1,73 @@
 #!/usr/bin/env node
-// Installed entry point: the compiled CLI. From a source checkout, `npm run build` produces dist/.
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// Installed entry point (CommonJS: bin/package.json): loads the bundled CLI, dist/cli/siteops.cjs, built by
+// `npm run build`. Start-up is most of a short command's time, and compiling the bundle is a good part of it,
+// so V8's compiled code is cached between runs: Node >= 22.1 does it itself (module.enableCompileCache, in
+// NODE_COMPILE_CACHE or the temp dir); on Node 20 this file keeps it in $XDG_CACHE_HOME/siteops (default
+// ~/.cache/siteops), written after a run so that it holds the functions the run compiled. V8 checks the cache
+// against the source and rejects a stale one, which is then rewritten. SITEOPS_NO_COMPILE_CACHE=1 turns it off.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const Module = require("node:module");
 
-const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
-if (!existsSync(fileURLToPath(compiled))) {
+const bundle = path.join(__dirname, "..", "dist", "cli", "siteops.cjs");
+const useCache = !process.env.SITEOPS_NO_COMPILE_CACHE;
+
+function missing() {
   console.error("siteops: dist/ is missing; run `npm run build` first (or use `npx tsx src/cli/main.ts`).");
   process.exit(1);
 }
-const { main } = await import(compiled.href);
-process.exitCode = await main(process.argv.slice(2));
+
+/** Node 20: the bundle compiled through vm.Script with cached data. */
+function loadWithCache() {
+  const vm = require("node:vm");
+  let source;
+  try {
+    source = fs.readFileSync(bundle, "utf8");
+  } catch {
+    missing();
+  }
+  const home = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
+  const cacheFile = path.join(home, "siteops", `cli-${process.versions.v8}-${process.arch}.cache`);
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // first run, or no cache dir
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+  const module = { exports: {}, filename: bundle, id: bundle, loaded: false };
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, path.dirname(bundle));
+  const save = () => {
+    if (cachedData && !script.cachedDataRejected) return;
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+      const temp = `${cacheFile}.${process.pid}`;
+      fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(temp, cacheFile);
+    } catch {
+      // a read-only home: run without the cache
+    }
+  };
+  return { cli: module.exports, save };
+}
+
+let loaded;
+if (useCache && typeof Module.enableCompileCache === "function") Module.enableCompileCache();
+else if (useCache) loaded = loadWithCache();
+if (!loaded) {
+  try {
+    loaded = { cli: require(bundle), save: () => {} };
+  } catch (err) {
+    if (err?.code === "MODULE_NOT_FOUND" && String(err.message).includes("siteops.cjs")) missing();
+    throw err;
+  }
+}
+// `siteops emulator` and `siteops provider` are compiled modules outside the bundle, imported from here.
+const host = {
+  importCommand: (name) => import(require("node:url").pathToFileURL(path.join(__dirname, "..", "dist", "src", "cli", "commands", `${name}.js`)).href),
+};
+loaded.cli.main(process.argv.slice(2), host).then((code) => {
+  process.exitCode = code;
+  loaded.save();
+});

@@ -66,12 +66,12 @@ const lazyCryptoInActionsCore = {
 
 // undici's HTTP/1 parser is WebAssembly, shipped as two base64 strings (SIMD and plain, ~140 KiB of source)
 // that V8 must scan on every start although at most one is decoded, once, at the first connection. The bundle
-// reads the same bytes from files beside it instead, when they are needed.
+// reads the same bytes from files beside it instead, when they are needed. (The CLI bundle does the same.)
 const LLHTTP_WASM = [
   { module: "llhttp_simd-wasm.js", file: "llhttp_simd.wasm" },
   { module: "llhttp-wasm.js", file: "llhttp.wasm" },
 ];
-const llhttpFromFiles = {
+export const llhttpFromFiles = {
   name: "llhttp-wasm-from-files",
   setup(build) {
     build.onResolve({ filter: /[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) => {
@@ -86,7 +86,7 @@ const llhttpFromFiles = {
 };
 
 /** The wasm bytes undici's base64 modules hold, written beside the bundle. */
-function writeLlhttpFiles(root, outDir) {
+export function writeLlhttpFiles(root, outDir) {
   const require = createRequire(path.join(root, "package.json"));
   for (const { module, file } of LLHTTP_WASM) {
     const bytes = require(path.join(path.dirname(require.resolve("undici/package.json")), "lib", "llhttp", module));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Build everything a user or CI needs: the compiled package (dist/) and, when their build steps exist,
-// the bundled Terraform provider and GitHub Action. Each step is a module so parts can grow independently.
+// the bundled Terraform provider, GitHub Action and CLI. Each step is a module so parts can grow independently.
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,7 +19,7 @@ if (tsc.status !== 0) {
 }
 console.error("build: dist/ compiled");
 
-for (const step of ["build-provider.mjs", "build-action.mjs"]) {
+for (const step of ["build-provider.mjs", "build-action.mjs", "build-cli.mjs"]) {
   const file = path.join(root, "scripts", step);
   if (!existsSync(file)) continue;
   const mod = await import(pathToFileURL(file).href);

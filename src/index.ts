@@ -40,6 +40,18 @@ export type { OperationsClient } from "./operations/client.js";
 export type { OperationEvent } from "./operations/events.js";
 export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
 export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
+export { pruneSnapshots, type PruneEvent, type PruneOptions, type PruneResult } from "./operations/prune.js";
+export {
+  applyRetention,
+  isEmptyPolicy,
+  RetentionPolicyError,
+  type RetentionCandidate,
+  type RetentionDecision,
+  type RetentionOptions,
+  type RetentionPolicy,
+} from "./retention.js";
+export { mapPool } from "./pool.js";
+export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, INITIAL_POLL_DELAY_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 
 export type { Account } from "./resources/accounts.js";

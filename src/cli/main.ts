@@ -1,62 +1,97 @@
-// The `siteops` command: a table of subcommands, each loaded only when used so that
-// `siteops emulator` does not pay for the provider and vice versa.
+// The `siteops` command: finds the command in the registry (each loaded only when used), and answers the
+// top-level help, --version and `completion` itself. Exit codes: exit-codes.ts.
 import { pathToFileURL } from "node:url";
+import { VERSION } from "../internal/version.js";
+import { EXIT, UsageError } from "./exit-codes.js";
+import { COMMANDS, findCommand, type Host } from "./registry.js";
+import { defineCommand, printError, type DefinedCommand } from "./runner.js";
+import type { LeafSpec } from "./spec.js";
 
-export interface Command {
-  summary: string;
-  /** Runs the command with the arguments after its name; resolves to the process exit code. */
-  run(args: string[]): Promise<number>;
-}
+let host: Host | undefined;
 
-const commands: Record<string, () => Promise<Command>> = {
-  emulator: async () => (await import("./commands/emulator.js")).default,
-  provider: async () => (await import("./commands/provider.js")).default,
-};
-
-function usage(): string {
+async function usage(): Promise<string> {
+  const rows: [string, string][] = [];
+  for (const entry of COMMANDS) rows.push([entry.name, (await entry.load(host)).summary]);
+  rows.push(["completion", completion.summary]);
+  const width = Math.max(...rows.map(([name]) => name.length));
   return [
-    "usage: siteops <command> [options]",
+    "siteops: WordPress sites on the Site Operations service, from any shell or cron.",
+    "",
+    "usage: siteops <command> [<subcommand>] [flags]",
     "",
     "commands:",
-    "  emulator   run the Site Operations emulator (siteops emulator --help)",
-    "  provider   install the Terraform provider (siteops provider install [--dir DIR])",
+    ...rows.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
     "",
-    "siteops <command> --help shows the options of a command.",
+    "Start with: siteops auth login --base-url https://siteops.example.com",
+    "The scheduled job: siteops snapshot create --all --trigger scheduled --quiet; siteops snapshot prune --all --keep-daily 7",
+    "siteops <command> --help shows a command's subcommands and flags. Exit codes: 0 ok, 1 failed, 2 usage,",
+    "3 authentication, 4 timed out, 75 locked by another run, 130 interrupted.",
   ].join("\n");
 }
 
-export async function main(argv: string[]): Promise<number> {
+const completionLeaf: LeafSpec = {
+  name: "completion",
+  summary: "print a shell completion script (bash, zsh, fish)",
+  flags: [],
+  args: [{ name: "SHELL", required: true }],
+  examples: [
+    "siteops completion bash > ~/.local/share/bash-completion/completions/siteops",
+    'siteops completion zsh > "${fpath[1]}/_siteops"',
+    "siteops completion fish > ~/.config/fish/completions/siteops.fish",
+  ],
+  async run(ctx, parsed) {
+    const { completionScript, SHELLS } = await import("./completion.js");
+    const shell = parsed.args[0]!;
+    if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unknown shell ${JSON.stringify(shell)}: one of ${SHELLS.join(", ")}`);
+    const declared = [];
+    const plain = [];
+    for (const entry of COMMANDS) {
+      const command = await entry.load(host);
+      if ("spec" in command) declared.push({ spec: command.spec, aliases: entry.aliases });
+      else plain.push({ name: entry.name, summary: command.summary, ...PLAIN_COMPLETION[entry.name] });
+    }
+    declared.push({ spec: completionLeaf, aliases: [] });
+    ctx.stdout.write(completionScript(shell as (typeof SHELLS)[number], declared, plain));
+    return EXIT.OK;
+  },
+};
+const completion: DefinedCommand = defineCommand(completionLeaf);
+
+/** Commands with their own parsers: completed by their subcommands and flags listed here. */
+const PLAIN_COMPLETION: Record<string, { subcommands?: Record<string, string[]>; flags?: string[] }> = {
+  emulator: { flags: ["port", "host", "db", "data-dir", "seed", "demo", "step-seconds", "rate-limit", "access-ttl", "refresh-ttl", "log", "help"] },
+  provider: { subcommands: { install: ["dir", "help"] } },
+};
+
+/** Runs `siteops ...argv`; resolves to the exit code. `entry` is what bin/siteops.js provides. */
+export async function main(argv: string[], entry?: Host): Promise<number> {
+  host = entry;
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
-    return name ? 0 : 2;
+    if (name === "help" && rest.length) return main([...rest, "--help"]);
+    (name ? process.stdout : process.stderr).write(`${await usage()}\n`);
+    return name ? EXIT.OK : EXIT.USAGE;
   }
-  if (name === "--version" || name === "-v") {
-    const { existsSync, readFileSync } = await import("node:fs");
-    // Source runs sit two levels below the package root, compiled ones (dist/src/cli) three.
-    const file = ["../../package.json", "../../../package.json"]
-      .map((rel) => new URL(rel, import.meta.url))
-      .find((url) => existsSync(url));
-    const pkg = file ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string }) : {};
-    console.log(pkg.version ?? "unknown");
-    return 0;
+  if (name === "--version" || name === "-v" || name === "version") {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.OK;
   }
-  const load = commands[name];
-  if (!load) {
-    console.error(`siteops: unknown command "${name}"\n\n${usage()}`);
-    return 2;
+  if (name === "completion") return completion.run(rest);
+  const command = findCommand(name);
+  if (!command) {
+    printError(new UsageError(`unknown command ${JSON.stringify(name)}; see siteops --help`));
+    return EXIT.USAGE;
   }
   try {
-    const command = await load();
-    return await command.run(rest);
+    return await (await command.load(host)).run(rest);
   } catch (err) {
-    // One line, never a stack trace: the command's own errors already carry a clear message.
-    console.error(`siteops ${name}: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    // The declared commands answer their own errors; this is for the others (emulator, provider).
+    printError(new Error(`siteops ${name}: ${err instanceof Error ? err.message : String(err)}`));
+    return EXIT.FAILED;
   }
 }
 
 // Run directly (tsx src/cli/main.ts ...) as well as through bin/siteops.js.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

@@ -3,6 +3,8 @@
 import type { OperationsClient } from "./client.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
 import type { Snapshot } from "../resources/snapshots.js";
+import type { RetentionPolicy } from "../retention.js";
+import { pruneSnapshots, type PruneOptions, type PruneResult } from "./prune.js";
 import { createSnapshot, type CreateSnapshotOptions } from "./snapshot.js";
 import { approveUpgrade, openUpgrade, type UpgradeWaitOptions } from "./upgrade.js";
 
@@ -18,6 +20,10 @@ export class Operations {
   /** Open an upgrade pipeline, wait until awaiting_approval or the end. */
   openUpgrade(siteId: string, params: UpgradePipelineCreateParams, options?: UpgradeWaitOptions): Promise<UpgradePipeline> {
     return openUpgrade(this.#client, siteId, params, options);
+  }
+  /** Apply a retention policy to a site's snapshots: delete what it does not keep (unless dryRun). */
+  pruneSnapshots(siteId: string, policy: RetentionPolicy, options?: PruneOptions): Promise<PruneResult> {
+    return pruneSnapshots(this.#client, siteId, policy, options);
   }
   /** Approve a pipeline, wait for the end. */
   approveUpgrade(siteId: string, pipelineId: string, options?: UpgradeWaitOptions & { comment?: string }): Promise<UpgradePipeline> {

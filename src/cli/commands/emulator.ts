@@ -1,6 +1,6 @@
 // `siteops emulator`: run the Site Operations emulator until interrupted (DESIGN.md section 3).
 import { parseArgs } from "node:util";
-import type { Command } from "../main.js";
+import type { Command } from "../command.js";
 
 const HELP = `usage: siteops emulator [options]
 

@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { Command } from "../main.js";
+import type { Command } from "../command.js";
 
 const HOSTNAME = "registry.terraform.io";
 const NAMESPACE = "siteops";

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Nightly snapshot job for every site, then retention: the same script for cron, the systemd timer and the
+# Kubernetes CronJob in this folder. Credentials come from the environment (SITEOPS_BASE_URL and
+# SITEOPS_API_TOKEN) or from `siteops auth login` run once as the job's user.
+#
+# Exit status: the snapshot run's (0 all done, 1 some site failed, 3 credentials refused, 4 timed out,
+# 75 another run still active, 130 stopped), else the prune's. Only failures are printed (--quiet), so cron
+# mails and journal entries appear only when something needs attention; the JSON reports hold every site.
+set -u
+
+REPORTS="${SITEOPS_REPORT_DIR:-/var/log/siteops}"
+mkdir -p "$REPORTS"
+
+siteops snapshot create --all --trigger scheduled \
+  --concurrency "${SITEOPS_CONCURRENCY:-8}" --timeout "${SITEOPS_TIMEOUT:-2h}" \
+  --quiet --report "$REPORTS/snapshots.json"
+created=$?
+
+case $created in
+  0 | 1 | 4) ;; # some or all snapshots done: prune still keeps every site's newest completed one
+  *) exit "$created" ;; # not logged in, bad flags, locked by another run, interrupted: leave the rest alone
+esac
+
+siteops snapshot prune --all --keep-daily "${SITEOPS_KEEP_DAILY:-7}" --keep-weekly "${SITEOPS_KEEP_WEEKLY:-5}" \
+  --keep-monthly "${SITEOPS_KEEP_MONTHLY:-12}" --quiet --report "$REPORTS/prune.json"
+pruned=$?
+
+[ "$created" -ne 0 ] && exit "$created"
+exit "$pruned"

@@ -1,0 +1,89 @@
+// What the scheduled jobs (snapshot create, snapshot prune) share: the lock (--lock FILE, else a default one
+// per job; --no-lock), the JSON report (--report FILE, written also when the run fails), the poll interval
+// from the environment, and the JSON form of an error.
+
+import type { FlagSpec, Parsed } from "../args.js";
+import { flagBool, flagString } from "../args.js";
+import { APIError, SiteOpsError } from "../../errors.js";
+import type { Context } from "../context.js";
+import { exitCodeOf, UsageError } from "../exit-codes.js";
+import { acquireLock, defaultLockFile, type Lock } from "../lock.js";
+import { errorLine } from "../output/format.js";
+import { checkReportPath, writeReport } from "../report.js";
+
+export const JOB_FLAGS: FlagSpec[] = [
+  { name: "lock", type: "string", value: "FILE", description: "lock file; a second run with the same lock exits 75 (default: one per job in $XDG_RUNTIME_DIR/siteops)" },
+  { name: "no-lock", type: "boolean", description: "run even if the same job is running" },
+  { name: "report", type: "string", value: "FILE", description: "write a JSON report of the run (every site's outcome) to FILE" },
+];
+
+/** The JSON form of a failure in reports and --json output. */
+export interface ErrorInfo {
+  message: string;
+  /** Stable code: the core's (NOT_FOUND, OPERATION_FAILED, WAIT_TIMEOUT, ...) or the CLI's. */
+  code: string;
+  http_status?: number;
+  request_id?: string;
+}
+
+export function errorInfo(err: unknown, secrets: readonly string[] = []): ErrorInfo {
+  const info: ErrorInfo = { message: errorLine(err, secrets), code: err instanceof SiteOpsError ? err.code : "ERROR" };
+  if (err instanceof APIError) {
+    info.http_status = err.status;
+    if (err.requestId) info.request_id = err.requestId;
+  }
+  return info;
+}
+
+/** Time between two polls while waiting: env SITEOPS_POLL_INTERVAL_MS, else the core's default. */
+export function pollIntervalFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.SITEOPS_POLL_INTERVAL_MS?.trim();
+  if (!raw) return undefined;
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 600_000) throw new UsageError(`SITEOPS_POLL_INTERVAL_MS must be a whole number of milliseconds from 1 to 600000 (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+/**
+ * Runs a job under its lock and writes its report. Everything that can be refused (report path, credentials,
+ * lock) is checked before `work` makes a request. The report is written when `work` throws too.
+ */
+export async function runJob(
+  ctx: Context,
+  parsed: Parsed,
+  command: string,
+  work: () => Promise<{ code: number; report: Record<string, unknown> }>,
+): Promise<number> {
+  const reportArg = flagString(parsed, "report");
+  const reportFile = reportArg === undefined ? undefined : checkReportPath(reportArg);
+  const lockArg = flagString(parsed, "lock");
+  const noLock = flagBool(parsed, "no-lock") === true;
+  if (lockArg !== undefined && noLock) throw new UsageError("give --lock FILE or --no-lock, not both");
+  const target = await ctx.target();
+  const header = { command: `siteops ${command}`, base_url: target.baseUrl, started_at: new Date().toISOString() };
+  let lock: Lock | undefined;
+  if (!noLock) {
+    const file = lockArg ?? defaultLockFile(ctx.env, command, target.baseUrl, target.profile, ctx.argv.filter((a) => a !== "--quiet" && a !== "-q"));
+    lock = acquireLock(file, `siteops ${command} ${ctx.argv.join(" ")}`.trim());
+  }
+  try {
+    const { code, report } = await work();
+    return finish(ctx, reportFile, header, code, report);
+  } catch (err) {
+    if (reportFile) finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) });
+    throw err;
+  } finally {
+    lock?.release();
+  }
+}
+
+function finish(ctx: Context, file: string | undefined, header: Parameters<typeof writeReport>[1], code: number, report: Record<string, unknown>): number {
+  if (!file) return code;
+  try {
+    writeReport(file, header, code, report);
+    return code;
+  } catch (err) {
+    ctx.stderr.write(`error: cannot write the report ${file}: ${(err as Error).message}\n`);
+    return code === 0 ? 1 : code;
+  }
+}

@@ -1,0 +1,234 @@
+// `siteops snapshot create`: the scheduled job. A snapshot of one site (optionally with data from a file or
+// stdin, streamed with the core's resumable upload and digest) or of many sites, N at a time, each through
+// the core's createSnapshot (create, upload, wait). One site failing does not stop the others; the exit code
+// says how the run went (0, 1, 3, 4, 130), --report writes every site's outcome for monitoring.
+
+import { statSync } from "node:fs";
+import { hostname } from "node:os";
+import { flagBool, flagInt, flagString } from "../args.js";
+import { AuthenticationError, OperationFailedError, PermissionDeniedError } from "../../errors.js";
+import { mapPool } from "../../pool.js";
+import type { OperationEvent } from "../../operations/events.js";
+import type { Site } from "../../resources/sites.js";
+import type { Snapshot } from "../../resources/snapshots.js";
+import type { UploadSource } from "../../uploads.js";
+import type { Context } from "../context.js";
+import { parseDuration } from "../duration.js";
+import { CliError, EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
+import { errorLine, formatBytes, formatDuration } from "../output/format.js";
+import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../output/progress.js";
+import { clean } from "../output/sanitize.js";
+import { statusColor } from "../output/style.js";
+import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
+import type { LeafSpec } from "../spec.js";
+import { errorInfo, JOB_FLAGS, pollIntervalFrom, runJob } from "./job.js";
+import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./snapshot-records.js";
+
+/** Sites snapshotted at a time unless --concurrency says otherwise (the GitHub Action's default too). */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+/** How long a run waits for its snapshots unless --timeout says otherwise. */
+export const DEFAULT_TIMEOUT = "30m";
+const CONTENT_TYPES = ["application/octet-stream", "application/gzip", "application/zip", "application/x-tar"] as const;
+
+export const createLeaf: LeafSpec = {
+  name: "create",
+  summary: "snapshot one site (optionally with uploaded data) or the fleet: the scheduled job",
+  description:
+    "Creates a snapshot of each site, --concurrency at a time, and waits until each is completed (unless\n" +
+    "--no-wait). With --upload the data of one site's snapshot is read from FILE, or from stdin with `-`\n" +
+    "(e.g. mysqldump ... | gzip | siteops snapshot create --site Blog --upload - --content-type application/gzip).\n" +
+    "Exit codes: 0 all done, 1 some failed (the others still ran), 2 usage, 3 authentication, 4 timed out,\n" +
+    "75 another run holds the lock, 130 interrupted (snapshots already requested carry on in the service).",
+  flags: [
+    ...SELECTION_FLAGS,
+    { name: "upload", type: "string", value: "FILE|-", description: "send this file (or stdin: -) as the snapshot's data; one site only" },
+    { name: "content-type", type: "string", value: "TYPE", choices: CONTENT_TYPES, description: "type of the uploaded data (default from the file extension; stdin: application/octet-stream)" },
+    { name: "description", type: "string", value: "TEXT", description: `snapshot description (default "siteops CLI on <hostname>")` },
+    { name: "trigger", type: "string", value: "TRIGGER", choices: ["manual", "scheduled"], description: "recorded trigger (default manual; use scheduled from cron)" },
+    { name: "concurrency", short: "c", type: "string", value: "N", description: `sites at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})` },
+    { name: "wait", type: "boolean", negatable: true, description: "wait until each snapshot is completed (default; --no-wait returns once requested)" },
+    { name: "timeout", type: "string", value: "DURATION", description: `give up waiting after this long, for the whole run (default ${DEFAULT_TIMEOUT}; e.g. 90s, 45m, 2h)` },
+    ...JOB_FLAGS,
+  ],
+  jsonFields: ["site", "outcome", "snapshot", "error", "duration_ms"],
+  examples: [
+    "siteops snapshot create --site Blog",
+    "siteops snapshot create --all --status healthy --concurrency 8 --trigger scheduled --quiet --report /var/log/siteops/nightly.json",
+    "mysqldump shop | gzip | siteops snapshot create --site Shop --upload - --content-type application/gzip",
+  ],
+  async run(ctx, parsed) {
+    const selection = selectionOf(parsed);
+    const upload = flagString(parsed, "upload");
+    if (upload !== undefined) checkUpload(ctx, upload, selection.all || selection.refs.length !== 1);
+    const concurrency = flagInt(parsed, "concurrency", 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY;
+    const wait = flagBool(parsed, "wait") ?? true;
+    const timeoutMs = parseDuration(flagString(parsed, "timeout") ?? DEFAULT_TIMEOUT, "--timeout");
+    const description = flagString(parsed, "description") ?? `siteops CLI on ${hostname()}`;
+    if (description.length > 1000) throw new UsageError("--description must be at most 1000 characters");
+    const trigger = (flagString(parsed, "trigger") ?? "manual") as "manual" | "scheduled";
+    const contentType = flagString(parsed, "content-type");
+    const pollInterval = pollIntervalFrom(ctx.env);
+
+    return runJob(ctx, parsed, "snapshot create", async () => {
+    const progress = createProgress(ctx.stderr, ctx.quiet);
+    let records: SnapshotRecord[] = [];
+    try {
+      const client = await ctx.client();
+      const sites = await selectSites(client, selection, ctx.signal);
+      let source: UploadSource | undefined = upload;
+      const stdinMeter = new RateMeter();
+      if (upload === "-") {
+        source = await stdinSource(ctx.stdin, (bytes) => {
+          const { rate } = stdinMeter.sample(bytes);
+          progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
+        });
+      }
+      if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
+      else progress.event(sites.length === 1 ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})` : `snapshots of ${sites.length} sites, ${Math.min(concurrency, sites.length)} at a time`, "info");
+
+      const deadline = Date.now() + timeoutMs;
+      const started = Date.now();
+      let fatal: string | undefined;
+      let done = 0;
+      let failed = 0;
+      let running = 0;
+      const header = () =>
+        progress.status(
+          () =>
+            `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
+        );
+      const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
+
+      records = await mapPool(sites, concurrency, async (site): Promise<SnapshotRecord> => {
+        const record: SnapshotRecord = { site: { id: site.id, name: site.name, url: site.url }, outcome: "not_started", snapshot: null, error: null, duration_ms: 0 };
+        if (fatal) return { ...record, outcome: "skipped", error: { message: `skipped: ${fatal}`, code: "SKIPPED" } };
+        if (ctx.signal.aborted) return record;
+        const left = deadline - Date.now();
+        if (wait && left <= 0) return { ...record, outcome: "timed_out", error: { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" } };
+        running++;
+        header();
+        const begin = Date.now();
+        try {
+          const snapshot = await client.operations.createSnapshot(site.id, {
+            description,
+            trigger,
+            upload: source,
+            uploadOptions: contentType ? { contentType } : undefined,
+            wait,
+            waitTimeout: Math.max(1, left),
+            pollInterval,
+            signal: ctx.signal,
+            onProgress: siteProgress(ctx, progress, site, width, begin, (s) => (record.snapshot = s)),
+          });
+          record.snapshot = snapshot;
+          record.outcome = snapshot.status === "completed" ? "completed" : "requested";
+          done++;
+          const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
+          progress.event(`${clean(site.name)}: snapshot ${clean(snapshot.id)} ${clean(snapshot.status)}${size} in ${formatDuration(Date.now() - begin)}`);
+        } catch (err) {
+          const resource = err instanceof OperationFailedError ? (err.resource as Snapshot) : undefined;
+          if (resource) record.snapshot = resource;
+          if (ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED) {
+            record.outcome = "interrupted";
+            record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
+          } else {
+            record.outcome = exitCodeOf(err) === EXIT.TIMEOUT ? "timed_out" : "failed";
+            record.error = errorInfo(err, ctx.secrets);
+            const line = errorLine(err, ctx.secrets);
+            if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
+            failed++;
+            const which = record.snapshot && !line.includes(record.snapshot.id) ? `snapshot ${clean(record.snapshot.id)}: ` : "";
+            progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+          }
+        } finally {
+          record.duration_ms = Date.now() - begin;
+          running--;
+          progress.remove(site.id);
+          header();
+        }
+        return record;
+      });
+      progress.close();
+      printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
+    } finally {
+      progress.close();
+    }
+    return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
+    });
+  },
+};
+
+function checkUpload(ctx: Context, upload: string, notOneSite: boolean): void {
+  if (notOneSite) throw new UsageError("--upload needs exactly one --site: the same data cannot be the snapshot of several sites");
+  if (upload === "-") {
+    if (ctx.stdin.isTTY) throw new UsageError("--upload - reads the data from stdin, which is a terminal: pipe it in (mysqldump ... | siteops snapshot create --site X --upload -)");
+    return;
+  }
+  let isFile = false;
+  try {
+    isFile = statSync(upload).isFile();
+  } catch {
+    throw new UsageError(`--upload ${upload}: no such file`);
+  }
+  if (!isFile) throw new UsageError(`--upload ${upload}: not a regular file`);
+}
+
+/** Stdin as an upload source, after its first bytes arrived: an empty stdin (the dump before the pipe failed)
+ * creates no snapshot. `onBytes` sees the running total. */
+async function stdinSource(stdin: NodeJS.ReadStream, onBytes: (total: number) => void): Promise<AsyncIterable<Uint8Array>> {
+  const iterator = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await iterator.next();
+  if (first.done) throw new CliError("stdin is empty: nothing to upload (did the command before the pipe fail?); no snapshot was created", EXIT.FAILED);
+  return (async function* () {
+    let total = first.value.length;
+    onBytes(total);
+    yield first.value;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      total += next.value.length;
+      onBytes(total);
+      yield next.value;
+    }
+  })();
+}
+
+/** The live line and log lines of one site's snapshot. */
+function siteProgress(ctx: Context, progress: Progress, site: Site, width: number, begin: number, seen: (s: Snapshot) => void) {
+  const name = clean(site.name);
+  const label = name.length > width ? `${name.slice(0, width - 1)}…` : name.padEnd(width);
+  const style = ctx.stderr.style;
+  const meter = new RateMeter();
+  const throttle = new ProgressThrottle();
+  let snapshotId = "";
+  const elapsed = () => formatDuration(Date.now() - begin);
+  progress.update(site.id, () => `${label}  creating snapshot  ${elapsed()}`);
+  return (event: OperationEvent) => {
+    switch (event.type) {
+      case "snapshot.created":
+      case "snapshot.uploaded":
+      case "snapshot.status": {
+        seen(event.snapshot);
+        snapshotId = clean(event.snapshot.id);
+        const status = clean(event.snapshot.status);
+        progress.update(site.id, () => `${label}  ${snapshotId}  ${statusColor(style, status)}  ${elapsed()}`);
+        if (event.type === "snapshot.created") progress.event(`${name}: snapshot ${snapshotId} created (${status})`);
+        else if (event.type === "snapshot.uploaded") progress.event(`${name}: upload complete, snapshot ${snapshotId} is ${status}`);
+        else if (status === "requested" || status === "in_progress") progress.event(`${name}: snapshot ${snapshotId} is ${status}`);
+        break;
+      }
+      case "upload.progress": {
+        const { rate, etaMs } = meter.sample(event.sent, event.total);
+        const percent = event.total ? Math.floor((event.sent * 100) / event.total) : 100;
+        const speed = rate ? `  ${formatBytes(rate)}/s` : "";
+        const eta = etaMs !== undefined ? `  ETA ${formatDuration(etaMs)}` : "";
+        progress.update(site.id, `${label}  ${snapshotId}  uploading ${percent}%  ${formatBytes(event.sent)} of ${formatBytes(event.total)}${speed}${eta}`);
+        if (throttle.due(event.sent, event.total)) {
+          progress.event(`${name}: uploaded ${percent}% (${formatBytes(event.sent)} of ${formatBytes(event.total)}${rate ? `, ${formatBytes(rate)}/s` : ""})`);
+        }
+        break;
+      }
+    }
+  };
+}

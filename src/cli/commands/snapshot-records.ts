@@ -1,0 +1,88 @@
+// The outcome of `snapshot create` per site: its JSON form (--json, --report), its exit code, and how the
+// run's result is printed (a table on a terminal, tab-separated lines when piped, a closing log line).
+
+import type { Snapshot } from "../../resources/snapshots.js";
+import type { Context } from "../context.js";
+import { EXIT, worstExitCode } from "../exit-codes.js";
+import { formatBytes, formatDuration } from "../output/format.js";
+import { pick } from "../output/printer.js";
+import type { Progress } from "../output/progress.js";
+import { clean, safeJson } from "../output/sanitize.js";
+import { statusColor } from "../output/style.js";
+import { paintCell, renderTable, type Column } from "../output/table.js";
+import type { ErrorInfo } from "./job.js";
+
+export type Outcome = "completed" | "requested" | "failed" | "timed_out" | "interrupted" | "not_started" | "skipped";
+
+export interface SnapshotRecord {
+  site: { id: string; name: string; url: string };
+  outcome: Outcome;
+  /** The snapshot as last seen (null when none was created). */
+  snapshot: Snapshot | null;
+  error: ErrorInfo | null;
+  duration_ms: number;
+}
+
+/** On a terminal, more sites than this print only the failures; the report and --json have them all. */
+const TABLE_ROWS = 50;
+
+export function counts(records: readonly SnapshotRecord[]): Record<Outcome | "total", number> {
+  const out = { total: records.length, completed: 0, requested: 0, failed: 0, timed_out: 0, interrupted: 0, not_started: 0, skipped: 0 };
+  for (const r of records) out[r.outcome]++;
+  return out;
+}
+
+function recordCode(record: SnapshotRecord): number {
+  switch (record.outcome) {
+    case "completed":
+    case "requested":
+      return EXIT.OK;
+    case "timed_out":
+      return EXIT.TIMEOUT;
+    case "interrupted":
+    case "not_started":
+      return EXIT.INTERRUPTED;
+    case "skipped":
+      return EXIT.AUTH;
+    case "failed":
+      return record.error?.code === "AUTHENTICATION_FAILED" || record.error?.code === "PERMISSION_DENIED" ? EXIT.AUTH : EXIT.FAILED;
+  }
+}
+
+export function runExitCode(ctx: Context, records: readonly SnapshotRecord[]): number {
+  return ctx.signal.aborted ? EXIT.INTERRUPTED : worstExitCode(records.map(recordCode));
+}
+
+/** The closing log line, then the result on stdout. */
+export function printSnapshotRecords(ctx: Context, progress: Progress, records: readonly SnapshotRecord[], elapsedMs: number, wait: boolean): void {
+  const c = counts(records);
+  if (ctx.signal.aborted) {
+    const running = records.filter((r) => r.outcome === "interrupted" && r.snapshot).map((r) => clean(r.snapshot!.id));
+    progress.event(
+      `interrupted: ${c.completed + c.requested} finished, ${running.length} requested and still running in the service` +
+        `${running.length ? ` (${running.slice(0, 10).join(", ")}${running.length > 10 ? ", ..." : ""})` : ""}, ${c.not_started} not started`,
+      "error",
+    );
+  } else if (records.length > 0) {
+    const bad = c.failed + c.timed_out + c.skipped;
+    const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${bad ? `, ${bad} failed` : ""}, in ${formatDuration(elapsedMs)}`;
+    progress.event(line, bad ? "warn" : "notice");
+  }
+  if (ctx.format === "json") return ctx.stdout.write(`${safeJson(records.map((r) => pick(r, ctx.fields)), 2)}\n`);
+  if (ctx.format === "jsonl") return ctx.stdout.write(records.map((r) => `${safeJson(pick(r, ctx.fields))}\n`).join(""));
+  if (ctx.quiet || records.length === 0) return;
+  const style = ctx.stdout.style;
+  const columns: Column<SnapshotRecord>[] = [
+    { header: "SITE", value: (r) => (ctx.stdout.isTTY ? r.site.name : r.site.id) },
+    ...(ctx.stdout.isTTY ? [] : [{ header: "NAME", value: (r: SnapshotRecord) => r.site.name }]),
+    { header: "SNAPSHOT", value: (r) => r.snapshot?.id ?? "" },
+    { header: "RESULT", value: (r) => r.outcome, color: paintCell((w) => statusColor(style, w === "timed_out" || w === "skipped" ? "failed" : w)) },
+    { header: "SIZE", value: (r) => r.snapshot?.size_bytes, display: (r) => formatBytes(r.snapshot?.size_bytes), align: "right" },
+    { header: "TIME", value: (r) => r.duration_ms, display: (r) => (r.duration_ms ? formatDuration(r.duration_ms) : ""), align: "right" },
+    { header: "ERROR", value: (r) => r.error?.message ?? "" },
+  ];
+  const shown = ctx.stdout.isTTY && records.length > TABLE_ROWS ? records.filter((r) => recordCode(r) !== EXIT.OK) : records;
+  const lines = shown.length ? renderTable(shown, columns, { tty: ctx.stdout.isTTY, style, width: ctx.stdout.columns }) : [];
+  if (shown !== records) lines.push(`${shown.length ? "" : "no failures; "}${records.length} sites: ${c.completed} completed${c.requested ? `, ${c.requested} requested` : ""}${shown.length ? `, ${shown.length} listed above` : ""} (--report FILE or --json lists every site)`);
+  if (lines.length) ctx.stdout.write(`${lines.join("\n")}\n`);
+}

@@ -1,0 +1,104 @@
+// One run of a job at a time: `--lock FILE`, or by default a lock in the runtime dir named after the job
+// (the command line and the service), so two overlapping cron runs of the same job do not both run. The
+// second one exits 75 (EX_TEMPFAIL) with a line saying who holds the lock. A lock left by a process that
+// died (same host, pid gone) is taken over. The file is created with O_EXCL and removed on exit.
+
+import { createHash } from "node:crypto";
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import path from "node:path";
+import { CliError, EXIT, UsageError } from "./exit-codes.js";
+
+export interface Lock {
+  file: string;
+  release(): void;
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  started_at: string;
+  command: string;
+}
+
+/** The runtime dir for default locks: $XDG_RUNTIME_DIR/siteops, else <tmp>/siteops-<uid> (0700, ours). */
+export function runtimeDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_RUNTIME_DIR;
+  const uid = process.getuid?.() ?? 0;
+  const dir = xdg && path.isAbsolute(xdg) ? path.join(xdg, "siteops") : path.join(tmpdir(), `siteops-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // In a shared /tmp another user could have made it first (or a symlink): never lock through theirs.
+  const info = lstatSync(dir);
+  if (!info.isDirectory() || (process.getuid && info.uid !== uid) || (info.mode & 0o022) !== 0) {
+    throw new UsageError(`lock directory ${dir} is not a private directory of this user: pass --lock FILE`);
+  }
+  return dir;
+}
+
+/** The default lock file of a job: `<runtime dir>/<command>-<hash of service + arguments>.lock`. */
+export function defaultLockFile(env: NodeJS.ProcessEnv, command: string, baseUrl: string, profile: string, argv: readonly string[]): string {
+  const key = createHash("sha256").update(JSON.stringify([baseUrl, profile, command, argv])).digest("hex").slice(0, 16);
+  return path.join(runtimeDir(env), `${command.replace(/\W+/g, "-")}-${key}.lock`);
+}
+
+/** Takes the lock or throws CliError(75). */
+export function acquireLock(file: string, command: string): Lock {
+  const holder: Holder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command };
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(file, "wx", 0o600);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") throw new UsageError(`--lock ${file}: the directory does not exist`);
+      if (code !== "EEXIST") throw new UsageError(`cannot create lock file ${file}: ${(err as Error).message}`);
+      const other = readHolder(file);
+      if (attempt === 0 && other && stale(other)) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // Another run removed it first; the next attempt decides.
+        }
+        continue;
+      }
+      const who = other ? ` (pid ${other.pid} on ${other.host}, since ${other.started_at}: ${other.command})` : "";
+      throw new CliError(`another run holds the lock ${file}${who}: not starting; remove the file if no such run is active`, EXIT.LOCKED);
+    }
+    writeSync(fd, `${JSON.stringify(holder)}\n`);
+    closeSync(fd);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      process.off("exit", release);
+      try {
+        // Only our own lock: a stale-lock takeover by another run must not be undone.
+        if (readHolder(file)?.pid === process.pid) unlinkSync(file);
+      } catch {
+        // already gone
+      }
+    };
+    process.on("exit", release);
+    return { file, release };
+  }
+}
+
+function readHolder(file: string): Holder | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as Partial<Holder>;
+    return typeof data.pid === "number" && typeof data.host === "string" ? (data as Holder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A holder on this host whose process is gone. */
+function stale(holder: Holder): boolean {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}

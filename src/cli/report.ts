@@ -1,0 +1,37 @@
+// --report FILE: a JSON document of the run for monitoring, written whole (temporary file, then rename) so
+// that a reader never sees half of one, also when the run failed or was interrupted.
+
+import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { VERSION } from "../internal/version.js";
+import { UsageError } from "./exit-codes.js";
+
+/** Checks before the run that the report can be written where asked. */
+export function checkReportPath(file: string): string {
+  const absolute = path.resolve(file);
+  const dir = path.dirname(absolute);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--report ${file}: the directory ${dir} does not exist`);
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new UsageError(`--report ${file}: is a directory`);
+  return absolute;
+}
+
+export interface ReportHeader {
+  command: string;
+  base_url: string;
+  started_at: string;
+}
+
+export function writeReport(file: string, header: ReportHeader, exitCode: number, body: Record<string, unknown>): void {
+  const finished = new Date();
+  const report = {
+    siteops_version: VERSION,
+    ...header,
+    finished_at: finished.toISOString(),
+    duration_ms: finished.getTime() - Date.parse(header.started_at),
+    exit_code: exitCode,
+    ...body,
+  };
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(report, null, 2)}\n`);
+  renameSync(temp, file);
+}

@@ -1,0 +1,92 @@
+// `siteops completion bash|zsh|fish`: the scripts complete commands, subcommands (through aliases), flags and
+// flag values. The bash script is run by bash with the words a user typed; zsh and fish scripts are checked by
+// their shells' parsers when those shells are installed.
+import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, sandbox, type Sandbox } from "./helpers.js";
+
+let box: Sandbox;
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  box = sandbox();
+  for (const shell of ["bash", "zsh", "fish"]) {
+    const r = await runCli(["completion", shell], { env: box.env });
+    expect(r.code).toBe(0);
+    scripts[shell] = path.join(box.dir, `siteops.${shell}`);
+    writeFileSync(scripts[shell]!, r.stdout);
+  }
+});
+afterAll(() => box.cleanup());
+
+/** What bash offers after `words` (the last one is the word being completed). */
+function bashComplete(...words: string[]): string[] {
+  const line = ["siteops", ...words];
+  const quoted = line.map((w) => `'${w}'`).join(" ");
+  const out = execFileSync("bash", ["-c", `source '${scripts.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${line.length - 1}; _siteops; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+    cwd: box.dir,
+    encoding: "utf8",
+  });
+  return out.split("\n").filter(Boolean).sort();
+}
+
+describe("completion", () => {
+  it("bash completes commands, subcommands through aliases, flags and their values", () => {
+    expect(bashComplete("sn")).toEqual(["snapshots"]);
+    expect(bashComplete("snapshot", "")).toEqual(["create", "delete", "get", "list", "prune"]);
+    expect(bashComplete("snapshot", "create", "--co")).toEqual(["--concurrency", "--content-type"]);
+    expect(bashComplete("snapshot", "create", "--trigger", "")).toEqual(["manual", "scheduled"]);
+    expect(bashComplete("snapshot", "prune", "--site", "Blog", "--keep-")).toEqual(["--keep-daily", "--keep-hourly", "--keep-last", "--keep-monthly", "--keep-weekly", "--keep-yearly"]);
+    expect(bashComplete("sites", "ls", "--st")).toEqual(["--status"]);
+    expect(bashComplete("upgrade", "open", "--no-")).toEqual(["--no-color", "--no-require-approval", "--no-wait"]);
+    expect(bashComplete("provider", "")).toEqual(["install"]);
+    // File names after --upload, --lock and --report.
+    writeFileSync(path.join(box.dir, "dump.sql.gz"), "");
+    expect(bashComplete("snapshot", "create", "--upload", "dump")).toEqual(["dump.sql.gz"]);
+  });
+
+  it("zsh and fish accept their scripts", () => {
+    for (const [shell, check] of [["zsh", ["-n"]], ["fish", ["--no-execute"]]] as const) {
+      if (spawnSync(shell, ["--version"]).error) continue; // not installed here
+      const r = spawnSync(shell, [...check, scripts[shell]!], { encoding: "utf8" });
+      expect(r.status, `${shell}: ${r.stderr}`).toBe(0);
+    }
+  });
+
+  it("fish completes the same (when fish is installed)", () => {
+    if (spawnSync("fish", ["--version"]).error) return;
+    const complete = (line: string) =>
+      execFileSync("fish", ["-c", `source '${scripts.fish}'; complete -C '${line}'`], { encoding: "utf8" })
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split("\t")[0])
+        .sort();
+    expect(complete("siteops snapshot cr")).toEqual(["create"]);
+    expect(complete("siteops snapshot create --trigger ")).toEqual(["manual", "scheduled"]);
+    expect(complete("siteops sites ls --st")).toEqual(["--status"]);
+  });
+
+  it("zsh offers the same words (when zsh is installed; compadd stubbed to print them)", () => {
+    if (spawnSync("zsh", ["--version"]).error) return;
+    const complete = (...words: string[]) =>
+      execFileSync(
+        "zsh",
+        ["-c", `compdef() { :; }; source '${scripts.zsh}'; compadd() { shift; print -l -- "$@" }; _files() { print FILES }; words=(siteops ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=${words.length + 1}; _siteops`],
+        { encoding: "utf8" },
+      )
+        .split("\n")
+        .filter(Boolean)
+        .sort();
+    expect(complete("snapshot", "")).toEqual(["create", "delete", "get", "list", "prune"]);
+    expect(complete("snapshot", "create", "--trigger", "")).toEqual(["manual", "scheduled"]);
+    expect(complete("snapshot", "create", "--upload", "")).toEqual(["FILES"]);
+  });
+
+  it("rejects an unknown shell", async () => {
+    const r = await runCli(["completion", "tcsh"], { env: box.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('error: unknown shell "tcsh": one of bash, zsh, fish');
+  });
+});
