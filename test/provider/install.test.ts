@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import command, { installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
+import command, { installExecutable, installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
 import { Terraform, buildProvider } from "./harness.js";
 
 let tf: Terraform;
@@ -26,7 +26,28 @@ describe("siteops provider install", () => {
 
   it("explains itself and rejects unknown subcommands", async () => {
     expect(await command.run(["frobnicate"])).toBe(2);
-    expect(await command.run(["install", "--help"])).toBe(0);
+    const out: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => out.push(line);
+    try {
+      expect(await command.run(["install", "--help"])).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    // True of an installed package too, where nobody runs the build.
+    expect(out.join("\n")).not.toContain("built by `npm run build`");
+    expect(out.join("\n")).toContain("--executable");
+    expect(await command.run(["install", "--from", scratch])).toBe(2);
+  });
+
+  it("says where a single executable comes from when there is none", () => {
+    const root = path.join(scratch, "no-release");
+    mkdirSync(root);
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "siteops", version: "0.1.0" }));
+    expect(() => installExecutable(path.join(scratch, "p"), undefined, root, "linux_amd64")).toThrow(
+      /no single executable for linux_amd64: .*terraform-provider-siteops_0\.1\.0_linux_amd64\.zip is missing \(run `npm run build:release`/,
+    );
+    expect(() => installExecutable(path.join(scratch, "p"), root, root, "linux_amd64")).toThrow(/is missing$/);
   });
 
   it("fails clearly when the provider is not built", () => {

@@ -1,0 +1,261 @@
+// The provider's release packages (npm run build:release) as Terraform consumes them: `terraform init` from a
+// filesystem mirror holding only the zips, then plan/apply/destroy with no Node.js reachable; `terraform
+// providers lock` against that mirror and against the release directory served as a network mirror over
+// HTTPS; `siteops provider install --executable`. The release is built once for this file.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { terraformPlatform } from "../../src/cli/commands/provider.js";
+import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
+import { buildRelease, cliConfig, ROOT, serveStatic, TerraformRunner, type Release } from "./helpers.js";
+
+const PLATFORM = terraformPlatform();
+const MIRROR_PATH = "registry.terraform.io/siteops/siteops";
+
+let scratch: string;
+let release: Release;
+let emu: RunningEmulator;
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), "siteops-release-test-"));
+  [release, emu] = await Promise.all([buildRelease(scratch), startEmulator({ port: 0, db: ":memory:", stepSeconds: 0, seed: defaultSeed() })]);
+}, 300_000);
+afterAll(async () => {
+  await emu?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+const zipName = (platform: string) => `terraform-provider-siteops_${release.version}_${platform}.zip`;
+
+/** A configuration with one site, against the emulator. */
+function workDir(name: string, siteName: string): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "main.tf"),
+    `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = ${JSON.stringify(emu.url)}
+  api_token = ${JSON.stringify(OWNER_TOKEN)}
+}
+
+resource "siteops_site" "packaged" {
+  name = ${JSON.stringify(siteName)}
+  url  = "https://${siteName.toLowerCase().replace(/\W+/g, "-")}.example.com"
+}
+`,
+  );
+  return dir;
+}
+
+/** A filesystem mirror holding the release's zips and nothing else. */
+function zipMirror(name: string): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(path.join(dir, MIRROR_PATH), { recursive: true });
+  for (const platform of Object.keys(release.archives)) copyFileSync(path.join(release.outDir, zipName(platform)), path.join(dir, MIRROR_PATH, zipName(platform)));
+  return dir;
+}
+
+async function siteNames(): Promise<string[]> {
+  const res = await fetch(`${emu.url}/api/v1/sites?per_page=100`, { headers: { authorization: `token ${OWNER_TOKEN}` } });
+  return ((await res.json()) as { name: string }[]).map((s) => s.name);
+}
+
+function lockHashes(dir: string): string[] {
+  const lock = readFileSync(path.join(dir, ".terraform.lock.hcl"), "utf8");
+  return [...lock.matchAll(/"((?:h1|zh):[^"]+)"/g)].map((m) => m[1]!).sort();
+}
+
+/** Plan, apply and destroy of one site; every terraform command with no Node.js reachable. */
+async function planApplyDestroy(tf: TerraformRunner, dir: string, siteName: string): Promise<void> {
+  const plan = await tf.run(dir, ["plan", "-input=false", "-no-color", "-detailed-exitcode"], { noNode: true });
+  expect(plan.code, plan.stderr + tf.nodeRuns()).toBe(2);
+  expect(plan.stdout).toContain("1 to add");
+  const apply = await tf.ok(dir, ["apply", "-auto-approve", "-input=false", "-no-color"], { noNode: true });
+  expect(apply.stdout).toContain("Apply complete! Resources: 1 added");
+  expect(await siteNames()).toContain(siteName);
+  const destroy = await tf.ok(dir, ["destroy", "-auto-approve", "-input=false", "-no-color"], { noNode: true });
+  expect(destroy.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
+  expect(await siteNames()).not.toContain(siteName);
+  expect(tf.nodeRuns()).toBe("");
+}
+
+describe("npm run build:release", () => {
+  it("writes zips, SHA256SUMS, the registry manifest and network mirror documents that agree", () => {
+    const sums = readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_SHA256SUMS`), "utf8").trim().split("\n");
+    const listed = new Map(sums.map((line) => [line.split("  ")[1]!, line.split("  ")[0]!]));
+    expect([...listed.keys()].sort()).toEqual([zipName("linux_amd64"), zipName("linux_arm64"), `terraform-provider-siteops_${release.version}_manifest.json`]);
+    for (const [name, hash] of listed) expect(sha256(path.join(release.outDir, name)), name).toBe(hash);
+    const manifest = JSON.parse(readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_manifest.json`), "utf8"));
+    expect(manifest).toEqual({ version: 1, metadata: { protocol_versions: ["6.0"] } });
+
+    const mirror = path.join(release.outDir, MIRROR_PATH);
+    expect(JSON.parse(readFileSync(path.join(mirror, "index.json"), "utf8"))).toEqual({ versions: { [release.version]: {} } });
+    const { archives } = JSON.parse(readFileSync(path.join(mirror, `${release.version}.json`), "utf8")) as Release;
+    expect(Object.keys(archives).sort()).toEqual(["linux_amd64", "linux_arm64"]);
+    for (const [platform, { url, hashes }] of Object.entries(archives)) {
+      // Resolved against the document's own URL, as Terraform does.
+      expect(new URL(url, `https://mirror.example/${MIRROR_PATH}/${release.version}.json`).href).toBe(`https://mirror.example/${zipName(platform)}`);
+      expect(hashes).toContain(`zh:${listed.get(zipName(platform))}`);
+      expect(hashes.filter((h) => h.startsWith("h1:"))).toHaveLength(1);
+    }
+  });
+
+  it("inits from a filesystem mirror of the zips and plans, applies and destroys with no Node.js reachable", async () => {
+    const tf = new TerraformRunner(cliConfig(path.join(scratch, "fs.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(zipMirror("fs-mirror"))}\n  }`));
+    try {
+      const dir = workDir("fs-work", "Packaged FS");
+      const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { noNode: true });
+      expect(init.stdout).toContain(`Installing siteops/siteops v${release.version}`);
+      // What Terraform unpacked is the executable from the zip, executable, an ELF binary (not a script).
+      const exe = path.join(dir, ".terraform/providers", MIRROR_PATH, release.version, PLATFORM, `terraform-provider-siteops_v${release.version}`);
+      expect(statSync(exe).mode & 0o111).not.toBe(0);
+      expect(readFileSync(exe).subarray(0, 4)).toEqual(Buffer.from("\x7fELF", "latin1"));
+      expect(lockHashes(dir)).toContain(release.archives[PLATFORM]!.hashes.find((h) => h.startsWith("h1:")));
+      await planApplyDestroy(tf, dir, "Packaged FS");
+    } finally {
+      tf.close();
+    }
+  });
+
+  it("leaves the Node.js launcher nothing to run in the same sandbox (the control for the test above)", async () => {
+    const { dir: built, version } = await buildProvider();
+    const mirror = path.join(scratch, "launcher-mirror");
+    cpSync(built, path.join(mirror, MIRROR_PATH, version, PLATFORM), { recursive: true });
+    const tf = new TerraformRunner(cliConfig(path.join(scratch, "launcher.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }`));
+    try {
+      const dir = workDir("launcher-work", "Launcher");
+      await tf.ok(dir, ["init", "-input=false", "-no-color"], { noNode: true });
+      const plan = await tf.run(dir, ["plan", "-input=false", "-no-color"], { noNode: true });
+      expect(plan.code).toBe(1);
+      expect(tf.nodeRuns()).toMatch(/node run: .*siteops-provider\.cjs/);
+    } finally {
+      tf.close();
+    }
+  });
+
+  it("terraform providers lock against the filesystem mirror records the h1 hashes the release lists", async () => {
+    const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
+    try {
+      const dir = workDir("lock-fs", "Lock FS");
+      await tf.ok(dir, ["providers", "lock", "-no-color", `-fs-mirror=${zipMirror("lock-fs-mirror")}`, "-platform=linux_amd64", "-platform=linux_arm64"]);
+      const h1 = Object.values(release.archives).map((a) => a.hashes.find((h) => h.startsWith("h1:"))!);
+      expect(lockHashes(dir)).toEqual(h1.sort());
+    } finally {
+      tf.close();
+    }
+  });
+
+  it("serves as a network mirror from a static HTTPS server: providers lock and init agree with its hashes", async () => {
+    const server = await serveStatic(release.outDir, scratch);
+    const tf = new TerraformRunner(cliConfig(path.join(scratch, "net.tfrc"), `  network_mirror {\n    url = ${JSON.stringify(server.url)}\n  }`));
+    const env = { SSL_CERT_FILE: server.caFile };
+    try {
+      const dir = workDir("lock-net", "Lock Net");
+      await tf.ok(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url}`, "-platform=linux_amd64", "-platform=linux_arm64"], { env });
+      // Terraform checks each download against the hashes the mirror lists and records the h1 ones.
+      const h1 = Object.values(release.archives).map((a) => a.hashes.find((h) => h.startsWith("h1:"))!);
+      expect(lockHashes(dir)).toEqual(h1.sort());
+      const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { env, noNode: true });
+      expect(init.stdout).toContain(`Installing siteops/siteops v${release.version}`);
+      expect(server.requests).toContainEqual({ path: `/${MIRROR_PATH}/index.json`, status: 200 });
+      expect(server.requests).toContainEqual({ path: `/${zipName(PLATFORM)}`, status: 200 });
+      // Terraform refuses a mirror over plain http (which is why this one is served over TLS).
+      const http = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url.replace("https:", "http:")}`, "-platform=linux_amd64"], { env });
+      expect(http.code).toBe(1);
+      expect(http.stderr).toMatch(/https/);
+    } finally {
+      tf.close();
+      await server.close();
+    }
+  });
+
+  it("is refused by terraform when a zip does not match the hashes of the mirror documents", async () => {
+    const copy = path.join(scratch, "mismatch");
+    cpSync(release.outDir, copy, { recursive: true });
+    // The arm64 zip listed under linux_amd64: a valid package, with another package's hashes.
+    copyFileSync(path.join(copy, zipName("linux_arm64")), path.join(copy, zipName("linux_amd64")));
+    const server = await serveStatic(copy, scratch);
+    const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
+    try {
+      const dir = workDir("lock-mismatch", "Mismatch");
+      const lock = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url}`, "-platform=linux_amd64"], { env: { SSL_CERT_FILE: server.caFile } });
+      expect(lock.code).toBe(1);
+      expect(lock.stderr).toMatch(/checksum/i);
+    } finally {
+      tf.close();
+      await server.close();
+    }
+  });
+});
+
+describe("siteops provider install --executable", () => {
+  function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(ROOT, "bin/siteops.js"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+
+  it("installs the zip for this platform where a plain terraform init finds it, and runs without Node.js", async () => {
+    const plugins = path.join(scratch, "home/.terraform.d/plugins");
+    // A Node launcher install of the same version is replaced, not kept beside it.
+    mkdirSync(path.join(plugins, MIRROR_PATH, release.version, PLATFORM), { recursive: true });
+    const installed = await cli(["provider", "install", "--executable", "--from", release.outDir, "--dir", plugins]);
+    expect(installed.stderr + installed.stdout).toContain(`installed siteops/siteops ${release.version} (single executable, ${PLATFORM})`);
+    expect(installed.code).toBe(0);
+    expect(sha256(path.join(plugins, MIRROR_PATH, zipName(PLATFORM)))).toBe(sha256(path.join(release.outDir, zipName(PLATFORM))));
+    expect(() => statSync(path.join(plugins, MIRROR_PATH, release.version))).not.toThrow();
+    expect(() => statSync(path.join(plugins, MIRROR_PATH, release.version, PLATFORM))).toThrow();
+
+    // No provider_installation block: Terraform's implied local mirror under $HOME.
+    const empty = path.join(scratch, "empty.tfrc");
+    writeFileSync(empty, "");
+    const tf = new TerraformRunner(empty);
+    try {
+      const dir = workDir("install-work", "Installed Executable");
+      const env = { HOME: path.join(scratch, "home") };
+      const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { env, noNode: true });
+      expect(init.stdout).toContain(`Installing siteops/siteops v${release.version}`);
+      const apply = await tf.ok(dir, ["apply", "-auto-approve", "-input=false", "-no-color"], { env, noNode: true });
+      expect(apply.stdout).toContain("Apply complete! Resources: 1 added");
+      await tf.ok(dir, ["destroy", "-auto-approve", "-input=false", "-no-color"], { env, noNode: true });
+      expect(tf.nodeRuns()).toBe("");
+    } finally {
+      tf.close();
+    }
+  });
+
+  it("refuses a zip that does not match SHA256SUMS, and a release without this platform, installing nothing", async () => {
+    const tampered = path.join(scratch, "tampered");
+    cpSync(release.outDir, tampered, { recursive: true });
+    const zip = readFileSync(path.join(tampered, zipName(PLATFORM)));
+    zip[zip.length >> 1] ^= 0xff;
+    writeFileSync(path.join(tampered, zipName(PLATFORM)), zip);
+    const plugins = path.join(scratch, "refused-plugins");
+    const bad = await cli(["provider", "install", "--executable", "--from", tampered, "--dir", plugins]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${zipName(PLATFORM)} does not match terraform-provider-siteops_${release.version}_SHA256SUMS`);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+
+    rmSync(path.join(tampered, zipName(PLATFORM)));
+    const missing = await cli(["provider", "install", "--executable", "--from", tampered, "--dir", plugins]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`no single executable for ${PLATFORM}`);
+    expect(() => statSync(plugins)).toThrow();
+  });
+});
