@@ -34,7 +34,7 @@ export function launcherName(version) {
   return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
 }
 
-function descriptor(root) {
+export function descriptor(root) {
   const require = createRequire(path.join(root, "package.json"));
   const protobuf = require("protobufjs");
   const source = readFileSync(path.join(root, "provider/protocol/tfplugin6.proto"), "utf8");

@@ -68,14 +68,14 @@ export function nodeBinary({ root, target, version = SEA_NODE_VERSION, log = () 
 /**
  * Bundles the provider with the SEA entry and makes the blob with this machine's Node.js of SEA_NODE_VERSION.
  * `options` adds to the SEA configuration (the benchmark tries useCodeCache and the like); `entry` replaces
- * provider/sea-main.ts.
+ * provider/sea-main.ts, `define` adds to its compile-time constants.
  */
-export async function buildSeaBlob({ root, work, options = {}, entry = path.join(root, "provider", "sea-main.ts"), log = () => {} }) {
+export async function buildSeaBlob({ root, work, options = {}, entry = path.join(root, "provider", "sea-main.ts"), define = {}, log = () => {} }) {
   const host = hostTarget();
   if (!host) throw new Error(`the single executable is built on linux x64 or arm64 (this is ${process.platform} ${process.arch})`);
   const { node, version } = nodeBinary({ root, target: host, log });
   mkdirSync(work, { recursive: true });
-  await bundleProvider({ root, outDir: work, entry, mainName: SEA_MAIN, define: { __SITEOPS_SEA_ASSETS__: JSON.stringify([SERVE_NAME, CLIENT_NAME]) } });
+  await bundleProvider({ root, outDir: work, entry, mainName: SEA_MAIN, define: { ...define, __SITEOPS_SEA_ASSETS__: JSON.stringify([SERVE_NAME, CLIENT_NAME]) } });
   // Paths relative to `work`: the blob records the main script's path, and a build should not depend on where
   // it ran.
   const config = {
