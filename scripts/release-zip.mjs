@@ -33,30 +33,24 @@ export function zipFiles(files) {
     const nameBytes = Buffer.from(name, "utf8");
     const packed = zlib.deflateRawSync(data, { level: 6 });
     const crc = crc32(data);
+    // From "version needed" to "extra field length", the local header and the central directory entry agree.
+    const shared = Buffer.alloc(26);
+    shared.writeUInt16LE(20, 0); // version needed: 2.0 (deflate)
+    shared.writeUInt16LE(0x0800, 2); // names are UTF-8
+    shared.writeUInt16LE(8, 4); // deflate
+    shared.writeUInt16LE(DOS_TIME, 6);
+    shared.writeUInt16LE(DOS_DATE, 8);
+    shared.writeUInt32LE(crc, 10);
+    shared.writeUInt32LE(packed.length, 14);
+    shared.writeUInt32LE(data.length, 18);
+    shared.writeUInt16LE(nameBytes.length, 22); // then no extra field
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(0, 28);
+    shared.copy(local, 4);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, so the external attributes hold the file mode
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    shared.copy(central, 6);
     central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38); // regular file + permission bits
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, packed);

@@ -20,18 +20,13 @@ export interface Release {
   archives: Record<string, { url: string; hashes: string[] }>;
 }
 
-interface ReleaseModule {
-  default(o: { root: string; outDir: string }): Promise<{ version: string; archives: Release["archives"] }>;
-  releaseFileName(version: string, suffix: string): string;
-  MIRROR_PATH: string;
-}
-
-export const releaseModule = (): Promise<ReleaseModule> => import(pathToFileURL(path.join(ROOT, "scripts/build-release.mjs")).href) as Promise<ReleaseModule>;
-
 /** `npm run build:release` into a temp dir (the Node.js binaries come from node_modules/.cache/siteops-sea). */
 export async function buildRelease(scratch: string): Promise<Release> {
   const outDir = path.join(scratch, "release");
-  const { version, archives } = await (await releaseModule()).default({ root: ROOT, outDir });
+  const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-release.mjs")).href)) as {
+    default(o: { root: string; outDir: string }): Promise<{ version: string; archives: Release["archives"] }>;
+  };
+  const { version, archives } = await mod.default({ root: ROOT, outDir });
   return { outDir, version, archives };
 }
 
@@ -61,6 +56,19 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** Runs a process to its end, collecting its output. */
+export function runProcess(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }
 
 /**
@@ -111,15 +119,7 @@ export class TerraformRunner {
       cmd = which("unshare");
       argv = ["--user", "--map-root-user", "--mount", "/bin/sh", "-c", script, "sh", ...args];
     }
-    return new Promise((resolve, reject) => {
-      const child = spawn(cmd, argv, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+    return runProcess(cmd, argv, { cwd, env });
   }
 
   async ok(cwd: string, args: string[], options: { env?: Record<string, string>; noNode?: boolean } = {}): Promise<RunResult> {

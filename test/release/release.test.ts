@@ -2,7 +2,6 @@
 // filesystem mirror holding only the zips, then plan/apply/destroy with no Node.js reachable; `terraform
 // providers lock` against that mirror and against the release directory served as a network mirror over
 // HTTPS; `siteops provider install --executable`. The release is built once for this file.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { terraformPlatform } from "../../src/cli/commands/provider.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
-import { buildRelease, cliConfig, ROOT, serveStatic, TerraformRunner, type Release } from "./helpers.js";
+import { buildRelease, cliConfig, ROOT, runProcess, serveStatic, TerraformRunner, type Release } from "./helpers.js";
 
 const PLATFORM = terraformPlatform();
 const MIRROR_PATH = "registry.terraform.io/siteops/siteops";
@@ -199,17 +198,8 @@ describe("npm run build:release", () => {
 });
 
 describe("siteops provider install --executable", () => {
-  function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(ROOT, "bin/siteops.js"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
-  }
+  /** The built CLI, as a user runs it. */
+  const cli = (args: string[]) => runProcess(process.execPath, [path.join(ROOT, "bin/siteops.js"), ...args]);
 
   it("installs the zip for this platform where a plain terraform init finds it, and runs without Node.js", async () => {
     const plugins = path.join(scratch, "home/.terraform.d/plugins");
