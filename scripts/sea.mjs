@@ -47,21 +47,30 @@ export function nodeBinary({ root, target, version = SEA_NODE_VERSION, log = () 
   const dir = path.join(seaCacheDir(root), `${pkg}-${version}`);
   const result = { node: path.join(dir, "package", "bin", "node"), license: path.join(dir, "package", "LICENSE"), version };
   if (existsSync(result.node)) return result;
-  const partial = `${dir}.partial`;
+  const partial = `${dir}.partial-${process.pid}`; // of this process: two builds may fetch at once
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  log(`fetching ${pkg}@${version} from the npm registry (once, into ${path.relative(root, dir)})`);
+  const shown = path.relative(root, dir).startsWith("..") ? dir : path.relative(root, dir);
+  log(`fetching ${pkg}@${version} from the npm registry (once, into ${shown})`);
   try {
-    execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", partial, "--silent"], { cwd: partial, stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", partial, "--loglevel=error"], { cwd: partial, stdio: ["ignore", "ignore", "pipe"] });
   } catch (err) {
     rmSync(partial, { recursive: true, force: true });
-    throw new Error(`cannot fetch ${pkg}@${version} from the npm registry: ${String(err.stderr || err.message).trim().split("\n").pop()}`);
+    // npm's first error line after its code says what went wrong (e.g. "No matching version found for ...").
+    const lines = String(err.stderr || err.message).split("\n").filter((l) => l.startsWith("npm error") && !/ code |complete log/.test(l));
+    throw new Error(`cannot fetch ${pkg}@${version} from the npm registry: ${(lines[0] ?? String(err.message)).replace(/^npm error( \w+)? /, "").trim()}`);
   }
   const tarball = readdirSync(partial).find((f) => f.endsWith(".tgz"));
   execFileSync("tar", ["xzf", path.join(partial, tarball), "-C", partial, "package/bin/node", "package/LICENSE"]);
   rmSync(path.join(partial, tarball), { force: true });
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(partial, dir);
+  if (!existsSync(result.node)) rmSync(dir, { recursive: true, force: true }); // a leftover without the binary
+  try {
+    renameSync(partial, dir);
+  } catch (err) {
+    // Another build put the same files there first.
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(result.node)) throw err;
+  }
   return result;
 }
 

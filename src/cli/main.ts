@@ -19,7 +19,7 @@ function usage(): string {
     "",
     "commands:",
     "  emulator   run the Site Operations emulator (siteops emulator --help)",
-    "  provider   install the Terraform provider (siteops provider install [--dir DIR])",
+    "  provider   install the Terraform provider (siteops provider install [--dir DIR] [--executable])",
     "",
     "siteops <command> --help shows the options of a command.",
   ].join("\n");
