@@ -1,12 +1,9 @@
-// Helpers for the release tests: the release built once per test file, terraform run where no Node.js can be
-// reached (a mount namespace in which every Node.js binary of this machine is replaced by a stub that records
-// being run), a static HTTPS file server on loopback (Terraform accepts network mirrors over https only), a
-// zip reader, and qemu-user for running the linux_arm64 executable on an x64 machine.
-import { spawn } from "node:child_process";
-import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+// Helpers for the release tests: the release built once per test file, what a test makes of it (mirrors, a
+// configuration, the lock file's hashes), a static HTTPS file server on loopback (Terraform accepts network
+// mirrors over https only), a zip reader, and qemu-user for running the linux_arm64 executable on x64.
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { inflateRawSync } from "node:zlib";
@@ -15,11 +12,56 @@ import { ROOT } from "../provider/harness.js";
 
 export { ROOT };
 
+export const MIRROR_PATH = "registry.terraform.io/siteops/siteops";
+
 export interface Release {
   outDir: string;
   version: string;
   /** The network mirror's <version>.json. */
   archives: Record<string, { url: string; hashes: string[] }>;
+}
+
+export const zipName = (release: Release, platform: string): string => `terraform-provider-siteops_${release.version}_${platform}.zip`;
+
+/** The h1: hash the release lists for each platform. */
+export const h1Hashes = (release: Release): string[] => Object.values(release.archives).map((a) => a.hashes.find((h) => h.startsWith("h1:"))!);
+
+/** A filesystem mirror in `dir` holding the release's zips and nothing else. */
+export function zipMirror(release: Release, dir: string): string {
+  mkdirSync(path.join(dir, MIRROR_PATH), { recursive: true });
+  for (const platform of Object.keys(release.archives)) copyFileSync(path.join(release.outDir, zipName(release, platform)), path.join(dir, MIRROR_PATH, zipName(release, platform)));
+  return dir;
+}
+
+/** A configuration in `dir` with one site, against the service at `baseUrl`. */
+export function siteConfig(dir: string, baseUrl: string, token: string, siteName: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "main.tf"),
+    `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = ${JSON.stringify(baseUrl)}
+  api_token = ${JSON.stringify(token)}
+}
+
+resource "siteops_site" "packaged" {
+  name = ${JSON.stringify(siteName)}
+  url  = "https://${siteName.toLowerCase().replace(/\W+/g, "-")}.example.com"
+}
+`,
+  );
+  return dir;
+}
+
+/** The hashes a working directory's .terraform.lock.hcl records, sorted. */
+export function lockHashes(dir: string): string[] {
+  const lock = readFileSync(path.join(dir, ".terraform.lock.hcl"), "utf8");
+  return [...lock.matchAll(/"((?:h1|zh):[^"]+)"/g)].map((m) => m[1]!).sort();
 }
 
 /** `npm run build:release` into a temp dir (the Node.js binaries come from node_modules/.cache/siteops-sea). */
@@ -30,114 +72,6 @@ export async function buildRelease(scratch: string): Promise<Release> {
   };
   const { version, archives } = await mod.default({ root: ROOT, outDir });
   return { outDir, version, archives };
-}
-
-/** Every Node.js binary on this machine that a process could find: on PATH, this one, the cached ones. */
-function nodeBinaries(): string[] {
-  const found = new Set<string>();
-  const add = (file: string) => {
-    if (existsSync(file) && statSync(file).isFile()) found.add(realpathSync(file));
-  };
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean)) add(path.join(dir, "node"));
-  for (const dir of ["/usr/bin", "/usr/local/bin", "/bin"]) add(path.join(dir, "node"));
-  add(process.execPath);
-  const cache = path.join(ROOT, "node_modules/.cache/siteops-sea");
-  if (existsSync(cache)) for (const pkg of readdirSync(cache)) add(path.join(cache, pkg, "package/bin/node"));
-  return [...found];
-}
-
-function which(cmd: string): string {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const file = path.join(dir, cmd);
-    if (dir && existsSync(file)) return file;
-  }
-  throw new Error(`${cmd} is not on PATH`);
-}
-
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a process to its end, collecting its output. */
-export function runProcess(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-/**
- * Runs terraform. With `noNode`, in a user + mount namespace (unshare) where every Node.js binary is bind-
- * mounted over by a stub that appends to `nodeRuns()` and exits 97, with PATH holding terraform alone and a
- * NODE_OPTIONS that would break any Node.js that honoured it.
- */
-export class TerraformRunner {
-  readonly dir: string;
-  private readonly bin: string;
-  private readonly marker: string;
-  private readonly stub: string;
-
-  constructor(readonly cliConfig: string) {
-    this.dir = mkdtempSync(path.join(tmpdir(), "siteops-release-tf-"));
-    this.bin = path.join(this.dir, "bin");
-    mkdirSync(this.bin);
-    symlinkSync(realpathSync(which("terraform")), path.join(this.bin, "terraform"));
-    this.marker = path.join(this.dir, "node-runs.log");
-    this.stub = path.join(this.dir, "node-stub");
-    writeFileSync(this.stub, `#!/bin/sh\necho "node run: $0 $*" >> ${JSON.stringify(this.marker)}\nexit 97\n`);
-    chmodSync(this.stub, 0o755);
-  }
-
-  /** What the stubbed Node.js binaries recorded (empty when none ran). */
-  nodeRuns(): string {
-    return existsSync(this.marker) ? readFileSync(this.marker, "utf8") : "";
-  }
-
-  run(cwd: string, args: string[], options: { env?: Record<string, string>; noNode?: boolean } = {}): Promise<RunResult> {
-    const env: Record<string, string> = {
-      TF_CLI_CONFIG_FILE: this.cliConfig,
-      CHECKPOINT_DISABLE: "1",
-      TF_IN_AUTOMATION: "1",
-      HOME: this.dir,
-      PATH: options.noNode ? this.bin : (process.env.PATH ?? ""),
-      ...options.env,
-    };
-    let cmd = "terraform";
-    let argv = args;
-    if (options.noNode) {
-      env.NODE_OPTIONS = "--require /nonexistent/siteops-poison.js";
-      const script = [
-        "set -e",
-        ...nodeBinaries().map((n) => `${which("mount")} --bind ${JSON.stringify(this.stub)} ${JSON.stringify(n)}`),
-        `exec terraform "$@"`,
-      ].join("\n");
-      cmd = which("unshare");
-      argv = ["--user", "--map-root-user", "--mount", "/bin/sh", "-c", script, "sh", ...args];
-    }
-    return runProcess(cmd, argv, { cwd, env });
-  }
-
-  async ok(cwd: string, args: string[], options: { env?: Record<string, string>; noNode?: boolean } = {}): Promise<RunResult> {
-    const r = await this.run(cwd, args, options);
-    if (r.code !== 0) throw new Error(`terraform ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}\n${this.nodeRuns()}`);
-    return r;
-  }
-
-  close(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-export function cliConfig(file: string, installation: string): string {
-  writeFileSync(file, `provider_installation {\n${installation}\n  direct {\n    exclude = ["registry.terraform.io/siteops/siteops"]\n  }\n}\n`);
-  return file;
 }
 
 export interface StaticServer {

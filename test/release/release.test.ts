@@ -8,15 +8,15 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { terraformPlatform } from "../../src/cli/commands/provider.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
-import { pathToFileURL } from "node:url";
-import { buildRelease, cliConfig, qemuArm64, readZip, ROOT, runProcess, serveStatic, TerraformRunner, type Release } from "./helpers.js";
+import { buildRelease, h1Hashes, lockHashes, MIRROR_PATH, qemuArm64, readZip, ROOT, serveStatic, siteConfig, zipMirror, zipName, type Release } from "./helpers.js";
+import { cliConfig, runProcess, TerraformRunner } from "./no-node.js";
 
 const PLATFORM = terraformPlatform();
-const MIRROR_PATH = "registry.terraform.io/siteops/siteops";
 
 let scratch: string;
 let release: Release;
@@ -31,50 +31,12 @@ afterAll(async () => {
 });
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
-const zipName = (platform: string) => `terraform-provider-siteops_${release.version}_${platform}.zip`;
-
-/** A configuration with one site, against the emulator. */
-function workDir(name: string, siteName: string): string {
-  const dir = path.join(scratch, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, "main.tf"),
-    `terraform {
-  required_providers {
-    siteops = { source = "siteops/siteops" }
-  }
-}
-
-provider "siteops" {
-  base_url  = ${JSON.stringify(emu.url)}
-  api_token = ${JSON.stringify(OWNER_TOKEN)}
-}
-
-resource "siteops_site" "packaged" {
-  name = ${JSON.stringify(siteName)}
-  url  = "https://${siteName.toLowerCase().replace(/\W+/g, "-")}.example.com"
-}
-`,
-  );
-  return dir;
-}
-
-/** A filesystem mirror holding the release's zips and nothing else. */
-function zipMirror(name: string): string {
-  const dir = path.join(scratch, name);
-  mkdirSync(path.join(dir, MIRROR_PATH), { recursive: true });
-  for (const platform of Object.keys(release.archives)) copyFileSync(path.join(release.outDir, zipName(platform)), path.join(dir, MIRROR_PATH, zipName(platform)));
-  return dir;
-}
+const zip = (platform: string) => zipName(release, platform);
+const workDir = (name: string, siteName: string) => siteConfig(path.join(scratch, name), emu.url, OWNER_TOKEN, siteName);
 
 async function siteNames(): Promise<string[]> {
   const res = await fetch(`${emu.url}/api/v1/sites?per_page=100`, { headers: { authorization: `token ${OWNER_TOKEN}` } });
   return ((await res.json()) as { name: string }[]).map((s) => s.name);
-}
-
-function lockHashes(dir: string): string[] {
-  const lock = readFileSync(path.join(dir, ".terraform.lock.hcl"), "utf8");
-  return [...lock.matchAll(/"((?:h1|zh):[^"]+)"/g)].map((m) => m[1]!).sort();
 }
 
 /** Plan, apply and destroy of one site; every terraform command with no Node.js reachable. */
@@ -95,11 +57,11 @@ describe("npm run build:release", () => {
   it("writes zips, SHA256SUMS, the registry manifest and network mirror documents that agree", () => {
     const sums = readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_SHA256SUMS`), "utf8").trim().split("\n");
     const listed = new Map(sums.map((line) => [line.split("  ")[1]!, line.split("  ")[0]!]));
-    expect([...listed.keys()].sort()).toEqual([zipName("linux_amd64"), zipName("linux_arm64"), `terraform-provider-siteops_${release.version}_manifest.json`]);
+    expect([...listed.keys()].sort()).toEqual([zip("linux_amd64"), zip("linux_arm64"), `terraform-provider-siteops_${release.version}_manifest.json`]);
     for (const [name, hash] of listed) expect(sha256(path.join(release.outDir, name)), name).toBe(hash);
     // Each zip: the executable (mode 0755, an ELF binary for the zip's CPU) and Node.js's licence.
     for (const [platform, machine] of [["linux_amd64", 0x3e], ["linux_arm64", 0xb7]] as const) {
-      const entries = readZip(readFileSync(path.join(release.outDir, zipName(platform))));
+      const entries = readZip(readFileSync(path.join(release.outDir, zip(platform))));
       expect(entries.map((e) => [e.name, (e.mode & 0o777).toString(8)])).toEqual([[`terraform-provider-siteops_v${release.version}`, "755"], ["LICENSE.node", "644"]]);
       expect(entries[0]!.data.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
       expect(entries[0]!.data.readUInt16LE(18), platform).toBe(machine);
@@ -114,14 +76,14 @@ describe("npm run build:release", () => {
     expect(Object.keys(archives).sort()).toEqual(["linux_amd64", "linux_arm64"]);
     for (const [platform, { url, hashes }] of Object.entries(archives)) {
       // Resolved against the document's own URL, as Terraform does.
-      expect(new URL(url, `https://mirror.example/${MIRROR_PATH}/${release.version}.json`).href).toBe(`https://mirror.example/${zipName(platform)}`);
-      expect(hashes).toContain(`zh:${listed.get(zipName(platform))}`);
+      expect(new URL(url, `https://mirror.example/${MIRROR_PATH}/${release.version}.json`).href).toBe(`https://mirror.example/${zip(platform)}`);
+      expect(hashes).toContain(`zh:${listed.get(zip(platform))}`);
       expect(hashes.filter((h) => h.startsWith("h1:"))).toHaveLength(1);
     }
   });
 
   it("inits from a filesystem mirror of the zips and plans, applies and destroys with no Node.js reachable", async () => {
-    const tf = new TerraformRunner(cliConfig(path.join(scratch, "fs.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(zipMirror("fs-mirror"))}\n  }`));
+    const tf = new TerraformRunner(cliConfig(path.join(scratch, "fs.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(zipMirror(release, path.join(scratch, "fs-mirror")))}\n  }`));
     try {
       const dir = workDir("fs-work", "Packaged FS");
       const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { noNode: true });
@@ -157,9 +119,8 @@ describe("npm run build:release", () => {
     const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
     try {
       const dir = workDir("lock-fs", "Lock FS");
-      await tf.ok(dir, ["providers", "lock", "-no-color", `-fs-mirror=${zipMirror("lock-fs-mirror")}`, "-platform=linux_amd64", "-platform=linux_arm64"]);
-      const h1 = Object.values(release.archives).map((a) => a.hashes.find((h) => h.startsWith("h1:"))!);
-      expect(lockHashes(dir)).toEqual(h1.sort());
+      await tf.ok(dir, ["providers", "lock", "-no-color", `-fs-mirror=${zipMirror(release, path.join(scratch, "lock-fs-mirror"))}`, "-platform=linux_amd64", "-platform=linux_arm64"]);
+      expect(lockHashes(dir)).toEqual(h1Hashes(release).sort());
     } finally {
       tf.close();
     }
@@ -173,12 +134,11 @@ describe("npm run build:release", () => {
       const dir = workDir("lock-net", "Lock Net");
       await tf.ok(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url}`, "-platform=linux_amd64", "-platform=linux_arm64"], { env });
       // Terraform checks each download against the hashes the mirror lists and records the h1 ones.
-      const h1 = Object.values(release.archives).map((a) => a.hashes.find((h) => h.startsWith("h1:"))!);
-      expect(lockHashes(dir)).toEqual(h1.sort());
+      expect(lockHashes(dir)).toEqual(h1Hashes(release).sort());
       const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { env, noNode: true });
       expect(init.stdout).toContain(`Installing siteops/siteops v${release.version}`);
       expect(server.requests).toContainEqual({ path: `/${MIRROR_PATH}/index.json`, status: 200 });
-      expect(server.requests).toContainEqual({ path: `/${zipName(PLATFORM)}`, status: 200 });
+      expect(server.requests).toContainEqual({ path: `/${zip(PLATFORM)}`, status: 200 });
       // Terraform refuses a mirror over plain http (which is why this one is served over TLS).
       const http = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url.replace("https:", "http:")}`, "-platform=linux_amd64"], { env });
       expect(http.code).toBe(1);
@@ -193,7 +153,7 @@ describe("npm run build:release", () => {
     const copy = path.join(scratch, "mismatch");
     cpSync(release.outDir, copy, { recursive: true });
     // The arm64 zip listed under linux_amd64: a valid package, with another package's hashes.
-    copyFileSync(path.join(copy, zipName("linux_arm64")), path.join(copy, zipName("linux_amd64")));
+    copyFileSync(path.join(copy, zip("linux_arm64")), path.join(copy, zip("linux_amd64")));
     const server = await serveStatic(copy, scratch);
     const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
     try {
@@ -219,7 +179,7 @@ describe("siteops provider install --executable", () => {
     const installed = await cli(["provider", "install", "--executable", "--from", release.outDir, "--dir", plugins]);
     expect(installed.stderr + installed.stdout).toContain(`installed siteops/siteops ${release.version} (single executable, ${PLATFORM})`);
     expect(installed.code).toBe(0);
-    expect(sha256(path.join(plugins, MIRROR_PATH, zipName(PLATFORM)))).toBe(sha256(path.join(release.outDir, zipName(PLATFORM))));
+    expect(sha256(path.join(plugins, MIRROR_PATH, zip(PLATFORM)))).toBe(sha256(path.join(release.outDir, zip(PLATFORM))));
     expect(() => statSync(path.join(plugins, MIRROR_PATH, release.version))).not.toThrow();
     expect(() => statSync(path.join(plugins, MIRROR_PATH, release.version, PLATFORM))).toThrow();
 
@@ -244,16 +204,16 @@ describe("siteops provider install --executable", () => {
   it("refuses a zip that does not match SHA256SUMS, and a release without this platform, installing nothing", async () => {
     const tampered = path.join(scratch, "tampered");
     cpSync(release.outDir, tampered, { recursive: true });
-    const zip = readFileSync(path.join(tampered, zipName(PLATFORM)));
-    zip[zip.length >> 1] ^= 0xff;
-    writeFileSync(path.join(tampered, zipName(PLATFORM)), zip);
+    const bytes = readFileSync(path.join(tampered, zip(PLATFORM)));
+    bytes[bytes.length >> 1] ^= 0xff;
+    writeFileSync(path.join(tampered, zip(PLATFORM)), bytes);
     const plugins = path.join(scratch, "refused-plugins");
     const bad = await cli(["provider", "install", "--executable", "--from", tampered, "--dir", plugins]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`${zipName(PLATFORM)} does not match terraform-provider-siteops_${release.version}_SHA256SUMS`);
+    expect(bad.stderr).toContain(`${zip(PLATFORM)} does not match terraform-provider-siteops_${release.version}_SHA256SUMS`);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
 
-    rmSync(path.join(tampered, zipName(PLATFORM)));
+    rmSync(path.join(tampered, zip(PLATFORM)));
     const missing = await cli(["provider", "install", "--executable", "--from", tampered, "--dir", plugins]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`no single executable for ${PLATFORM}`);
@@ -283,7 +243,7 @@ describe.skipIf(!qemu && process.env.CI !== "true")("the linux_arm64 executable,
     // The zip's files unpacked into a filesystem mirror for this machine's platform, behind a wrapper.
     const pkg = path.join(scratch, "arm64-mirror", MIRROR_PATH, release.version, PLATFORM);
     mkdirSync(pkg, { recursive: true });
-    for (const entry of readZip(readFileSync(path.join(release.outDir, zipName("linux_arm64"))))) {
+    for (const entry of readZip(readFileSync(path.join(release.outDir, zip("linux_arm64"))))) {
       writeFileSync(path.join(pkg, entry.name === `terraform-provider-siteops_v${release.version}` ? "siteops-arm64" : entry.name), entry.data, { mode: entry.mode & 0o777 });
     }
     const wrapper = path.join(pkg, `terraform-provider-siteops_v${release.version}`);
