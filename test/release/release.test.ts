@@ -201,6 +201,17 @@ describe("siteops provider install --executable", () => {
     }
   });
 
+  it("installs another platform's executable with --platform, e.g. into a configuration's terraform.d/plugins", async () => {
+    const other = PLATFORM === "linux_arm64" ? "linux_amd64" : "linux_arm64";
+    const plugins = path.join(scratch, "config/terraform.d/plugins");
+    const installed = await cli(["provider", "install", "--executable", "--from", release.outDir, "--platform", other, "--dir", plugins]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(sha256(path.join(plugins, MIRROR_PATH, zip(other)))).toBe(sha256(path.join(release.outDir, zip(other))));
+    const bad = await cli(["provider", "install", "--executable", "--platform", "linux/arm64"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--platform must look like linux_amd64");
+  });
+
   it("refuses a zip that does not match SHA256SUMS, and a release without this platform, installing nothing", async () => {
     const tampered = path.join(scratch, "tampered");
     cpSync(release.outDir, tampered, { recursive: true });

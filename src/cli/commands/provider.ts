@@ -14,7 +14,7 @@ const HOSTNAME = "registry.terraform.io";
 const NAMESPACE = "siteops";
 const TYPE = "siteops";
 
-const HELP = `usage: siteops provider install [--dir DIR] [--executable [--from DIR]]
+const HELP = `usage: siteops provider install [--dir DIR] [--executable [--from DIR] [--platform OS_ARCH]]
 
 Installs the siteops Terraform provider of this package's version where Terraform looks for providers
 without a registry. By default that is the provider this package carries (dist/provider/), which runs on
@@ -33,6 +33,9 @@ release zip, checked against the release's SHA256SUMS and installed as it is (Te
   --from DIR     where the release files are: terraform-provider-${TYPE}_<version>_<os>_<arch>.zip and
                  terraform-provider-${TYPE}_<version>_SHA256SUMS, as downloaded from a release or made by
                  \`npm run build:release\` in a source checkout (default: dist/release/ of this package)
+  --platform OS_ARCH
+                 the platform of the machine that will run Terraform, if not this one (e.g. linux_amd64,
+                 for a configuration's own terraform.d/plugins that a remote agent will use)
 
 Then, in your configuration:
   terraform {
@@ -153,7 +156,13 @@ const command: Command = {
     }
     const { values } = parseArgs({
       args: rest,
-      options: { dir: { type: "string" }, executable: { type: "boolean" }, from: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        dir: { type: "string" },
+        executable: { type: "boolean" },
+        from: { type: "string" },
+        platform: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: false,
     });
@@ -161,13 +170,19 @@ const command: Command = {
       console.log(HELP);
       return 0;
     }
-    if (values.from !== undefined && !values.executable) {
-      console.error("siteops provider install: --from names where the single executable is; use it with --executable");
+    for (const flag of ["from", "platform"] as const) {
+      if (values[flag] !== undefined && !values.executable) {
+        console.error(`siteops provider install: --${flag} is about the single executable; use it with --executable`);
+        return 2;
+      }
+    }
+    if (values.platform !== undefined && !/^[a-z0-9]+_[a-z0-9]+$/.test(values.platform)) {
+      console.error(`siteops provider install: --platform must look like linux_amd64 (OS_ARCH), not "${values.platform}"`);
       return 2;
     }
     const pluginDir = path.resolve(values.dir ?? path.join(homedir(), ".terraform.d", "plugins"));
     if (values.executable) {
-      const result = installExecutable(pluginDir, values.from === undefined ? undefined : path.resolve(values.from));
+      const result = installExecutable(pluginDir, values.from === undefined ? undefined : path.resolve(values.from), undefined, values.platform);
       console.log(`installed siteops/siteops ${result.version} (single executable, ${result.platform}) at ${result.zip}`);
     } else {
       const result = installProvider(pluginDir);
