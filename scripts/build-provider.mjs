@@ -1,6 +1,7 @@
 // Bundles the Terraform provider (provider/main.ts) into CommonJS files with esbuild, embeds the protocol's
 // JSON descriptor (so start-up never parses .proto text), and writes the launcher Terraform executes:
-//   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle)
+//   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle; scripts/sea.mjs makes
+//                                                    the single-executable one, without Node.js)
 //   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
 //                                    gRPC server; siteops-client.cjs, the API client, loaded on configure)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir, benchmarks also
@@ -13,8 +14,8 @@ import { undiciPoolOnly } from "./esbuild-undici-pool.mjs";
 
 export const PROVIDER_TYPE = "siteops";
 export const BUNDLE_NAME = "siteops-provider.cjs";
-const CLIENT_NAME = "siteops-client.cjs";
-const SERVE_NAME = "siteops-provider-rpc.cjs";
+export const CLIENT_NAME = "siteops-client.cjs";
+export const SERVE_NAME = "siteops-provider-rpc.cjs";
 
 /** Keeps a lazily loaded module out of a bundle: the code that imports it loads the separate file itself. */
 function lazyFile(filter, file) {
@@ -34,7 +35,7 @@ export function launcherName(version) {
   return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
 }
 
-function descriptor(root) {
+export function descriptor(root) {
   const require = createRequire(path.join(root, "package.json"));
   const protobuf = require("protobufjs");
   const source = readFileSync(path.join(root, "provider/protocol/tfplugin6.proto"), "utf8");
@@ -65,21 +66,22 @@ export async function generateProviderDocs({ root, outDir = path.join(root, "pro
   }
 }
 
-export default async function buildProvider({
+/**
+ * Bundles the provider into `outDir`: the entry (`entry`, written as `mainName`), the RPC half and the API
+ * client. The single-executable build (scripts/sea.mjs) passes its own entry, which finds the other two files
+ * in the executable instead of on disk; `define` adds to the entry's compile-time constants.
+ */
+export async function bundleProvider({
   root,
-  outDir = path.join(root, "dist", "provider"),
-  quiet = false,
-  docs = !quiet,
+  outDir,
+  entry = path.join(root, "provider/main.ts"),
+  mainName = BUNDLE_NAME,
+  define = {},
   serveEntry = path.join(root, "provider/serve.ts"),
   minify = true,
 }) {
   const require = createRequire(path.join(root, "package.json"));
   const esbuild = require("esbuild");
-  const version = providerVersion(root);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  // Not named terraform-provider-*: Terraform executes the first file with that prefix in the package dir.
-  const bundle = path.join(outDir, BUNDLE_NAME);
   const common = {
     bundle: true,
     platform: "node",
@@ -92,10 +94,11 @@ export default async function buildProvider({
   // what the handshake line needs; the provider and its RPC server are a second file, loaded right after.
   await esbuild.build({
     ...common,
-    entryPoints: [path.join(root, "provider/main.ts")],
-    outfile: bundle,
+    entryPoints: [entry],
+    outfile: path.join(outDir, mainName),
     format: "cjs",
     define: {
+      ...define,
       __SITEOPS_SERVE_FILE__: JSON.stringify(`./${SERVE_NAME}`),
       "import.meta.url": "__siteopsImportMetaUrl",
     },
@@ -125,6 +128,22 @@ export default async function buildProvider({
     absWorkingDir: root,
     plugins: [undiciPoolOnly("siteops-provider")],
   });
+  return { main: path.join(outDir, mainName), lazy: [SERVE_NAME, CLIENT_NAME].map((f) => path.join(outDir, f)) };
+}
+
+export default async function buildProvider({
+  root,
+  outDir = path.join(root, "dist", "provider"),
+  quiet = false,
+  docs = !quiet,
+  serveEntry = path.join(root, "provider/serve.ts"),
+  minify = true,
+}) {
+  const version = providerVersion(root);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  // Not named terraform-provider-*: Terraform executes the first file with that prefix in the package dir.
+  const { main: bundle } = await bundleProvider({ root, outDir, serveEntry, minify });
   const launcher = path.join(outDir, launcherName(version));
   // Terraform runs this file directly; it finds the bundle beside itself (also through a symlinked dir).
   writeFileSync(

@@ -2,14 +2,17 @@
 // Build everything a user or CI needs: the compiled package (dist/) and, when their build steps exist,
 // the bundled Terraform provider, GitHub Action and CLI. Each step is a module so parts can grow independently.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 
-rmSync(path.join(root, "dist"), { recursive: true, force: true });
+// dist/release/ (npm run build:release: the provider's release packages) is slow to make and survives a build.
+for (const entry of existsSync(path.join(root, "dist")) ? readdirSync(path.join(root, "dist")) : []) {
+  if (entry !== "release") rmSync(path.join(root, "dist", entry), { recursive: true, force: true });
+}
 const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
   stdio: "inherit",
 });

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import command, { installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
+import command, { installExecutable, installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
 import { Terraform, buildProvider } from "./harness.js";
 
 let tf: Terraform;
@@ -34,10 +34,24 @@ describe("siteops provider install", () => {
       expect(err.mock.calls.join("\n")).toContain("usage: siteops provider install [--dir DIR]");
       expect(await command.run(["install", "--help"])).toBe(0);
       expect(out.mock.calls.join("\n")).toContain("usage: siteops provider install [--dir DIR]");
+      // True of an installed package too, where nobody runs the build.
+      expect(out.mock.calls.join("\n")).not.toContain("built by `npm run build`");
+      expect(out.mock.calls.join("\n")).toContain("--executable");
+      expect(await command.run(["install", "--from", scratch])).toBe(2);
     } finally {
       out.mockRestore();
       err.mockRestore();
     }
+  });
+
+  it("says where a single executable comes from when there is none", () => {
+    const root = path.join(scratch, "no-release");
+    mkdirSync(root);
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "siteops", version: "0.1.0" }));
+    expect(() => installExecutable(path.join(scratch, "p"), undefined, root, "linux_amd64")).toThrow(
+      /no single executable for linux_amd64: .*terraform-provider-siteops_0\.1\.0_linux_amd64\.zip is missing \(run `npm run build:release`/,
+    );
+    expect(() => installExecutable(path.join(scratch, "p"), root, root, "linux_amd64")).toThrow(/is missing$/);
   });
 
   it("fails clearly when the provider is not built", () => {

@@ -1,5 +1,8 @@
-// `siteops provider install [--dir DIR]`: copies the bundled Terraform provider into Terraform's implied
-// local mirror, so that a plain `terraform init` finds `source = "siteops/siteops"` offline.
+// `siteops provider install [--dir DIR] [--executable [--from DIR]]`: puts the Terraform provider into
+// Terraform's implied local mirror (or another plugin directory), so that a plain `terraform init` finds
+// `source = "siteops/siteops"` offline: the Node.js launcher this package carries, or the single executable
+// for this platform from a release directory (`npm run build:release`), checked against its SHA256SUMS.
+import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -11,15 +14,28 @@ const HOSTNAME = "registry.terraform.io";
 const NAMESPACE = "siteops";
 const TYPE = "siteops";
 
-const HELP = `usage: siteops provider install [--dir DIR]
+const HELP = `usage: siteops provider install [--dir DIR] [--executable [--from DIR] [--platform OS_ARCH]]
 
-Installs the siteops Terraform provider (built by \`npm run build\`) where Terraform looks for providers
-without a registry:
+Installs the siteops Terraform provider of this package's version where Terraform looks for providers
+without a registry. By default that is the provider this package carries (dist/provider/), which runs on
+Node.js >= 20 on the machine that runs Terraform:
 
   DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/<version>/<os>_<arch>/terraform-provider-${TYPE}_v<version>
 
-  --dir DIR   plugin directory (default: ~/.terraform.d/plugins, Terraform's implied local mirror;
-              use a directory named in a filesystem_mirror block of your CLI config instead if you have one)
+With --executable it is the single executable for this platform instead, which needs no Node.js: the
+release zip, checked against the release's SHA256SUMS and installed as it is (Terraform unpacks it):
+
+  DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/terraform-provider-${TYPE}_<version>_<os>_<arch>.zip
+
+  --dir DIR      plugin directory (default: ~/.terraform.d/plugins, Terraform's implied local mirror;
+                 use a directory named in a filesystem_mirror block of your CLI config instead if you have one)
+  --executable   install the single executable instead of the Node.js launcher
+  --from DIR     where the release files are: terraform-provider-${TYPE}_<version>_<os>_<arch>.zip and
+                 terraform-provider-${TYPE}_<version>_SHA256SUMS, as downloaded from a release or made by
+                 \`npm run build:release\` in a source checkout (default: dist/release/ of this package)
+  --platform OS_ARCH
+                 the platform of the machine that will run Terraform, if not this one (e.g. linux_amd64,
+                 for a configuration's own terraform.d/plugins that a remote agent will use)
 
 Then, in your configuration:
   terraform {
@@ -52,23 +68,78 @@ export interface InstallResult {
   version: string;
 }
 
+function packageVersion(root: string): string {
+  return (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** Where the two kinds of install of one version and platform go; installing one removes the other. */
+function installPaths(pluginDir: string, version: string, platform: string): { unpacked: string; packed: string } {
+  const typeDir = path.join(pluginDir, HOSTNAME, NAMESPACE, TYPE);
+  return { unpacked: path.join(typeDir, version, platform), packed: path.join(typeDir, `terraform-provider-${TYPE}_${version}_${platform}.zip`) };
+}
+
 /** Copies dist/provider into the plugin directory; returns where the launcher went. */
 export function installProvider(pluginDir: string, root = packageRoot()): InstallResult {
-  const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  const version = packageVersion(root);
   const built = path.join(root, "dist", "provider");
   const launcherName = `terraform-provider-${TYPE}_v${version}`;
   if (!existsSync(path.join(built, launcherName))) {
     throw new Error(`the provider is not built (${path.relative(process.cwd(), path.join(built, launcherName)) || built} is missing): run \`npm run build\` first`);
   }
-  const dir = path.join(pluginDir, HOSTNAME, NAMESPACE, TYPE, version, terraformPlatform());
+  const { unpacked: dir, packed } = installPaths(pluginDir, version, terraformPlatform());
   // Replace, not merge: a stale bundle next to a new launcher would be worse than none.
   rmSync(dir, { recursive: true, force: true });
+  rmSync(packed, { force: true });
   mkdirSync(dir, { recursive: true });
   for (const file of readdirSync(built)) {
     copyFileSync(path.join(built, file), path.join(dir, file));
     if (file === launcherName) chmodSync(path.join(dir, file), 0o755);
   }
   return { dir, launcher: path.join(dir, launcherName), version };
+}
+
+export interface ExecutableInstallResult {
+  zip: string;
+  version: string;
+  platform: string;
+}
+
+/**
+ * Installs the single executable for `platform` from a release directory: its zip, after checking the zip's
+ * SHA-256 against the release's SHA256SUMS (a truncated download or a zip of another build is refused).
+ */
+export function installExecutable(pluginDir: string, releaseDir?: string, root = packageRoot(), platform = terraformPlatform()): ExecutableInstallResult {
+  const version = packageVersion(root);
+  const from = releaseDir ?? path.join(root, "dist", "release");
+  const zipName = `terraform-provider-${TYPE}_${version}_${platform}.zip`;
+  const sumsName = `terraform-provider-${TYPE}_${version}_SHA256SUMS`;
+  const shown = (file: string) => (path.relative(process.cwd(), file).startsWith("..") ? file : path.relative(process.cwd(), file));
+  const zipFile = path.join(from, zipName);
+  if (!existsSync(zipFile)) {
+    const prefix = `terraform-provider-${TYPE}_${version}_`;
+    const present = existsSync(from) ? readdirSync(from).filter((f) => f.startsWith(prefix) && f.endsWith(".zip")) : [];
+    const hint = present.length
+      ? ` (the release there has ${present.map((f) => f.slice(prefix.length, -".zip".length)).join(", ")})`
+      : releaseDir
+        ? ""
+        : " (run `npm run build:release` in a source checkout, or pass --from DIR with a release's files)";
+    throw new Error(`no single executable for ${platform}: ${shown(zipFile)} is missing${hint}`);
+  }
+  const sumsFile = path.join(from, sumsName);
+  if (!existsSync(sumsFile)) throw new Error(`cannot check ${zipName}: ${shown(sumsFile)} is missing`);
+  const listed = readFileSync(sumsFile, "utf8")
+    .split("\n")
+    .map((line) => /^([0-9a-f]{64}) [ *]?(.+)$/.exec(line.trim()))
+    .find((m) => m?.[2] === zipName)?.[1];
+  if (!listed) throw new Error(`${shown(sumsFile)} does not list ${zipName}`);
+  const zip = readFileSync(zipFile);
+  const actual = createHash("sha256").update(zip).digest("hex");
+  if (actual !== listed) throw new Error(`${shown(zipFile)} does not match ${sumsName} (SHA-256 ${actual}, listed ${listed}): download it again`);
+  const { unpacked, packed } = installPaths(pluginDir, version, platform);
+  rmSync(unpacked, { recursive: true, force: true });
+  mkdirSync(path.dirname(packed), { recursive: true });
+  copyFileSync(zipFile, packed);
+  return { zip: packed, version, platform };
 }
 
 const command: Command = {
@@ -83,14 +154,40 @@ const command: Command = {
       console.error(`siteops provider: unknown subcommand "${sub}"\n\n${HELP}`);
       return 2;
     }
-    const { values } = parseArgs({ args: rest, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true });
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        dir: { type: "string" },
+        executable: { type: "boolean" },
+        from: { type: "string" },
+        platform: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
     if (values.help) {
       console.log(HELP);
       return 0;
     }
+    for (const flag of ["from", "platform"] as const) {
+      if (values[flag] !== undefined && !values.executable) {
+        console.error(`siteops provider install: --${flag} is about the single executable; use it with --executable`);
+        return 2;
+      }
+    }
+    if (values.platform !== undefined && !/^[a-z0-9]+_[a-z0-9]+$/.test(values.platform)) {
+      console.error(`siteops provider install: --platform must look like linux_amd64 (OS_ARCH), not "${values.platform}"`);
+      return 2;
+    }
     const pluginDir = path.resolve(values.dir ?? path.join(homedir(), ".terraform.d", "plugins"));
-    const result = installProvider(pluginDir);
-    console.log(`installed siteops/siteops ${result.version} at ${result.launcher}`);
+    if (values.executable) {
+      const result = installExecutable(pluginDir, values.from === undefined ? undefined : path.resolve(values.from), undefined, values.platform);
+      console.log(`installed siteops/siteops ${result.version} (single executable, ${result.platform}) at ${result.zip}`);
+    } else {
+      const result = installProvider(pluginDir);
+      console.log(`installed siteops/siteops ${result.version} at ${result.launcher}`);
+    }
     console.error(
       `Use it with source = "${NAMESPACE}/${TYPE}" in required_providers and run \`terraform init\`. ` +
         "After reinstalling the same version, remove its entry from .terraform.lock.hcl (or run `terraform init -upgrade`).",
