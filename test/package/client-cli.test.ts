@@ -5,7 +5,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { PKG, Project, npmInstallArgs, npmWarnings, readmeBlock } from "./helpers.js";
+import { NODE, PKG, Project, npmInstallArgs, npmWarnings, readmeBlock } from "./helpers.js";
+import { execFileSync } from "node:child_process";
+
+const NODE_VERSION = execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim();
 
 const TOKEN = "sot_consumerPackageTest000001";
 const seed = {
@@ -58,6 +61,11 @@ describe("the packed package, installed for the client and the CLI", () => {
     const r = await project.run("require.cjs", 'const { SiteOps, NotFoundError } = require("siteops");\nconsole.log(typeof SiteOps, typeof NotFoundError);\n');
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("function function");
+  });
+
+  it("runs on the Node.js under test (SITEOPS_TEST_NODE in the other legs of .ci/run)", async () => {
+    const r = await project.run("version.mjs", "console.log(process.version);\n");
+    expect(r.stdout.trim()).toBe(NODE_VERSION);
   });
 
   it("answers --version and --help", async () => {
