@@ -4,7 +4,7 @@
 // Node 24 leg of .ci/run), else this Node; npm itself and the emulator the tests talk to stay on this Node.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -56,9 +56,20 @@ export function npmInstallArgs(block: string): string[] {
   return shellWords(line).slice(2);
 }
 
+/** This user's npm cache: the projects get their own HOME, but npm keeps reading packages from here. */
+const NPM_CACHE = spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim() || path.join(homedir(), ".npm");
+
 function env(project: Project, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  return { ...clean, PATH: `${project.bin}${path.delimiter}${process.env.PATH}`, HOME: project.home, CHECKPOINT_DISABLE: "1", NO_COLOR: "1", ...extra };
+  return {
+    ...clean,
+    PATH: `${project.bin}${path.delimiter}${process.env.PATH}`,
+    HOME: project.home,
+    npm_config_cache: NPM_CACHE,
+    CHECKPOINT_DISABLE: "1",
+    NO_COLOR: "1",
+    ...extra,
+  };
 }
 
 function collect(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
