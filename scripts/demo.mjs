@@ -48,7 +48,7 @@ async function loadModules() {
     throw new DemoError("the dev dependencies are missing: run `npm ci` first.");
   }
   const ts = (file, tsconfig = path.join(root, "tsconfig.json")) => tsImport(pathToFileURL(path.join(root, file)).href, { parentURL: import.meta.url, tsconfig });
-  const exampleTsconfig = path.join(EXAMPLE, "tsconfig.json");
+  const exampleTsconfig = path.join(root, "tsconfig.examples.json"); // resolves "siteops/cdktf" to the sources
   const [emulator, core, stack, lists, cdktf] = await Promise.all([
     ts("emulator/index.ts"),
     ts("src/index.ts"),

@@ -1,18 +1,25 @@
-// The CDKTF example as the tests drive it: run as a user runs it (a child process), or its stack synthesized
-// in-process with other lists. The example is loaded through tsx with its own tsconfig, which maps
-// "siteops/cdktf" to the generated sources (no build needed); the root typecheck does not follow it there.
+// The CDK examples (examples/cdktf, examples/cdktn) as the tests drive them: run as a user runs them (a child
+// process), or their stack synthesized in-process with other lists. The examples are loaded through tsx with
+// tsconfig.examples.json, which maps "siteops", "siteops/cdktf" and "siteops/cdktn" to the sources (no build
+// needed); the root typecheck does not follow them there.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { App, LocalBackend, type TerraformStack } from "cdktf";
 import type { Construct } from "constructs";
 import { tsImport } from "tsx/esm/api";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const EXAMPLE_DIR = path.join(ROOT, "examples/cdktf");
-export const EXAMPLE_TSCONFIG = path.join(EXAMPLE_DIR, "tsconfig.json");
+export const EXAMPLES_TSCONFIG = path.join(ROOT, "tsconfig.examples.json");
 export const STACK_NAME = "siteops";
+
+/** The two CDKs: CDK for Terraform (archived upstream) and CDK Terrain, its community fork. */
+export type Flavor = "cdktf" | "cdktn";
+export const TITLES: Record<Flavor, string> = { cdktf: "CDKTF", cdktn: "CDK Terrain" };
+
+export function exampleDir(flavor: Flavor): string {
+  return path.join(ROOT, "examples", flavor);
+}
 
 export interface SiteSpec {
   key: string;
@@ -29,23 +36,36 @@ export interface WebhookSpec {
   events: string[];
 }
 
-interface ExampleModules {
-  SiteopsStack: new (scope: Construct, id: string, props: { sites: SiteSpec[]; webhooks: WebhookSpec[] }) => TerraformStack;
-  sites: SiteSpec[];
-  webhooks: WebhookSpec[];
+/** The part of cdktf's and cdktn's API the tests use (the two are the same here). */
+interface CdkLibrary {
+  App: new (props: { outdir: string }) => Construct & { synth(): void };
+  LocalBackend: new (scope: Construct, props: { path: string }) => unknown;
 }
 
-let loaded: Promise<ExampleModules> | undefined;
+interface ExampleModules {
+  SiteopsStack: new (scope: Construct, id: string, props: { sites: SiteSpec[]; webhooks: WebhookSpec[] }) => Construct;
+  sites: SiteSpec[];
+  webhooks: WebhookSpec[];
+  cdk: CdkLibrary;
+}
 
-/** The example's stack class and lists, loaded once per test file. */
-export function loadExample(): Promise<ExampleModules> {
-  loaded ??= (async () => {
-    const opts = { parentURL: import.meta.url, tsconfig: EXAMPLE_TSCONFIG };
-    const stack = (await tsImport(pathToFileURL(path.join(EXAMPLE_DIR, "stack.ts")).href, opts)) as Pick<ExampleModules, "SiteopsStack">;
-    const lists = (await tsImport(pathToFileURL(path.join(EXAMPLE_DIR, "sites.ts")).href, opts)) as Pick<ExampleModules, "sites" | "webhooks">;
-    return { SiteopsStack: stack.SiteopsStack, sites: lists.sites, webhooks: lists.webhooks };
-  })();
-  return loaded;
+const loaded = new Map<Flavor, Promise<ExampleModules>>();
+
+/** An example's stack class and lists, and its CDK library, loaded once per test file. */
+export function loadExample(flavor: Flavor): Promise<ExampleModules> {
+  let modules = loaded.get(flavor);
+  if (!modules) {
+    modules = (async () => {
+      const opts = { parentURL: import.meta.url, tsconfig: EXAMPLES_TSCONFIG };
+      const dir = exampleDir(flavor);
+      const stack = (await tsImport(pathToFileURL(path.join(dir, "stack.ts")).href, opts)) as Pick<ExampleModules, "SiteopsStack">;
+      const lists = (await tsImport(pathToFileURL(path.join(dir, "sites.ts")).href, opts)) as Pick<ExampleModules, "sites" | "webhooks">;
+      const cdk = (await import(flavor)) as CdkLibrary;
+      return { SiteopsStack: stack.SiteopsStack, sites: lists.sites, webhooks: lists.webhooks, cdk };
+    })();
+    loaded.set(flavor, modules);
+  }
+  return modules;
 }
 
 export type TfJson = {
@@ -57,14 +77,19 @@ export type TfJson = {
 };
 
 /**
- * Synthesizes the example stack with these lists into `outdir` and returns the cdk.tf.json path. The state goes
+ * Synthesizes an example's stack with these lists into `outdir` and returns the cdk.tf.json path. The state goes
  * to `stateFile` (the default local backend would put it in the current directory).
  */
-export async function synthStack(outdir: string, stateFile: string, lists: { sites: SiteSpec[]; webhooks: WebhookSpec[] }): Promise<string> {
-  const { SiteopsStack } = await loadExample();
-  const app = new App({ outdir });
+export async function synthStack(
+  flavor: Flavor,
+  outdir: string,
+  stateFile: string,
+  lists: { sites: SiteSpec[]; webhooks: WebhookSpec[] },
+): Promise<string> {
+  const { SiteopsStack, cdk } = await loadExample(flavor);
+  const app = new cdk.App({ outdir });
   const stack = new SiteopsStack(app, STACK_NAME, lists);
-  new LocalBackend(stack, { path: stateFile });
+  new cdk.LocalBackend(stack, { path: stateFile });
   app.synth();
   return path.join(outdir, "stacks", STACK_NAME, "cdk.tf.json");
 }
@@ -73,12 +98,12 @@ export function readTfJson(file: string): TfJson {
   return JSON.parse(readFileSync(file, "utf8")) as TfJson;
 }
 
-/** Runs examples/cdktf/main.ts as `npx tsx main.ts` would, in `cwd`. */
-export function runExampleApp(cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
+/** Runs an example's main.ts as `npx tsx main.ts` would, in `cwd`. */
+export function runExampleApp(flavor: Flavor, cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(EXAMPLE_DIR, "main.ts")], {
+    const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(exampleDir(flavor), "main.ts")], {
       cwd,
-      env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLE_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
+      env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLES_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

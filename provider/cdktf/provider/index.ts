@@ -1,4 +1,4 @@
-// GENERATED FILE - DO NOT EDIT. Regenerate with `npm run generate` (scripts/generate-cdktf.mjs):
+// GENERATED FILE - DO NOT EDIT. Regenerate with `npm run generate` (scripts/generate-cdk.mjs):
 // @cdktf/provider-generator 0.21.0 over the siteops provider's schema (provider/schema-json.ts).
 // https://registry.terraform.io/providers/siteops/siteops/latest/docs
 // generated from terraform resource schema

@@ -1,6 +1,13 @@
 // `siteops emulator`: run the Site Operations emulator until interrupted (DESIGN.md section 3).
+import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
+
+/**
+ * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
+ * user of the client alone installs none of them. Their ranges are read from package.json, never repeated here.
+ */
+const EMULATOR_PEERS = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox"];
 
 const HELP = `usage: siteops emulator [options]
 
@@ -17,6 +24,32 @@ const HELP = `usage: siteops emulator [options]
   --log                 log requests to stderr
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
+
+/** The package's declared peer ranges (package.json sits three levels up in a source run, four in dist/). */
+function peerRanges(): Record<string, string> {
+  const file = ["../../../package.json", "../../../../package.json"].map((rel) => new URL(rel, import.meta.url)).find((url) => existsSync(url));
+  if (!file) return {};
+  return (JSON.parse(readFileSync(file, "utf8")) as { peerDependencies?: Record<string, string> }).peerDependencies ?? {};
+}
+
+/**
+ * The one line for a missing peer: the npm command that installs every missing one at its declared range, or
+ * null when all resolve from here (the same place dist/emulator resolves them from).
+ */
+export function missingPeersMessage(resolve: (specifier: string) => string = (s) => import.meta.resolve(s)): string | null {
+  const missing = EMULATOR_PEERS.filter((name) => {
+    try {
+      resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (!missing.length) return null;
+  const ranges = peerRanges();
+  const args = missing.map((name) => (ranges[name] ? `${name}@${ranges[name]}` : name)).map((arg) => (/^[\w@^~./-]+$/.test(arg) ? arg : `"${arg}"`));
+  return `siteops emulator: the emulator needs its optional peer dependencies (missing: ${missing.join(", ")}); install them with: npm i -D ${args.join(" ")}`;
+}
 
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -56,6 +89,11 @@ const command: Command = {
     if (values.help) {
       console.log(HELP);
       return 0;
+    }
+    const missing = missingPeersMessage();
+    if (missing) {
+      console.error(missing);
+      return 2;
     }
     const { startEmulator } = await import("../../../emulator/index.js");
     const emulator = await startEmulator({

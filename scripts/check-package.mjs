@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// CI check (.ci/run runs every scripts/check-*.mjs, after `npm run build`): the npm tarball as a user gets it.
+// Packs the package, then
+//   - publint (--strict: warnings fail too) over the tarball: exports, files, fields;
+//   - @arethetypeswrong/cli with the ESM-only profile over the tarball: every export's types resolve under
+//     node16 (ESM) and bundler resolution (CommonJS `require` goes through Node's require(esm));
+//   - its contents: only bin/, dist/ and the top-level documents, no source maps or .ts sources, every export
+//     target present, and a size budget so that an accident (a test fixture, a second bundle) shows up here.
+// Prints the tarball's size and file count.
+//
+//   node scripts/check-package.mjs [--keep DIR]   --keep: leave the tarball in DIR
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** Packed (gzip) size budget; 0.1.0 packs to about 250 kB. Raise it deliberately, with a reason in the commit. */
+const PACKED_BUDGET = 400_000;
+const ALLOWED = [/^bin\/[\w.-]+\.js$/, /^dist\//, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/];
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", ...opts });
+  return { code: r.status ?? 1, out: `${r.stdout ?? ""}${r.stderr ?? ""}`.trim(), stdout: r.stdout ?? "" };
+}
+
+/** Packs the package into dir; returns npm's description of the tarball. */
+export function pack(dir) {
+  const r = run("npm", ["pack", "--json", "--pack-destination", dir], { env: { ...process.env, npm_config_loglevel: "error" } });
+  if (r.code !== 0) throw new Error(`npm pack failed:\n${r.out}`);
+  const [info] = JSON.parse(r.stdout);
+  return { ...info, tarball: path.join(dir, info.filename) };
+}
+
+/** Problems with the packed files themselves (not the tools' findings). */
+export function contentProblems(info, pkg) {
+  const files = info.files.map((f) => f.path);
+  const problems = [];
+  for (const f of files) {
+    if (!ALLOWED.some((re) => re.test(f))) problems.push(`${f} is packed but is neither in bin/, dist/ nor a top-level document`);
+    else if (f.endsWith(".map")) problems.push(`${f}: source maps are not shipped (tsconfig.build.json)`);
+    else if (/\.ts$/.test(f) && !f.endsWith(".d.ts")) problems.push(`${f}: TypeScript sources are not shipped`);
+  }
+  const targets = [];
+  const walk = (v) => (typeof v === "string" ? targets.push(v) : v && typeof v === "object" && Object.values(v).forEach(walk));
+  walk(pkg.exports);
+  targets.push(...Object.values(pkg.bin ?? {}));
+  for (const t of targets) if (!files.includes(t.replace(/^\.\//, ""))) problems.push(`${t} (from package.json) is not in the tarball: run npm run build`);
+  for (const doc of ["LICENSE", "README.md"]) if (!files.includes(doc)) problems.push(`${doc} is not in the tarball`);
+  if (info.size > PACKED_BUDGET) problems.push(`the tarball is ${info.size} bytes, over the ${PACKED_BUDGET} budget (scripts/check-package.mjs)`);
+  return problems;
+}
+
+function main() {
+  const { values } = parseArgs({ options: { keep: { type: "string" } } });
+  const dir = values.keep ? path.resolve(values.keep) : mkdtempSync(path.join(tmpdir(), "siteops-pack-"));
+  mkdirSync(dir, { recursive: true });
+  try {
+    const info = pack(dir);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    const failures = contentProblems(info, pkg).map((p) => `contents: ${p}`);
+    const bin = (name) => path.join(ROOT, "node_modules", ".bin", name);
+    const publint = run(bin("publint"), ["run", info.tarball, "--strict"]);
+    if (publint.code !== 0) failures.push(`publint:\n${publint.out}`);
+    const attw = run(bin("attw"), [info.tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-color"]);
+    if (attw.code !== 0) failures.push(`@arethetypeswrong/cli (--profile esm-only):\n${attw.out}`);
+    const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
+    const summary = `${info.filename}: ${kb(info.size)} packed, ${kb(info.unpackedSize)} unpacked, ${info.entryCount} files`;
+    if (failures.length) {
+      console.error(`check-package: ${summary}\n${failures.join("\n")}`);
+      return 1;
+    }
+    console.error(`check-package: ${summary}; publint and attw (esm-only) pass`);
+    return 0;
+  } finally {
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exitCode = main();
+  } catch (err) {
+    console.error(`check-package: ${err instanceof Error ? err.message : err}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,109 @@
+// A client and CLI user's path from the packed tarball: the README's install line (siteops alone, no peers),
+// its client snippet against the emulator, require() from CommonJS, the CLI (--version, the emulator's
+// missing-peers line), and `siteops provider install` + plain `terraform init/apply` of the README's HCL.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { NODE, PKG, Project, npmInstallArgs, npmWarnings, readmeBlock } from "./helpers.js";
+import { execFileSync } from "node:child_process";
+
+const NODE_VERSION = execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim();
+
+const TOKEN = "sot_consumerPackageTest000001";
+const seed = {
+  accounts: [
+    {
+      name: "Consumer",
+      users: [{ email: "c@consumer.test", password: "consumer-pass-1", name: "C", role: "owner" as const }],
+      api_tokens: [{ token: TOKEN, user_email: "c@consumer.test" }],
+      sites: [{ name: "Existing", url: "https://existing.example.com" }],
+    },
+  ],
+};
+
+describe("the packed package, installed for the client and the CLI", () => {
+  let project: Project;
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    // The provider's install block (the client and the CLI need nothing beside the tarball either).
+    const args = npmInstallArgs(readmeBlock("Terraform provider", "sh"));
+    expect(args).toEqual([`siteops-${PKG.version}.tgz`]);
+    [project, emulator] = await Promise.all([Project.create("client", [...args, "@types/node@^22"]), startEmulator({ port: 0, stepSeconds: 0, seed })]);
+  }, 120_000);
+  afterAll(async () => {
+    await emulator?.close();
+    project?.remove();
+  });
+
+  it("installs without a warning beyond the Node-version ones the README explains", () => {
+    expect(npmWarnings(project.installOutput).filter((l) => !/EBADENGINE/.test(l))).toEqual([]);
+  });
+
+  it("runs the README's client snippet against the emulator", async () => {
+    const snippet = readmeBlock("The API client (`siteops`)", "ts").replace("https://siteops.example.com", emulator.url);
+    const r = await project.run("client.ts", snippet, { SITEOPS_API_TOKEN: TOKEN });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Existing \w+/m);
+    const sites = await fetch(`${emulator.url}/api/v1/sites`, { headers: { authorization: `token ${TOKEN}` } });
+    expect(((await sites.json()) as { name: string }[]).map((s) => s.name)).toContain("Company blog");
+  });
+
+  it("typechecks the client snippet without skipLibCheck", async () => {
+    const r = await project.typecheck(["client.ts"]);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it("loads from CommonJS with require()", async () => {
+    const r = await project.run("require.cjs", 'const { SiteOps, NotFoundError } = require("siteops");\nconsole.log(typeof SiteOps, typeof NotFoundError);\n');
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("function function");
+  });
+
+  it("runs on the Node.js under test (SITEOPS_TEST_NODE in the other legs of .ci/run)", async () => {
+    const r = await project.run("version.mjs", "console.log(process.version);\n");
+    expect(r.stdout.trim()).toBe(NODE_VERSION);
+  });
+
+  it("answers --version and --help", async () => {
+    expect((await project.siteops(["--version"])).stdout.trim()).toBe(PKG.version);
+    const help = await project.siteops(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("usage: siteops <command>");
+  });
+
+  it("says in one line how to install the emulator's peers, and exits 2", async () => {
+    const r = await project.siteops(["emulator", "--demo"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    const peers = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox"];
+    const expected = `siteops emulator: the emulator needs its optional peer dependencies (missing: ${peers.join(", ")}); install them with: npm i -D ${peers.map((p) => `${p}@${PKG.peerDependencies[p]}`).join(" ")}`;
+    expect(r.stderr).toBe(`${expected}\n`);
+    // The README shows the same line.
+    expect(readmeBlock("Running it from the installed package", "")).toContain(expected);
+  });
+
+  it("installs the provider where a plain terraform init finds it, and applies the README's HCL", async () => {
+    await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" }); // the client snippet created the same site
+    const r = await project.siteops(["provider", "install"]);
+    expect(r.code, r.stderr).toBe(0);
+    const work = path.join(project.dir, "tf");
+    mkdirSync(work);
+    writeFileSync(path.join(work, "main.tf"), readmeBlock("Terraform provider", "hcl"));
+    // An empty CLI config: Terraform's implied local mirror (~/.terraform.d/plugins) is all it searches.
+    writeFileSync(path.join(project.dir, "empty.tfrc"), "");
+    const env = { TF_CLI_CONFIG_FILE: path.join(project.dir, "empty.tfrc"), TF_IN_AUTOMATION: "1", SITEOPS_BASE_URL: emulator.url, SITEOPS_API_TOKEN: TOKEN };
+    const init = await project.exec("terraform", ["init", "-input=false", "-no-color"], { cwd: work, env });
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    // The one warning the README explains (section "Install" of the provider).
+    expect(init.stdout + init.stderr).toContain("Incomplete lock file information for providers");
+    const apply = await project.exec("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(apply.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.");
+    const destroy = await project.exec("terraform", ["destroy", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
+    expect(destroy.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
+  }, 90_000);
+});
