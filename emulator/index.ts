@@ -2,4 +2,4 @@
 export { startEmulator, type RunningEmulator } from "./server.js";
 export type { EmulatorOptions, RateLimitOptions } from "./options.js";
 export type { SeedFile, SeedUser, DemoCredentials } from "./seed.js";
-export type { FaultRule } from "./control/faults.js";
+export type { FaultPhase, FaultRule } from "./control/faults.js";

@@ -17,9 +17,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** Packed (gzip) size budget; 0.1.0 packs to about 250 kB. Raise it deliberately, with a reason in the commit. */
-const PACKED_BUDGET = 400_000;
-const ALLOWED = [/^bin\/[\w.-]+\.js$/, /^dist\//, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/];
+/** Packed (gzip) size budget; 0.1.0 packs to about 250 kB, and about 490 kB since the CLI ships as one bundle
+ * (dist/cli/siteops.cjs with undici's llhttp, for its start-up time: BENCHMARKS.md, CLI). Raise it deliberately,
+ * with a reason in the commit. */
+const PACKED_BUDGET = 560_000;
+const ALLOWED = [/^bin\/[\w.-]+\.js$/, /^bin\/package\.json$/, /^dist\//, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/];
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", ...opts });

@@ -28,7 +28,13 @@ export interface SiteopsProviderConfig {
   */
   readonly email?: string;
   /**
-  * Retries of a failed request (connection errors, 408, 429, 5xx). Default 2; env `SITEOPS_MAX_RETRIES`.
+  * Most API requests in flight at once from one provider process (Terraform's `-parallelism` decides how many resources it works on; this bounds the requests they make). Default 32, the API client's connection pool; env `SITEOPS_MAX_CONCURRENCY`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs#max_concurrency SiteopsProvider#max_concurrency}
+  */
+  readonly maxConcurrency?: number;
+  /**
+  * Retries of a failed request (connection errors, 408, 429, 5xx), within the core's 60 s retry budget (env `SITEOPS_RETRY_BUDGET_MS`). Default 8; env `SITEOPS_MAX_RETRIES`.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs#max_retries SiteopsProvider#max_retries}
   */
@@ -105,6 +111,7 @@ export class SiteopsProvider extends cdktn.TerraformProvider {
     this._apiToken = config.apiToken;
     this._baseUrl = config.baseUrl;
     this._email = config.email;
+    this._maxConcurrency = config.maxConcurrency;
     this._maxRetries = config.maxRetries;
     this._otp = config.otp;
     this._password = config.password;
@@ -162,6 +169,22 @@ export class SiteopsProvider extends cdktn.TerraformProvider {
   // Temporarily expose input value. Use with caution.
   public get emailInput() {
     return this._email;
+  }
+
+  // max_concurrency - computed: false, optional: true, required: false
+  private _maxConcurrency?: number; 
+  public get maxConcurrency() {
+    return this._maxConcurrency;
+  }
+  public set maxConcurrency(value: number | undefined) {
+    this._maxConcurrency = value;
+  }
+  public resetMaxConcurrency() {
+    this._maxConcurrency = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maxConcurrencyInput() {
+    return this._maxConcurrency;
   }
 
   // max_retries - computed: false, optional: true, required: false
@@ -253,6 +276,7 @@ export class SiteopsProvider extends cdktn.TerraformProvider {
       api_token: cdktn.stringToTerraform(this._apiToken),
       base_url: cdktn.stringToTerraform(this._baseUrl),
       email: cdktn.stringToTerraform(this._email),
+      max_concurrency: cdktn.numberToTerraform(this._maxConcurrency),
       max_retries: cdktn.numberToTerraform(this._maxRetries),
       otp: cdktn.stringToTerraform(this._otp),
       password: cdktn.stringToTerraform(this._password),
@@ -280,6 +304,12 @@ export class SiteopsProvider extends cdktn.TerraformProvider {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      max_concurrency: {
+        value: cdktn.numberToHclTerraform(this._maxConcurrency),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
       },
       max_retries: {
         value: cdktn.numberToHclTerraform(this._maxRetries),
