@@ -1,7 +1,8 @@
-// Text from the service (site names, descriptions, error messages) is data, not terminal input: anyone who can
-// rename a site must not be able to start a line of their own (forged log lines, `::warning::` workflow
-// commands when siteops runs in GitHub Actions), move the cursor or change colours. Every such string the CLI
-// prints in human or tab-separated form goes through `clean`; JSON output goes through `safeJson`.
+// Text from the service (site names, descriptions, error messages) is data, not terminal or log input: anyone
+// who can rename a site must not be able to start a line of their own (forged log lines, `::warning::` workflow
+// commands in a GitHub Actions log, where `core.info` escapes nothing), move the cursor or change colours.
+// The CLI (tables, progress, errors) and the GitHub Action (log, annotations, job summary, outputs) print
+// every such string through `clean`/`inertLine`, and JSON through `safeJson`: one implementation for both.
 
 // C0 controls, DEL, C1 controls (0x9b is an 8-bit CSI), line/paragraph separators and bidi overrides/isolates
 // (which reorder what is shown, "Trojan Source").
@@ -21,9 +22,16 @@ export function clean(value: unknown): string {
   return text.replace(UNSAFE, escape);
 }
 
-/** A line that would start a GitHub Actions workflow command (`::name ...::`) gets its first colon escaped. */
+/** One log line made of service data: control characters escaped (so it stays one line), no workflow command
+ * at its start, and no `##[` anywhere (the runner's older command syntax, found mid-line). */
+export function inertLine(value: unknown): string {
+  return guardLine(clean(value)).replaceAll("##[", "##\\x5b");
+}
+
+/** A line that would start a GitHub Actions workflow command (`::name ...::`, after any leading whitespace,
+ * which the runner trims) gets its first colon escaped. */
 export function guardLine(line: string): string {
-  return line.startsWith("::") ? `\\x3a${line.slice(1)}` : line;
+  return line.replace(/^(\s*):(?=:)/, "$1\\x3a");
 }
 
 // JSON.stringify escapes C0 controls itself; these it leaves raw.
