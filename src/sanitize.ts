@@ -16,16 +16,16 @@ function escape(char: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
-/** The text with every control character shown as an escape (`\n`, `\x1b`, `\u202e`): one line, inert. */
+/** The text with every control character shown as an escape (`\n`, `\x1b`, `\u202e`): one line, inert. A
+ * `##[` (the runner's older command syntax, which it finds anywhere in a line) gets its bracket escaped. */
 export function clean(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
-  return text.replace(UNSAFE, escape);
+  return text.replace(UNSAFE, escape).replaceAll("##[", "##\\x5b");
 }
 
-/** One log line made of service data: control characters escaped (so it stays one line), no workflow command
- * at its start, and no `##[` anywhere (the runner's older command syntax, found mid-line). */
+/** One log line made of service data: `clean`, and no workflow command at its start. */
 export function inertLine(value: unknown): string {
-  return guardLine(clean(value)).replaceAll("##[", "##\\x5b");
+  return guardLine(clean(value));
 }
 
 /** A line that would start a GitHub Actions workflow command (`::name ...::`, after any leading whitespace,
@@ -37,7 +37,10 @@ export function guardLine(line: string): string {
 // JSON.stringify escapes C0 controls itself; these it leaves raw.
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** JSON text of `value` in which no character can act on a terminal (still valid JSON, same value). */
+/** JSON text of `value` in which no character can act on a terminal or a runner's log (still valid JSON, same
+ * value: `##[` can only occur inside a string, where `\u005b` is the same bracket). */
 export function safeJson(value: unknown, indent?: number): string {
-  return (JSON.stringify(value, null, indent) ?? "null").replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return (JSON.stringify(value, null, indent) ?? "null")
+    .replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replaceAll("##[", "##\\u005b");
 }
