@@ -26,6 +26,9 @@ interface CommonInputs {
   timeoutMs: number;
   /** Env SITEOPS_POLL_INTERVAL_MS; the core's default (2 s) when absent. */
   pollIntervalMs: number | undefined;
+  /** From `result-file`: the `result` output is also written there (a fleet's result can be larger than an
+   * environment variable may hold, 128 KiB on Linux, so a later step reads the file instead). */
+  resultFile: string | undefined;
 }
 
 export interface SnapshotInputs extends CommonInputs {
@@ -129,7 +132,8 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   });
 
   const siteRaw = source.get("site").trim();
-  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs };
+  const resultFile = get("result-file");
+  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs, resultFile };
 
   if (command) {
     for (const [name, commands] of Object.entries(USED_BY)) {

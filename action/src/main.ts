@@ -2,6 +2,7 @@
 // Every failure ends here as one `setFailed` line; the token is masked before anything is printed.
 
 import { setMaxListeners } from "node:events";
+import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
 import { SiteOps } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
@@ -38,6 +39,7 @@ export async function run(): Promise<void> {
     client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken });
     const outcome = await dispatch(client, inputs, { run: runInfo(), secrets, signal: cancel.signal });
     for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
+    if (inputs.resultFile) writeResult(inputs.resultFile, outcome.outputs.result ?? "");
     await writeSummary();
     if (outcome.failure) log.fail(outcome.failure);
   } catch (err) {
@@ -46,6 +48,15 @@ export async function run(): Promise<void> {
   } finally {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     await client?.close().catch(() => undefined);
+  }
+}
+
+/** The result is a report, like the summary: a file that cannot be written is a warning, not a failure. */
+function writeResult(file: string, result: string): void {
+  try {
+    writeFileSync(file, `${result}\n`);
+  } catch (err) {
+    log.warning(`'result-file' ${JSON.stringify(file)} could not be written: ${(err as Error).message}`);
   }
 }
 
