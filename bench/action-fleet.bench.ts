@@ -15,13 +15,13 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { inputEnv } from "../test/action/run-action.js";
+import { TOKEN, writeSeed } from "./core-helpers.js";
 
 const SITES = Number(process.env.FLEET_SITES ?? 1000);
 const SHARD_COUNTS = (process.env.FLEET_SHARDS ?? "4,16,64").split(",").map(Number);
 const [LIMIT, WINDOW_S] = (process.env.FLEET_RATE ?? "1200/60").split("/").map(Number) as [number, number];
 const CONCURRENCY = Number(process.env.FLEET_CONCURRENCY ?? 8);
 const PER_PAGE = 100; // the action lists the fleet 100 sites a page
-const TOKEN = "sot_benchActionFleet0000000001";
 const root = path.resolve(import.meta.dirname, "..");
 const ACTION = path.join(root, "action/dist/index.js");
 
@@ -134,18 +134,9 @@ async function fleetRun(shards: number, seedFile: string): Promise<Figures> {
 
 const seedDir = mkdtempSync(path.join(tmpdir(), "siteops-bench-fleet-seed-"));
 const seedFile = path.join(seedDir, "seed.json");
-writeFileSync(
+writeSeed(
   seedFile,
-  JSON.stringify({
-    accounts: [
-      {
-        name: "Fleet",
-        users: [{ email: "fleet@example.test", password: "fleet password 1", name: "Fleet", role: "owner" }],
-        api_tokens: [{ token: TOKEN, user_email: "fleet@example.test" }],
-        sites: Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.test` })),
-      },
-    ],
-  }),
+  Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.test` })),
 );
 
 const rate = LIMIT / WINDOW_S;

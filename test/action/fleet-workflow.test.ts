@@ -9,9 +9,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { updateSiteRow } from "../../emulator/store/sites.js";
-import { shardMatrix, shardOf, SiteOps, type Site } from "../../src/index.js";
+import { shardMatrix, shardOf, type Site } from "../../src/index.js";
+import { fleetEmulator, setFaults } from "./fleet-emulator.js";
 import { runAction } from "./run-action.js";
 
 const WORKFLOW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/workflows/nightly-fleet.yml");
@@ -24,24 +25,7 @@ let dir: string;
 let fleet: Site[];
 
 beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    stepSeconds: 0,
-    seed: {
-      accounts: [
-        {
-          name: "Fleet",
-          users: [{ email: "owner@example.com", password: "owner-password-1", name: "Owner", role: "owner" }],
-          api_tokens: [{ token: TOKEN, user_email: "owner@example.com" }],
-          sites: Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.com` })),
-        },
-      ],
-    },
-  });
-  const client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
-  fleet = [];
-  for await (const site of client.sites.list({ per_page: 100 })) fleet.push(site);
-  await client.close();
+  ({ emu, fleet } = await fleetEmulator(TOKEN, SITES));
   dir = mkdtempSync(path.join(tmpdir(), "siteops-fleet-workflow-"));
 });
 afterAll(async () => {
@@ -69,11 +53,7 @@ it("runs a shard per matrix entry and merges their results into one table of fai
   // One site of shard 2 fails, and it has a name that would break out of an HTML cell.
   const victim = fleet.find((s) => shardOf(s.id, SHARDS) === 2)!;
   updateSiteRow(emu.context.db, victim.id, { name: "Broken <b>site</b>\n\n# not a heading" });
-  await fetch(`${emu.url}/__emulator/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ rules: [{ method: "POST", path: `/api/v1/sites/${victim.id}/snapshots`, status: 422 }] }),
-  });
+  await setFaults(emu, [{ method: "POST", path: `/api/v1/sites/${victim.id}/snapshots`, status: 422 }]);
   const runs = await Promise.all(
     shardMatrix(SHARDS).include.map(async ({ shard }, jobIndex) => {
       const artifact = path.join(dir, "results", `snapshot-result-${jobIndex}`);
@@ -85,7 +65,7 @@ it("runs a shard per matrix entry and merges their results into one table of fai
       return { shard, r };
     }),
   );
-  await fetch(`${emu.url}/__emulator/faults`, { method: "DELETE" });
+  await setFaults(emu);
   for (const { shard, r } of runs) expect(r.code, shard).toBe(shard === `2/${SHARDS}` ? 1 : 0);
 
   const summary = path.join(dir, "summary.md");

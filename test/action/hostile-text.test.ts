@@ -4,9 +4,10 @@
 // into the emulator's store directly (its API and seed refuse control characters), so that it sends them as a
 // service with such data stored would.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { updateSiteRow } from "../../emulator/store/sites.js";
-import { SiteOps } from "../../src/index.js";
+import type { Site } from "../../src/index.js";
+import { fleetEmulator, setFaults } from "./fleet-emulator.js";
 import { runAction, type ActionRun } from "./run-action.js";
 
 const TOKEN = "sot_actionHostileTestToken0001";
@@ -17,32 +18,10 @@ const LEGACY = "old ##[warning]legacy command";
 let emu: RunningEmulator;
 
 beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    stepSeconds: 0,
-    seed: {
-      accounts: [
-        {
-          name: "Acme",
-          users: [{ email: "owner@example.com", password: "owner-password-1", name: "Owner", role: "owner" }],
-          api_tokens: [{ token: TOKEN, user_email: "owner@example.com" }],
-          sites: [
-            { name: "evil", url: "https://evil.example.com" },
-            { name: "leading", url: "https://leading.example.com" },
-            { name: "legacy", url: "https://legacy.example.com" },
-          ],
-        },
-      ],
-    },
-  });
-  const client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
-  const hostile: Record<string, { name: string; url?: string }> = {
-    evil: { name: EVIL, url: "https://evil.example.com\n::warning::url" },
-    leading: { name: LEADING },
-    legacy: { name: LEGACY },
-  };
-  for await (const site of client.sites.list()) updateSiteRow(emu.context.db, site.id, hostile[site.name]!);
-  await client.close();
+  let fleet: Site[];
+  ({ emu, fleet } = await fleetEmulator(TOKEN, 3));
+  const hostile: { name: string; url?: string }[] = [{ name: EVIL, url: "https://evil.example.com\n::warning::url" }, { name: LEADING }, { name: LEGACY }];
+  fleet.forEach((site, i) => updateSiteRow(emu.context.db, site.id, hostile[i]!));
 });
 afterAll(async () => emu?.close());
 
@@ -82,11 +61,7 @@ describe("hostile site names", () => {
   });
 
   it("stay inert in annotations and the failure line", async () => {
-    await fetch(`${emu.url}/__emulator/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rules: [{ method: "POST", path: "/api/v1/sites/*/snapshots", status: 422 }] }),
-    });
+    await setFaults(emu, [{ method: "POST", path: "/api/v1/sites/*/snapshots", status: 422 }]);
     try {
       const r = await run({ site: "all" });
       expect(r.code).toBe(1);
@@ -94,7 +69,7 @@ describe("hostile site names", () => {
       expect(r.errors.length).toBe(4); // one per site, then the step's failure line
       expect(r.errors.join("\n")).toContain(String.raw`evil\n::warning title=injected::INJECTED`);
     } finally {
-      await fetch(`${emu.url}/__emulator/faults`, { method: "DELETE" });
+      await setFaults(emu);
     }
   });
 

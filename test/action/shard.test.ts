@@ -1,8 +1,9 @@
 // `shard: "I/N"` with `site: all`, run through the bundled action: N shard runs snapshot every site of the
 // account exactly once, each shard the sites src/shards.ts assigns it; bad specs are one input error.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { inShard, SiteOps, type Site } from "../../src/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { inShard, type Site } from "../../src/index.js";
+import { fleetEmulator } from "./fleet-emulator.js";
 import { runAction } from "./run-action.js";
 
 const TOKEN = "sot_actionShardTestToken000001";
@@ -10,33 +11,13 @@ const SITES = 40;
 const SHARDS = 4;
 
 let emu: RunningEmulator;
-let client: SiteOps;
 let fleet: Site[];
 
 beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    stepSeconds: 0,
-    seed: {
-      accounts: [
-        {
-          name: "Sharded",
-          users: [{ email: "owner@example.com", password: "owner-password-1", name: "Owner", role: "owner" }],
-          api_tokens: [{ token: TOKEN, user_email: "owner@example.com" }],
-          sites: Array.from({ length: SITES }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.com` })),
-        },
-      ],
-    },
-  });
-  client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
-  fleet = [];
-  for await (const site of client.sites.list({ per_page: 100 })) fleet.push(site);
+  ({ emu, fleet } = await fleetEmulator(TOKEN, SITES));
 });
 
-afterAll(async () => {
-  await client?.close();
-  await emu?.close();
-});
+afterAll(async () => emu?.close());
 
 const run = (inputs: Record<string, string>) =>
   runAction({ "api-token": TOKEN, "base-url": emu.url, command: "snapshot", ...inputs }, { SITEOPS_POLL_INTERVAL_MS: "20" });
