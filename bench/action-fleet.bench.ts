@@ -147,7 +147,7 @@ writeSeed(
 const rate = LIMIT / WINDOW_S;
 console.log(`${SITES} sites, --rate-limit ${LIMIT}/${WINDOW_S} (${rate} requests/s per token), ${CONCURRENCY} sites at a time per shard.`);
 console.log(`Requests needed: 2 per site (create, one poll: --step-seconds 0) + each shard lists the fleet (${Math.ceil(SITES / PER_PAGE)} pages).\n`);
-console.log("| shards | snapshots completed | duplicates | failed steps | requests answered | of them list pages | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |");
+console.log("| shards | snapshots completed | duplicates | failed steps | requests answered | list pages sent | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 let bad = false;
 try {
