@@ -72,7 +72,7 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
     const finish = (auth: AuthContext | undefined, authError?: unknown): void => {
       try {
         // A sign-in is also counted under its email, once the body is parsed (preHandler below).
-        if (limiter && !config?.signIn) limiter.check(reply, [auth ? principalKey(auth) : addressKey(req)]);
+        limiter?.check(reply, [auth ? principalKey(auth) : addressKey(req)]);
       } catch (err) {
         return done(err as Error);
       }
@@ -104,12 +104,12 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
   };
 }
 
-/** Sign-ins are rate limited by address and by the email they name (the body is parsed by now). */
+/** A sign-in, already counted by address (onRequest), is counted under the email it names too. */
 function signInLimit(limiter: RateLimiter) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (!req.routeOptions.config?.signIn) return;
     const email = (req.body as { email?: unknown } | undefined)?.email;
-    limiter.check(reply, typeof email === "string" ? [addressKey(req), emailKey(email)] : [addressKey(req)]);
+    if (typeof email === "string") limiter.check(reply, [emailKey(email)]);
   };
 }
 

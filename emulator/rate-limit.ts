@@ -44,6 +44,9 @@ export class RateLimiter {
       if (w.count > this.#opts.limit) limitedFor = Math.max(limitedFor, reset);
     }
     if (!tightest) return;
+    // A second check of the same request (a sign-in's email) keeps the headers of the tighter one.
+    const earlier = reply.getHeader("ratelimit-remaining");
+    if (!limitedFor && earlier !== undefined && Number(earlier) <= tightest.remaining) return;
     reply.header("RateLimit-Limit", String(this.#opts.limit));
     reply.header("RateLimit-Remaining", String(tightest.remaining));
     reply.header("RateLimit-Reset", String(limitedFor || tightest.reset));

@@ -58,6 +58,15 @@ describe("keys", () => {
   });
 });
 
+describe("sign-ins with a body that does not validate", () => {
+  it("still count against the address", async () => {
+    await nextWindow();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await sendJson(emu.port, "POST", "/api/v1/jwt", { junk: i }, { localAddress: "127.0.0.11" })).status);
+    expect(statuses).toEqual([422, 422, 422, 429]);
+  });
+});
+
 describe("hooks follow the matched route, not the raw URL", () => {
   it("POST /%61pi/v1/jwt is rate limited like /api/v1/jwt", async () => {
     await nextWindow();
