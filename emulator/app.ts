@@ -40,12 +40,17 @@ function nextRequestId(): string {
 /** RFC 3986 host (reg-name, IPv4 or [IPv6]) with an optional port: anything else is a 400, never a 500. */
 const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
 
+// Nearly every request names the same host: the last good one skips the parse (this runs on every request).
+let lastGoodHost = "";
+
 /** Why the Host header is unacceptable, or null. HTTP/1.0 may omit it. */
 export function badHost(req: FastifyRequest): string | null {
   const host = req.headers.host;
+  if (host === lastGoodHost && host !== "") return null;
   if (host === undefined || host === "") return req.raw.httpVersion === "1.0" ? null : "Missing Host header";
   const m = HOST_RE.exec(host);
   if (!m || (m[1] !== undefined && Number(m[1]) > 65535) || !URL.canParse(`http://${host}/`)) return "Invalid Host header";
+  lastGoodHost = host;
   return null;
 }
 
