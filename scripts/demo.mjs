@@ -82,7 +82,10 @@ async function main() {
 
   const port = process.env.SITEOPS_DEMO_PORT ?? (keep ? "4747" : "0");
   const emu = await m.emulator
-    .startEmulator({ port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS })
+    .startEmulator({
+      port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS,
+      allowPrivateWebhookTargets: true, // the webhooks go to the demo's receiver on 127.0.0.1
+    })
     .catch((err) => {
       if (err?.code === "EADDRINUSE") throw new DemoError(`port ${port} is in use: set SITEOPS_DEMO_PORT to another port, or to 0 for a free one.`);
       throw err;

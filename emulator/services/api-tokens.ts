@@ -9,7 +9,7 @@ import { newId } from "../ids.js";
 import type { UserJson } from "../schemas/users.js";
 import { insertApiToken, revokeApiTokenRow } from "../store/tokens.js";
 import { recordActivity } from "./activity.js";
-import { checkCredentials, defaultAccountOf, type LoginInput } from "./sessions.js";
+import { defaultAccountOf, signIn, type LoginInput } from "./sessions.js";
 import { getMember } from "./users.js";
 
 /** Logs in and creates an API token in the user's default account; the token is shown this once. */
@@ -18,7 +18,7 @@ export async function createApiToken(
   input: LoginInput & { name?: string },
   request: Omit<Origin, "actor">,
 ): Promise<{ token: string; user: UserJson }> {
-  const user = await checkCredentials(ctx, input);
+  const user = await signIn(ctx, input, request.ip ?? "");
   const { accountId } = defaultAccountOf(ctx, user.id);
   const token = newApiToken();
   const tokenId = newId("tok");

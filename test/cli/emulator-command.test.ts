@@ -96,6 +96,8 @@ describe("siteops emulator", () => {
     const cases: [string[], RegExp][] = [
       [["emulator", "--port", "abc"], /--port must be an integer/],
       [["emulator", "--rate-limit", "lots"], /--rate-limit must be N\/SECONDS/],
+      [["emulator", "--login-throttle", "10/900"], /--login-throttle must be USER,ADDRESS\/SECONDS/],
+      [["emulator", "--public-url", "siteops.example"], /--public-url must be an absolute http\(s\) URL/],
       [["emulator", "--bogus"], /Unknown option '--bogus'/],
       [["emulator", "--seed", path.join(dir, "missing.json")], /seed: cannot read .*missing\.json: ENOENT/],
       [["emulator", "--seed", badSeed], /seed: accounts\[0\]\.users\[0\]\.role must be owner, admin or member/],
@@ -116,5 +118,6 @@ describe("siteops emulator", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("--step-seconds");
     expect(r.stdout).toContain("--rate-limit");
+    expect(r.stdout).toContain("--allow-private-webhooks");
   });
 });
