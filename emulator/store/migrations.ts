@@ -230,4 +230,6 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (account_id, user_id, key)
   );
   `,
+  // The first characters of each API token, for the console's token list (the token itself is stored hashed).
+  `ALTER TABLE api_tokens ADD COLUMN token_prefix TEXT;`,
 ];
