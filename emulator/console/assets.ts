@@ -10,7 +10,8 @@ nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem
 nav a[aria-current]{font-weight:700;text-decoration-thickness:3px}
 .who{margin:0;font-size:.85rem;opacity:.8}
 main{padding:1rem;max-width:72rem;margin:0 auto}
-h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}h3{font-size:1rem}
+h1,h2,h3,p,.card{overflow-wrap:anywhere}
 a{color:#0b57d0}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #f9a825;outline-offset:2px}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:.95rem}

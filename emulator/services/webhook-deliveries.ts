@@ -1,5 +1,6 @@
 // The console's view of webhook deliveries: each with its attempts, last status code, and the
-// Standard Webhooks signature headers of its last attempt, checked against the endpoint's secret.
+// Standard Webhooks headers its last attempt carried, checked as a receiver checks them against the
+// endpoint's current secret (a rotated or tampered secret shows "does not verify").
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { signWebhook } from "../jobs/webhook-deliveries.js";
@@ -35,9 +36,9 @@ export function verifySignature(secret: string, id: string, timestamp: string, b
 
 export function listDeliveryViews(ctx: EmulatorContext, accountId: string, limit = 50): DeliveryView[] {
   return recentDeliveries(ctx.db, accountId, limit).map((d) => {
-    // The last attempt was signed at the time it finished being recorded (updated_at, whole seconds).
-    const timestamp = String(Math.floor(Date.parse(d.updated_at) / 1000));
-    const headers = d.attempts > 0 ? { "webhook-id": d.id, "webhook-timestamp": timestamp, "webhook-signature": signWebhook(d.secret, d.id, Number(timestamp), d.payload) } : null;
+    // The same function and inputs as the sender (jobs/webhook-deliveries.ts): the headers it sent.
+    const timestamp = String(d.last_attempt_ts);
+    const headers = d.last_attempt_ts !== null ? { "webhook-id": d.id, "webhook-timestamp": timestamp, "webhook-signature": signWebhook(d.secret, d.id, Number(timestamp), d.payload) } : null;
     return {
       id: d.id, endpointId: d.endpoint_id, url: d.url, eventType: d.event_type, status: d.status, attempts: d.attempts,
       lastStatus: d.last_status, lastError: d.last_error, createdAt: d.created_at, updatedAt: d.updated_at, headers,
