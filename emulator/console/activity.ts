@@ -5,7 +5,7 @@ import { HttpError } from "../errors.js";
 import { timeParam } from "../routes/activity-logs.js";
 import { listActivity } from "../services/activity.js";
 import { listSites } from "../services/sites.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { html, page, time } from "./html.js";
 
 const PER_PAGE = 50;

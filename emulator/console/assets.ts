@@ -35,6 +35,7 @@ header button{background:transparent;border-color:#fff;padding:.15rem .6rem}
 .s-running,.s-in_progress,.s-applying,.s-sending{background:#e8f0fe;color:#174ea6}
 .muted{color:#5f6b7a}.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin-bottom:1rem}
 .steps{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.25rem}
+figure{margin:.5rem 0}
 svg.chart{width:100%;max-width:40rem;height:auto;background:#fff;border:1px solid #dde1e6}
 .card{background:#fff;border:1px solid #dde1e6;padding:.75rem 1rem;margin:.5rem 0}
 @media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}h1{font-size:1.25rem}}

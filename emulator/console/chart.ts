@@ -4,7 +4,7 @@ import { html, type Html } from "./html.js";
 
 const W = 600;
 const H = 160;
-const PAD = { left: 48, right: 12, top: 12, bottom: 24 };
+const PAD = { left: 64, right: 12, top: 12, bottom: 24 };
 
 export function responseTimeChart(checks: HealthCheckJson[]): Html {
   const points = checks.filter((c) => c.response_time_ms !== null).map((c) => ({ t: Date.parse(c.checked_at), ms: c.response_time_ms!, status: c.status }));

@@ -1,7 +1,7 @@
 // The web console at / (sign-in, Settings -> API, sites, activity, webhooks): server-rendered HTML in
 // its own encapsulated Fastify scope, so its cookie, form and CSRF hooks never run for /api/v1.
 import { createHmac } from "node:crypto";
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
@@ -9,23 +9,14 @@ import type { EmulatorContext } from "../context.js";
 import { HttpError } from "../errors.js";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets.js";
 import { html, page } from "./html.js";
-import { currentUser, type ConsoleUser } from "./session.js";
+import { currentUser } from "./session.js";
+import type { Console } from "./ui.js";
 import { registerSignInRoutes } from "./sign-in.js";
 import { registerSettingsRoutes } from "./settings.js";
 import { registerSitesRoutes } from "./sites.js";
 import { registerSiteRoutes } from "./site.js";
 import { registerActivityRoutes } from "./activity.js";
 import { registerWebhooksRoutes } from "./webhooks.js";
-
-/** What every console page handler gets: the context and the request's helpers. */
-export interface Console {
-  ctx: EmulatorContext;
-  /** The signed-in user; redirects to the sign-in page (GET) or answers 401 (POST) when there is none. */
-  user(req: FastifyRequest, reply: FastifyReply): ConsoleUser | undefined;
-  /** A fresh CSRF token for the page's forms. */
-  csrf(reply: FastifyReply): string;
-  send(reply: FastifyReply, body: string, status?: number): FastifyReply;
-}
 
 const CSRF_ERRORS = new Set(["FST_CSRF_MISSING_SECRET", "FST_CSRF_INVALID_TOKEN"]);
 

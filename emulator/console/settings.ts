@@ -2,7 +2,7 @@
 // (its value shown once, with a copy button), delete one (the next API call with it gets 401).
 import type { FastifyInstance } from "fastify";
 import { issueApiToken, listOwnApiTokens, revokeOwnApiToken } from "../services/api-tokens.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { html, page, time, type Html } from "./html.js";
 import { originOfUser, type ConsoleUser } from "./session.js";
 

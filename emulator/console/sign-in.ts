@@ -1,7 +1,7 @@
 // GET/POST /sign-in (email and password, then the 2FA code when the user has it on) and POST /sign-out.
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "../errors.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { html, page } from "./html.js";
 import { currentUser, dropPending, pendingSignIn, signIn, signOut } from "./session.js";
 

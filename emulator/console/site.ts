@@ -8,7 +8,7 @@ import { listSnapshots } from "../services/snapshots.js";
 import { approvePipeline, listPipelines, loadPipeline } from "../services/upgrade-pipelines.js";
 import type { UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
 import { responseTimeChart } from "./chart.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { badge, html, page, time } from "./html.js";
 import { canApprove, originOfUser, type ConsoleUser } from "./session.js";
 import { openVulnerabilities, vulnerabilityCells } from "./sites.js";

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { listSites } from "../services/sites.js";
 import { listRecords } from "../services/vulnerabilities.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { badge, html, page, time } from "./html.js";
 
 const SEVERITIES = ["critical", "high", "medium", "low"] as const;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { listEndpoints } from "../services/webhook-endpoints.js";
 import { listDeliveryViews } from "../services/webhook-deliveries.js";
-import type { Console } from "./index.js";
+import type { Console } from "./ui.js";
 import { badge, html, page, time } from "./html.js";
 
 const LIVE = new Set(["pending", "sending"]);

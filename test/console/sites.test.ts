@@ -40,6 +40,13 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     const endpoint = await so.webhookEndpoints.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, enabled_events: ["upgrade_pipeline.created", "upgrade_pipeline.awaiting_approval", "upgrade_pipeline.approved", "upgrade_pipeline.succeeded"] });
     secret = endpoint.secret!;
     siteId = (await so.sites.create({ name: "Agency blog", url: "https://blog.agency.example", wp_version: "6.4", php_version: "8.1" })).id;
+    // A few hours of health checks, so the site page's chart has a line to draw.
+    const control = (route: string, body: object): Promise<Response> =>
+      fetch(`${emu.url}/__emulator/${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (let i = 0; i < 8; i++) {
+      await control("clock", { advance_seconds: 900 });
+      await control("health_checks", { site_id: siteId, ...(i === 5 ? { status: "warning" } : {}) });
+    }
     shopId = (await so.sites.create({ name: "Client shop", url: "https://shop.client.example", wp_version: "6.2", php_version: "8.0" })).id;
   });
   afterAll(async () => {
