@@ -4,12 +4,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { generate } from "otplib";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { OTP_SECRET, PASSWORD } from "../emulator/helpers.js";
+import { OTP_SECRET, PASSWORD, startTestEmulator } from "../emulator/helpers.js";
 
-export { OTP_SECRET, PASSWORD, TOKENS, USERS, startTestEmulator } from "../emulator/helpers.js";
+export { OTP_SECRET, PASSWORD, TOKENS, USERS } from "../emulator/helpers.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SCREENSHOTS = path.join(ROOT, ".tmp", "console");
@@ -26,9 +27,24 @@ export function haveChromium(): boolean {
   return false;
 }
 
-export async function launch(): Promise<Browser> {
-  // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+export interface ConsoleEnv {
+  emu: RunningEmulator;
+  browser: Browser;
+}
+
+/** An emulator (the standard seed) and one Chromium for the file's tests, started before and closed after them. */
+export function useConsoleEnv(): ConsoleEnv {
+  const env = {} as ConsoleEnv;
+  beforeAll(async () => {
+    // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
+    const browser = chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+    [env.emu, env.browser] = await Promise.all([startTestEmulator(), browser]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.emu?.close();
+  });
+  return env;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -4,14 +4,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/index.js";
 import { SiteOps, verifyWebhook } from "../../src/index.js";
-import { TOKENS, USERS, csrfOf, haveChromium, launch, postForm, screenshot, signIn, startTestEmulator } from "./helpers.js";
+import { TOKENS, USERS, csrfOf, haveChromium, postForm, screenshot, signIn, useConsoleEnv } from "./helpers.js";
 
 describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Chromium)", () => {
-  let emu: RunningEmulator;
-  let browser: Browser;
+  const env = useConsoleEnv();
   let so: SiteOps;
   let siteId: string;
   let shopId: string;
@@ -19,8 +16,7 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
   const received: { headers: Record<string, unknown>; verified: boolean }[] = [];
 
   beforeAll(async () => {
-    [emu, browser] = await Promise.all([startTestEmulator(), launch()]);
-    so = new SiteOps({ baseUrl: emu.url, apiToken: TOKENS.owner, maxRetries: 0 });
+    so = new SiteOps({ baseUrl: env.emu.url, apiToken: TOKENS.owner, maxRetries: 0 });
     let secret = "";
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -42,7 +38,7 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     siteId = (await so.sites.create({ name: "Agency blog", url: "https://blog.agency.example", wp_version: "6.4", php_version: "8.1" })).id;
     // A few hours of health checks, so the site page's chart has a line to draw.
     const control = (route: string, body: object): Promise<Response> =>
-      fetch(`${emu.url}/__emulator/${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${env.emu.url}/__emulator/${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     for (let i = 0; i < 8; i++) {
       await control("clock", { advance_seconds: 900 });
       await control("health_checks", { site_id: siteId, ...(i === 5 ? { status: "warning" } : {}) });
@@ -50,8 +46,6 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     shopId = (await so.sites.create({ name: "Client shop", url: "https://shop.client.example", wp_version: "6.2", php_version: "8.0" })).id;
   });
   afterAll(async () => {
-    await browser?.close();
-    await emu?.close();
     receiver?.close();
   });
 
@@ -60,8 +54,8 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     await expect.poll(async () => (await so.upgradePipelines.get(siteId, pipeline.id)).status).toBe("awaiting_approval");
     await so.snapshots.create(siteId, { description: "before the upgrade" });
 
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    await signIn(page, emu, USERS.admin);
+    const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await signIn(page, env.emu, USERS.admin);
     await screenshot(page, "sites");
     await page.getByRole("link", { name: "Agency blog" }).click();
     await page.getByRole("button", { name: "Approve upgrade" }).waitFor();
@@ -82,9 +76,9 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
   it("shows a member no Approve button and refuses the member's form post (403)", async () => {
     const pipeline = await so.upgradePipelines.create(shopId, { to_php_version: "8.3" });
     await expect.poll(async () => (await so.upgradePipelines.get(shopId, pipeline.id)).status).toBe("awaiting_approval");
-    const page = await browser.newPage();
-    await signIn(page, emu, USERS.member);
-    await page.goto(`${emu.url}/sites/${shopId}`);
+    const page = await env.browser.newPage();
+    await signIn(page, env.emu, USERS.member);
+    await page.goto(`${env.emu.url}/sites/${shopId}`);
     await expect(page.getByText("Waiting for an owner or admin to approve.").count()).resolves.toBeGreaterThan(0);
     expect(await page.getByRole("button", { name: "Approve upgrade" }).count()).toBe(0);
     const res = await postForm(page, `/sites/${shopId}/pipelines/${pipeline.id}/approve`, { _csrf: await csrfOf(page), comment: "sneaky" });
@@ -95,9 +89,9 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
 
   it("refreshes a site page by itself while a snapshot runs", async () => {
     const snap = await so.snapshots.create(siteId, { upload: true, description: "uploaded by the test" });
-    const page = await browser.newPage();
-    await signIn(page, emu, USERS.owner);
-    await page.goto(`${emu.url}/sites/${siteId}`);
+    const page = await env.browser.newPage();
+    await signIn(page, env.emu, USERS.owner);
+    await page.goto(`${env.emu.url}/sites/${siteId}`);
     const row = page.getByRole("row", { name: new RegExp(snap.id) });
     await expect(row.textContent()).resolves.toContain("requested");
     const marker = await page.evaluate(() => ((globalThis as unknown as { __loaded: number }).__loaded = 1));
@@ -109,9 +103,9 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
   });
 
   it("lists activity with the API's filters, and deliveries with the signature the receiver verified", async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    await signIn(page, emu, USERS.owner);
-    await page.goto(`${emu.url}/activity`);
+    const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await signIn(page, env.emu, USERS.owner);
+    await page.goto(`${env.emu.url}/activity`);
     await page.getByLabel("Action").fill("upgrade_pipeline.*");
     await page.getByRole("button", { name: "Filter" }).click();
     const actions = await page.locator("tbody tr td:nth-child(2) code:first-child").allTextContents();
@@ -122,7 +116,7 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     await screenshot(page, "activity");
 
     await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(2);
-    await page.goto(`${emu.url}/webhooks`);
+    await page.goto(`${env.emu.url}/webhooks`);
     const first = received[0]!;
     expect(first.verified).toBe(true);
     const row = page.getByRole("row", { name: new RegExp(String(first.headers["webhook-id"])) });
@@ -134,10 +128,10 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
   });
 
   it("is readable at 320 px wide: no page scrolls sideways", async () => {
-    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
-    await signIn(page, emu, USERS.owner);
+    const page = await env.browser.newPage({ viewport: { width: 320, height: 640 } });
+    await signIn(page, env.emu, USERS.owner);
     for (const path of ["/sites", `/sites/${siteId}`, "/activity", "/webhooks", "/settings/api"]) {
-      await page.goto(`${emu.url}${path}`);
+      await page.goto(`${env.emu.url}${path}`);
       expect([path, await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)]).toEqual([path, 320]);
     }
     await screenshot(page, "site-320px");
