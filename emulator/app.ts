@@ -118,6 +118,22 @@ function signInLimit(limiter: RateLimiter) {
   };
 }
 
+/**
+ * The web console (console/index.ts) in its own scope: loaded here, at start-up, so none of its
+ * modules or hooks touch an /api/v1 request. Without its optional peers the API still runs.
+ */
+async function registerConsoleIfInstalled(app: App, ctx: EmulatorContext): Promise<void> {
+  let mod: typeof import("./console/index.js");
+  try {
+    mod = await import("./console/index.js");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    process.stderr.write(`[emulator] web console off: ${(err as Error).message.split("\n")[0]} (npm install @fastify/cookie @fastify/csrf-protection @fastify/formbody)\n`);
+    return;
+  }
+  await mod.registerConsole(app as never, ctx);
+}
+
 export async function buildApp(ctx: EmulatorContext, controls: AppControls): Promise<App> {
   const handleError = errorHandler(ctx);
   const app = Fastify({
@@ -157,6 +173,7 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     for (const register of routeModules) await register(api as App, ctx);
   }, { prefix: "/api/v1" });
   await app.register(async (control) => registerControlRoutes(control as App, ctx, controls), { prefix: "/__emulator" });
+  await registerConsoleIfInstalled(app, ctx);
 
   return app;
 }

@@ -7,7 +7,7 @@ import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import type { SeedFile } from "./options.js";
 import { newId } from "./ids.js";
 import { TEXT_PATTERN } from "./schemas/common.js";
-import { hashPassword, hashToken, newApiToken } from "./auth/secrets.js";
+import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
 import { createSite } from "./services/sites.js";
 import { findUserByEmail, insertAccount, insertUser, ownedAccount, putMembership } from "./store/users.js";
 import { insertApiToken } from "./store/tokens.js";
@@ -95,7 +95,7 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
         putMembership(db, accountId, userId, u.role, now);
       }
       for (const t of a.api_tokens ?? []) {
-        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
+        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), prefix: tokenPrefix(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
       }
       for (const site of a.sites ?? []) createSite(ctx, accountId, site, SYSTEM_ORIGIN);
     }
@@ -134,6 +134,6 @@ export function reissueDemoToken(ctx: EmulatorContext): DemoCredentials {
   const owned = ownedAccount(ctx.db, DEMO_EMAIL);
   if (!owned) return seedDemo(ctx);
   const token = newApiToken();
-  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
+  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), prefix: tokenPrefix(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: owned.accountId };
 }

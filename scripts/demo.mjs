@@ -251,6 +251,7 @@ function keepRunning({ emu, work, cliConfig }) {
   account   ${demo.account_id}
   login     ${demo.email} / ${demo.password}
   API token ${demo.api_token}
+  console   ${url}/  (sign in with the login above; Settings -> API creates tokens)
 
 Try:
   curl -s ${auth} ${url}/api/v1/sites

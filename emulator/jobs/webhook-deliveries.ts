@@ -10,7 +10,7 @@ import type { EmulatorContext } from "../context.js";
 import { resolveTarget } from "../services/webhook-targets.js";
 import type { Job } from "./scheduler.js";
 import {
-  dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, requeueSending, type DueDelivery,
+  dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, recordAttemptTimestamp, requeueSending, type DueDelivery,
 } from "../store/webhook-deliveries.js";
 
 export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
@@ -46,6 +46,7 @@ async function send(ctx: EmulatorContext, dispatcher: Agent, d: DueDelivery): Pr
   const attempts = d.attempts + 1;
   const timestamp = Math.floor(ctx.clock.nowMs() / 1000);
   try {
+    recordAttemptTimestamp(ctx.db, d.id, timestamp);
     const res = await request(d.url, {
       method: "POST",
       dispatcher,

@@ -78,6 +78,36 @@ describe("per client address", () => {
   });
 });
 
+describe("the web console's sign-in", () => {
+  /** Signs in through the console's form (GET for the CSRF cookie and token, then the POST). */
+  async function consoleSignIn(email: string, password: string): Promise<{ status: number; retryAfter: string | null; text: string }> {
+    const base = `http://127.0.0.1:${emu.port}`;
+    const form = await fetch(`${base}/sign-in`);
+    const cookies = form.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const r = await fetch(`${base}/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: cookies, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: csrf, email, password }).toString(),
+    });
+    return { status: r.status, retryAfter: r.headers.get("retry-after"), text: await r.text() };
+  }
+
+  it("shares the API's throttle: a user locked through the API is refused in the page, and failures in the page count", async () => {
+    await afterLocks();
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perUser; i++) expect((await login(USERS.member, `wrong ${i}`, `127.0.10.${i + 1}`)).status).toBe(401);
+    const locked = await consoleSignIn(USERS.member, PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.retryAfter)).toBeGreaterThan(0);
+    expect(locked.text).toContain("Too many failed login attempts.");
+
+    await afterLocks();
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perUser; i++) expect((await consoleSignIn(USERS.member, `wrong ${i}`)).status).toBe(401);
+    expect((await login(USERS.member, PASSWORD, "127.0.11.1")).status).toBe(429);
+  });
+});
+
 describe("settings", () => {
   it("loginThrottle: null turns it off", async () => {
     const open = await startTestEmulator({ loginThrottle: null });

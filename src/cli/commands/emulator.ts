@@ -7,7 +7,11 @@ import type { Command } from "../command.js";
  * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
  * user of the client alone installs none of them. Their ranges are read from package.json, never repeated here.
  */
-const EMULATOR_PEERS = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox"];
+const EMULATOR_PEERS = [
+  "fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox",
+  // the web console (emulator/console/)
+  "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody",
+];
 
 const HELP = `usage: siteops emulator [options]
 
@@ -140,6 +144,8 @@ const command: Command = {
     if (emulator.demo) line.demo = emulator.demo;
     process.stdout.write(`${JSON.stringify(line)}\n`);
     process.stderr.write(`siteops emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
+    const signIn = emulator.demo ? ` (sign in as ${emulator.demo.email} / ${emulator.demo.password})` : "";
+    process.stderr.write(`web console: ${emulator.url}/${signIn}\n`);
 
     await new Promise<void>((resolve) => {
       const stop = (): void => {
