@@ -17,7 +17,26 @@ export interface SeedFile {
     api_tokens?: { token: string; user_email: string; name?: string }[];
     sites?: { name: string; url: string; wp_version?: string; php_version?: string }[];
   }[];
+  /** A generated fleet on top of `accounts` (see SeedGenerate). */
+  generate?: SeedGenerate;
 }
+
+/**
+ * A fleet generated at seed time, inserted in one transaction: sites named `Site 00001`, `Site 00002`, ... with
+ * URLs `https://site-00001.fleet.test`, ... (at least five digits), on the current WordPress and PHP versions,
+ * each `healthy` with one passed health check and, when asked, completed snapshots one day apart.
+ */
+export interface SeedGenerate {
+  /** How many sites (0 to MAX_GENERATED_SITES). */
+  sites: number;
+  /** Completed service snapshots per site (0 to MAX_GENERATED_SNAPSHOTS_PER_SITE). Default 0. */
+  snapshots_per_site?: number;
+  /** The name of the seed account that holds them. Default: the first account. */
+  account?: string;
+}
+
+export const MAX_GENERATED_SITES = 1_000_000;
+export const MAX_GENERATED_SNAPSHOTS_PER_SITE = 1_000;
 
 export interface RateLimitOptions {
   /** Requests allowed per window, per credential (or per IP when unauthenticated). */

@@ -1,0 +1,68 @@
+// A generated fleet (the seed's `generate`): thousands of sites, and their snapshots, written straight into
+// the tables in the caller's transaction. Each site ends as createSite leaves a site whose first check passed
+// (status healthy, one passed health check, a `site.created` log entry, no vulnerabilities on the current
+// versions); its snapshots as a finished scheduled capture. Checks come due spread over one interval, so
+// 10,000 sites do not all come due in the same tick.
+import { createHash } from "node:crypto";
+import type { EmulatorContext } from "../context.js";
+import { SYSTEM_ORIGIN } from "../auth/auth-context.js";
+import { newId } from "../ids.js";
+import type { SeedGenerate } from "../options.js";
+import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../versions.js";
+import { insertFleetHealthCheck, insertFleetSite, insertFleetSnapshot } from "../store/fleet.js";
+import type { SiteRow } from "../store/sites.js";
+import { recordActivity } from "./activity.js";
+import { siteTests } from "./site-health-tests.js";
+
+const DAY_MS = 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
+const MIB = 1024 * 1024;
+const NO_IGNORED = new Set<string>();
+
+/** The number in a generated name or host: at least five digits, more when the fleet needs them. */
+function padWidth(count: number): number {
+  return Math.max(5, String(count).length);
+}
+
+/** `Site 00001` and `https://site-00001.fleet.test` for the i-th (1-based) of `count` generated sites. */
+export function generatedSite(i: number, count: number): { name: string; url: string } {
+  const n = String(i).padStart(padWidth(count), "0");
+  return { name: `Site ${n}`, url: `https://site-${n}.fleet.test` };
+}
+
+/** Writes the fleet into `accountId`; call inside a transaction. Returns the number of sites and snapshots. */
+export function generateFleet(ctx: EmulatorContext, accountId: string, gen: SeedGenerate): { sites: number; snapshots: number } {
+  const { db, clock } = ctx;
+  const perSite = gen.snapshots_per_site ?? 0;
+  const nowMs = clock.nowMs();
+  const now = clock.iso(nowMs);
+  // With snapshots the sites are as old as their history: one capture a day, the last one a day ago.
+  const createdMs = nowMs - perSite * DAY_MS;
+  const created = clock.iso(createdMs);
+  const intervalMs = ctx.options.healthCheckInterval * 1000;
+  const stepMs = ctx.options.stepSeconds * 1000;
+  let snapshots = 0;
+  for (let i = 1; i <= gen.sites; i++) {
+    const { name, url } = generatedSite(i, gen.sites);
+    const id = newId("site");
+    const common = { account_id: accountId, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION };
+    insertFleetSite(db, {
+      ...common, id, name, url, created_at: created, updated_at: now,
+      next_health_check_ms: nowMs + Math.max(1, Math.round((intervalMs * i) / gen.sites)),
+    });
+    insertFleetHealthCheck(db, { ...common, id: newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: JSON.stringify(siteTests({ ...common, url } as SiteRow, true, NO_IGNORED)), checked_at: now });
+    recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, SYSTEM_ORIGIN);
+    for (let k = 0; k < perSite; k++) {
+      const snapId = newId("snap");
+      const size = (40 + ((i * 7 + k * 13) % 360)) * MIB + ((i * 7919 + k * 104_729) % MIB);
+      const atMs = createdMs + k * DAY_MS + HOUR_MS;
+      insertFleetSnapshot(db, {
+        ...common, id: snapId, site_id: id, size_bytes: size, checksum_sha256: createHash("sha256").update(`${snapId}:${size}`).digest("hex"),
+        created_at: clock.iso(atMs), completed_at: clock.iso(atMs + 2 * stepMs),
+      });
+      snapshots++;
+    }
+  }
+  if (gen.sites > 0) ctx.scheduler.poke(nowMs + Math.max(1, Math.round(intervalMs / gen.sites)));
+  return { sites: gen.sites, snapshots };
+}
