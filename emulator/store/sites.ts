@@ -5,6 +5,11 @@
 // with its string conversions costs more than the rest of the request. Only siteJson fills the cache
 // (never inside a transaction that could roll back); every write goes through updateSiteRow or
 // deleteSiteRow, and reset calls forgetSites. One emulator process owns its database file.
+//
+// The listing is paged by number (?page=N), but read by key: a page starts after the last `seq` of the page
+// before it, remembered per account, so walking 10,000 sites page by page costs an index seek per page, not an
+// OFFSET scan that grows with N. The account's count is remembered the same way. New sites only ever append
+// (seq grows), so an insert keeps every remembered page start and only drops the count; a delete drops both.
 import type { SiteJson, SiteStatus } from "../schemas/sites.js";
 import { isId } from "../ids.js";
 import { stmt, type Database, type PageSource } from "./db.js";
@@ -42,6 +47,30 @@ const SITE_CACHE_MAX = 10_000;
 
 export function forgetSites(db: Database): void {
   siteCache.delete(db);
+  listings.delete(db);
+}
+
+/** Per account: its number of sites, and for an offset the `seq` of the row just before it. */
+interface Listing {
+  count: number | undefined;
+  seqBefore: Map<number, number>;
+}
+const listings = new WeakMap<object, Map<string, Listing>>();
+/** Remembered page starts per account, beyond which they are forgotten and found again. */
+const PAGE_STARTS_MAX = 10_000;
+
+function listing(db: Database, accountId: string): Listing {
+  let byAccount = listings.get(db);
+  if (!byAccount) listings.set(db, (byAccount = new Map()));
+  let l = byAccount.get(accountId);
+  if (!l) byAccount.set(accountId, (l = { count: undefined, seqBefore: new Map() }));
+  return l;
+}
+
+/** A site was inserted into the account (its seq is the highest: every page start stays true). */
+export function noteSiteInserted(db: Database, accountId: string): void {
+  const l = listings.get(db)?.get(accountId);
+  if (l) l.count = undefined; // not +1: the insert's transaction may still roll back
 }
 
 /** The site as the API shows it when it belongs to this account, else undefined. */
@@ -81,11 +110,26 @@ export function sitesWithUrlLike(db: Database, accountId: string, needle: string
   return stmt(db, "SELECT id, url FROM sites WHERE account_id = ? AND url LIKE ? ESCAPE '\\'").all(accountId, pattern) as { id: string; url: string }[];
 }
 
+/** The account's sites, oldest first (see the listing note at the top). */
 export function sitesPage(db: Database, accountId: string): PageSource<SiteJson> {
+  const l = listing(db, accountId);
   return {
-    count: () => (stmt(db, "SELECT COUNT(*) AS n FROM sites WHERE account_id = ?").get(accountId) as { n: number }).n,
-    rows: (limit, offset) =>
-      (stmt(db, "SELECT * FROM sites WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as SiteRow[]).map(siteToJson),
+    count: () => (l.count ??= (stmt(db, "SELECT COUNT(*) AS n FROM sites WHERE account_id = ?").get(accountId) as { n: number }).n),
+    rows: (limit, offset) => {
+      let before = offset === 0 ? 0 : l.seqBefore.get(offset);
+      if (before === undefined) {
+        // A page reached by jumping: skip along the index alone (no row is read), then read by key.
+        const row = stmt(db, "SELECT seq FROM sites WHERE account_id = ? ORDER BY seq LIMIT 1 OFFSET ?").get(accountId, offset - 1) as { seq: number } | undefined;
+        if (!row) return [];
+        before = row.seq;
+      }
+      const rows = stmt(db, "SELECT * FROM sites WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(accountId, before, limit) as SiteRow[];
+      if (rows.length === limit) {
+        if (l.seqBefore.size >= PAGE_STARTS_MAX) l.seqBefore.clear();
+        l.seqBefore.set(offset + limit, rows[limit - 1]!.seq);
+      }
+      return rows.map(siteToJson);
+    },
   };
 }
 
@@ -97,6 +141,7 @@ export function insertSite(db: Database, s: NewSite): void {
     `INSERT INTO sites (id, account_id, name, url, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
   ).run(s.id, s.account_id, s.name, s.url, s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
+  noteSiteInserted(db, s.account_id);
 }
 
 export type SiteColumns = Partial<Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">>;
@@ -111,8 +156,9 @@ export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns
 
 /** Deletes the site; its children go by ON DELETE CASCADE. */
 export function deleteSiteRow(db: Database, siteId: string): void {
-  stmt(db, "DELETE FROM sites WHERE id = ?").run(siteId);
+  const row = stmt(db, "DELETE FROM sites WHERE id = ? RETURNING account_id").get(siteId) as { account_id: string } | undefined;
   siteCache.get(db)?.delete(siteId);
+  if (row) listings.get(db)?.delete(row.account_id);
 }
 
 export function allSiteIds(db: Database): string[] {
