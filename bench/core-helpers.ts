@@ -24,11 +24,13 @@ export async function spawnEmulator(
     dbFile?: boolean;
     /** More `siteops emulator` flags, e.g. ["--rate-limit", "100/5"]. */
     args?: string[];
+    /** The seed's `generate` shorthand: a fleet on top of `sites`. */
+    generate?: { sites: number; snapshots_per_site?: number };
   } = {},
 ): Promise<BenchEmulator> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
-  writeSeed(seedFile, sites);
+  writeSeed(seedFile, sites, options.generate);
   const root = path.resolve(import.meta.dirname, "..");
   const emulator = await spawnReady<{ url: string }>(
     process.execPath,
@@ -52,7 +54,7 @@ export async function spawnEmulator(
 }
 
 /** A seed file (`siteops emulator --seed`) of one account owning `sites`, with the owner's API token TOKEN. */
-export function writeSeed(file: string, sites: { name: string; url: string }[]): void {
+export function writeSeed(file: string, sites: { name: string; url: string }[], generate?: { sites: number; snapshots_per_site?: number }): void {
   writeFileSync(
     file,
     JSON.stringify({
@@ -64,6 +66,7 @@ export function writeSeed(file: string, sites: { name: string; url: string }[]):
           sites,
         },
       ],
+      ...(generate ? { generate } : {}),
     }),
   );
 }

@@ -30,6 +30,22 @@ export function generatedSite(i: number, count: number): { name: string; url: st
   return { name: `Site ${n}`, url: `https://site-${n}.fleet.test` };
 }
 
+/**
+ * The items (JSON) of a generated site's first check: siteTests once for the current versions, then per site
+ * only the one item that names the site's URL.
+ */
+function checksOf(): (url: string) => string {
+  const template = "https://template.fleet.test";
+  const items = siteTests({ url: template, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION } as SiteRow, true, NO_IGNORED);
+  const naming = items.filter((t) => t.description.includes(template) || t.label.includes(template));
+  if (naming.length !== 1 || naming[0] !== items[0]) {
+    return (url) => JSON.stringify(siteTests({ url, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION } as SiteRow, true, NO_IGNORED));
+  }
+  const first = items[0]!;
+  const rest = JSON.stringify(items.slice(1)).slice(1);
+  return (url) => `[${JSON.stringify({ ...first, description: first.description.split(template).join(url) })},${rest}`;
+}
+
 /** Writes the fleet into `accountId`; call inside a transaction. Returns the number of sites and snapshots. */
 export function generateFleet(ctx: EmulatorContext, accountId: string, gen: SeedGenerate): { sites: number; snapshots: number } {
   const { db, clock } = ctx;
@@ -41,6 +57,10 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
   const created = clock.iso(createdMs);
   const intervalMs = ctx.options.healthCheckInterval * 1000;
   const stepMs = ctx.options.stepSeconds * 1000;
+  const checks = checksOf();
+  // Snapshot k of every site has the same times: one capture a day, the last one a day ago.
+  const snapCreated = Array.from({ length: perSite }, (_, k) => clock.iso(createdMs + k * DAY_MS + HOUR_MS));
+  const snapCompleted = Array.from({ length: perSite }, (_, k) => clock.iso(createdMs + k * DAY_MS + HOUR_MS + 2 * stepMs));
   let snapshots = 0;
   for (let i = 1; i <= gen.sites; i++) {
     const { name, url } = generatedSite(i, gen.sites);
@@ -50,15 +70,14 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
       ...common, id, name, url, created_at: created, updated_at: now,
       next_health_check_ms: nowMs + Math.max(1, Math.round((intervalMs * i) / gen.sites)),
     });
-    insertFleetHealthCheck(db, { ...common, id: newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: JSON.stringify(siteTests({ ...common, url } as SiteRow, true, NO_IGNORED)), checked_at: now });
+    insertFleetHealthCheck(db, { ...common, id: newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: checks(url), checked_at: now });
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, SYSTEM_ORIGIN);
     for (let k = 0; k < perSite; k++) {
       const snapId = newId("snap");
       const size = (40 + ((i * 7 + k * 13) % 360)) * MIB + ((i * 7919 + k * 104_729) % MIB);
-      const atMs = createdMs + k * DAY_MS + HOUR_MS;
       insertFleetSnapshot(db, {
         ...common, id: snapId, site_id: id, size_bytes: size, checksum_sha256: createHash("sha256").update(`${snapId}:${size}`).digest("hex"),
-        created_at: clock.iso(atMs), completed_at: clock.iso(atMs + 2 * stepMs),
+        created_at: snapCreated[k]!, completed_at: snapCompleted[k]!,
       });
       snapshots++;
     }

@@ -122,6 +122,7 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
         const row = stmt(db, "SELECT seq FROM sites WHERE account_id = ? ORDER BY seq LIMIT 1 OFFSET ?").get(accountId, offset - 1) as { seq: number } | undefined;
         if (!row) return [];
         before = row.seq;
+        l.seqBefore.set(offset, before); // the same jump again is a seek
       }
       const rows = stmt(db, "SELECT * FROM sites WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(accountId, before, limit) as SiteRow[];
       if (rows.length === limit) {
