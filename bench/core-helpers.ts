@@ -24,6 +24,8 @@ export async function spawnEmulator(
     dbFile?: boolean;
     /** More `siteops emulator` flags, e.g. ["--rate-limit", "100/5"]. */
     args?: string[];
+    /** A checkout whose emulator runs instead of this one's (an earlier commit, for before/after in one run). */
+    root?: string;
     /** The seed's `generate` shorthand: a fleet on top of `sites`. */
     generate?: { sites: number; snapshots_per_site?: number };
   } = {},
@@ -31,7 +33,7 @@ export async function spawnEmulator(
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
   writeSeed(seedFile, sites, options.generate);
-  const root = path.resolve(import.meta.dirname, "..");
+  const root = options.root ?? path.resolve(import.meta.dirname, "..");
   const emulator = await spawnReady<{ url: string }>(
     process.execPath,
     [

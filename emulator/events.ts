@@ -41,15 +41,19 @@ export class Events {
     this.#scheduler = scheduler;
   }
 
-  /** Queue `type` with `data` (the resource as the API returns it) for every matching endpoint. */
-  emit(accountId: string, type: EventType, data: object, onlyEndpointId?: string): number {
+  /**
+   * Queue `type` with `data` (the resource as the API returns it) for every matching endpoint. `data` may be a
+   * function: it is called (and the payload built) only when some endpoint takes the event.
+   */
+  emit(accountId: string, type: EventType, data: object | (() => object), onlyEndpointId?: string): number {
     const nowMs = this.#clock.nowMs();
     const now = this.#clock.iso(nowMs);
-    const payload = JSON.stringify({ type, timestamp: now, data });
+    let payload: string | undefined;
     let queued = 0;
     for (const ep of enabledEndpoints(this.#db, accountId)) {
       if (onlyEndpointId && ep.id !== onlyEndpointId) continue;
       if (!onlyEndpointId && !ep.events.includes("*") && !ep.events.includes(type)) continue;
+      payload ??= JSON.stringify({ type, timestamp: now, data: typeof data === "function" ? data() : data });
       insertDelivery(this.#db, { endpointId: ep.id, accountId, type, payload, dueMs: nowMs, at: now });
       queued++;
     }

@@ -112,7 +112,7 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
       php_version: input.php_version ?? CURRENT_PHP_VERSION, next_health_check_ms: nextCheck, created_at: ctx.clock.iso(nowMs),
     });
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, origin);
-    ctx.events.emit(accountId, "site.created", siteToJson(loadSite(ctx, accountId, id)));
+    ctx.events.emit(accountId, "site.created", () => siteToJson(loadSite(ctx, accountId, id)));
     runHealthCheck(ctx, id);
     detectVulnerabilities(ctx, id);
     ctx.scheduler.poke(nextCheck);
@@ -139,7 +139,7 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
       updated_at: ctx.clock.iso(),
     });
     recordActivity(ctx, { accountId, siteId, action: "site.updated", subjectType: "Site", subjectId: siteId, changes }, origin);
-    ctx.events.emit(accountId, "site.updated", { ...siteToJson(loadSite(ctx, accountId, siteId)), changes });
+    ctx.events.emit(accountId, "site.updated", () => ({ ...siteToJson(loadSite(ctx, accountId, siteId)), changes }));
     if (changes.wp_version || changes.php_version) detectVulnerabilities(ctx, siteId);
   })();
   return siteToJson(loadSite(ctx, accountId, siteId));
