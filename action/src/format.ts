@@ -40,7 +40,7 @@ function apiLine(err: APIError): string {
 }
 
 /** Replaces every occurrence of a secret with ***, as the runner's log masking does. */
-export function hide(text: string, secrets: readonly string[]): string {
+function hide(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
   return out;

@@ -10,13 +10,13 @@ import {
   dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, requeueSending, type DueDelivery,
 } from "../store/webhook-deliveries.js";
 
-export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
+const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
 const TIMEOUT_MS = 10_000;
 const BATCH = 50;
 const MAX_ERROR_LENGTH = 500;
 
 /** `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}` keyed with the decoded secret. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64");
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }

@@ -2,7 +2,7 @@
 // response) and its create/update bodies.
 import { Type, type Static } from "typebox";
 
-export const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
+const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
 
 const endpointFields = {
   id: Type.String(),

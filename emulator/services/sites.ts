@@ -38,7 +38,7 @@ export function listSites(ctx: EmulatorContext, accountId: string): PageSource<S
 }
 
 /** True for an absolute http(s) URL with a host. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
   let u: URL;
   try {

@@ -3,7 +3,7 @@
 // at the end when any did.
 
 import * as core from "@actions/core";
-import { AuthenticationError, PermissionDeniedError, type Site, type SiteOps, type Snapshot } from "../../../src/index.js";
+import { AuthenticationError, PermissionDeniedError, type SiteOps, type Snapshot } from "../../../src/index.js";
 import { errorLine, formatBytes, formatDuration } from "../format.js";
 import type { SnapshotInputs } from "../inputs.js";
 import { mapPool } from "../pool.js";

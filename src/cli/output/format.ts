@@ -98,7 +98,7 @@ function apiLine(err: APIError): string {
 }
 
 /** Replaces every occurrence of a secret. */
-export function hide(text: string, secrets: readonly string[]): string {
+function hide(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[REDACTED]");
   return out;
