@@ -34,7 +34,6 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
-      "@typescript-eslint/return-await": ["error", "error-handling-correctness-only"],
     },
   },
 );

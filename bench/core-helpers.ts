@@ -28,19 +28,7 @@ export async function spawnEmulator(
 ): Promise<BenchEmulator> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
-  writeFileSync(
-    seedFile,
-    JSON.stringify({
-      accounts: [
-        {
-          name: "Bench",
-          users: [{ email: "bench@example.test", password: "bench password 1", name: "Bench", role: "owner" }],
-          api_tokens: [{ token: TOKEN, user_email: "bench@example.test" }],
-          sites,
-        },
-      ],
-    }),
-  );
+  writeSeed(seedFile, sites);
   const root = path.resolve(import.meta.dirname, "..");
   const emulator = await spawnReady<{ url: string }>(
     process.execPath,
@@ -61,6 +49,23 @@ export async function spawnEmulator(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A seed file (`siteops emulator --seed`) of one account owning `sites`, with the owner's API token TOKEN. */
+export function writeSeed(file: string, sites: { name: string; url: string }[]): void {
+  writeFileSync(
+    file,
+    JSON.stringify({
+      accounts: [
+        {
+          name: "Bench",
+          users: [{ email: "bench@example.test", password: "bench password 1", name: "Bench", role: "owner" }],
+          api_tokens: [{ token: TOKEN, user_email: "bench@example.test" }],
+          sites,
+        },
+      ],
+    }),
+  );
 }
 
 export function table(headers: string[], rows: (string | number)[][]): string {

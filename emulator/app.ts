@@ -11,13 +11,14 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
 import type { App } from "./http.js";
-import { HttpError, MESSAGES, validationFailed } from "./errors.js";
+import { badRequest } from "./errors.js";
+import { clientErrorHandler, errorHandler, sendError } from "./error-handler.js";
 import { JSON_BODY_LIMIT } from "./options.js";
 import { randomAlphanumeric } from "./ids.js";
 import { authenticate } from "./auth/authenticate.js";
 import "./auth/guards.js"; // declares req.auth, which the hook below sets
-import { fieldErrorsFromAjv } from "./validation.js";
-import { RateLimiter } from "./rate-limit.js";
+import { RateLimiter, addressKey, emailKey, principalKey } from "./rate-limit.js";
+import type { AuthContext } from "./auth/auth-context.js";
 import { installIdempotency } from "./idempotency.js";
 import { routeModules } from "./routes/index.js";
 import { registerControlRoutes, type AppControls } from "./control/routes.js";
@@ -26,11 +27,6 @@ import { collectOpenApi, registerOpenApiRoute } from "./openapi.js";
 
 export type { App } from "./http.js";
 export type { AppControls } from "./control/routes.js";
-
-function sendError(reply: FastifyReply, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-  void reply.code(status).type("application/json; charset=utf-8").send(body);
-}
 
 // Request ids: a random per-process prefix plus a counter, unique without a crypto call per request
 // (this runs on every request; the benchmark path is a plain GET).
@@ -41,43 +37,71 @@ function nextRequestId(): string {
   return REQUEST_ID_PREFIX + requestCounter.toString(36).padStart(10, "0");
 }
 
+/** RFC 3986 host (reg-name, IPv4 or [IPv6]) with an optional port: anything else is a 400, never a 500. */
+const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
+
+// Nearly every request names the same host: the last good one skips the parse (this runs on every request).
+let lastGoodHost = "";
+
+/** Why the Host header is unacceptable, or null. HTTP/1.0 may omit it. */
+function badHost(req: FastifyRequest): string | null {
+  const host = req.headers.host;
+  if (host === lastGoodHost && host !== "") return null;
+  if (host === undefined || host === "") return req.raw.httpVersion === "1.0" ? null : "Missing Host header";
+  const m = HOST_RE.exec(host);
+  if (!m || (m[1] !== undefined && Number(m[1]) > 65535) || !URL.canParse(`http://${host}/`)) return "Invalid Host header";
+  lastGoodHost = host;
+  return null;
+}
+
 /**
- * Request ids, authentication, faults and rate limits, in that order, for every request. Callback
- * style rather than async: this runs on every request, and the common case (an API token, no faults)
- * completes synchronously without a promise.
+ * Request ids, the Host check, faults, authentication and rate limits, in that order, for every request.
+ * What applies is decided by the route the router matched (req.routeOptions), never by the raw URL, which a
+ * client can spell many ways (`/%61pi/v1/jwt` is /api/v1/jwt). Callback style rather than async: this runs
+ * on every request, and the common case (an API token, no faults) completes synchronously without a promise.
  */
 function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | undefined): onRequestHookHandler {
   return (req, reply, done) => {
     reply.header("X-Request-Id", req.id);
+    const hostError = badHost(req);
+    if (hostError) return done(badRequest(hostError));
     // A DELETE has no body: one that declares JSON but sends nothing is not "malformed JSON".
     if (req.method === "DELETE" && !req.headers["transfer-encoding"] && (req.headers["content-length"] ?? "0") === "0") {
       delete req.raw.headers["content-type"];
     }
-    if (!req.url.startsWith("/api/")) return done();
-    const authenticateRequest = (): void => {
-      limiter?.check(req, reply);
-      if (req.is404 || req.routeOptions.config?.public) return done(); // unknown routes: the not-found handler answers
-      const auth = authenticate(ctx, req);
-      if (auth instanceof Promise) {
-        auth.then((a) => {
-          req.auth = a;
-          done();
-        }, done);
-        return;
+    const route = req.routeOptions.url;
+    // Matched routes outside the API (control API, /openapi.json) have rules of their own; unknown paths
+    // (404) are rate limited by address like any unauthenticated call.
+    if (route !== undefined && !route.startsWith("/api/")) return done();
+    const config = req.routeOptions.config;
+    const finish = (auth: AuthContext | undefined, authError?: unknown): void => {
+      try {
+        // A sign-in is also counted under its email, once the body is parsed (preHandler below).
+        limiter?.check(reply, [auth ? principalKey(auth) : addressKey(req)]);
+      } catch (err) {
+        return done(err as Error);
       }
+      if (authError) return done(authError as Error);
       req.auth = auth;
       done();
+    };
+    const authenticateRequest = (): void => {
+      if (req.is404 || config?.public) return finish(undefined); // unknown routes: the not-found handler answers
+      let auth: AuthContext | Promise<AuthContext>;
+      try {
+        auth = authenticate(ctx, req);
+      } catch (err) {
+        return finish(undefined, err);
+      }
+      if (auth instanceof Promise) auth.then((a) => finish(a), (err: unknown) => finish(undefined, err));
+      else finish(auth);
     };
     try {
       ctx.scheduler.runIfDue();
       if (!faults.active) return authenticateRequest();
       faults.apply(req, reply).then(() => {
         if (reply.sent) return; // answered (or hijacked) by the fault
-        try {
-          authenticateRequest();
-        } catch (err) {
-          done(err as Error);
-        }
+        authenticateRequest();
       }, done);
     } catch (err) {
       done(err as Error);
@@ -85,45 +109,44 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
   };
 }
 
-/** Every error as the JSON body of DESIGN.md section 2; 5xx details go to the log, never the client. */
-function errorHandler(ctx: EmulatorContext) {
-  return (err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply): void => {
-    if (err instanceof HttpError) return sendError(reply, err.status, err.body, err.headers);
-    if (err.validation) {
-      if (err.validationContext === "body") {
-        const e = validationFailed(fieldErrorsFromAjv(err.validation as never));
-        return sendError(reply, e.status, e.body);
-      }
-      return sendError(reply, 400, { error: `Invalid ${err.validationContext ?? "request"}: ${err.message}` });
-    }
-    switch (err.code) {
-      case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return sendError(reply, 413, { error: MESSAGES.tooLarge });
-      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-        return sendError(reply, 415, { error: MESSAGES.unsupportedMedia });
-      case "FST_ERR_CTP_EMPTY_JSON_BODY":
-        return sendError(reply, 400, { error: "Request body is empty" });
-      case "FST_ERR_CTP_INVALID_JSON_BODY":
-        return sendError(reply, 400, { error: "Malformed JSON in request body" });
-    }
-    if (err instanceof SyntaxError || err.statusCode === 400) {
-      return sendError(reply, 400, { error: "Malformed JSON in request body" });
-    }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, err.statusCode, { error: err.message });
-    }
-    ctx.log(`error ${req.method} ${req.url} ${req.id}: ${err.stack ?? err.message}`);
-    return sendError(reply, 500, { error: MESSAGES.internal });
+/** A sign-in, already counted by address (onRequest), is counted under the email it names too. */
+function signInLimit(limiter: RateLimiter) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!req.routeOptions.config?.signIn) return;
+    const email = (req.body as { email?: unknown } | undefined)?.email;
+    if (typeof email === "string") limiter.check(reply, [emailKey(email)]);
   };
 }
 
+/**
+ * The web console (console/index.ts) in its own scope: loaded here, at start-up, so none of its
+ * modules or hooks touch an /api/v1 request. Without its optional peers the API still runs.
+ */
+async function registerConsoleIfInstalled(app: App, ctx: EmulatorContext): Promise<void> {
+  let mod: typeof import("./console/index.js");
+  try {
+    mod = await import("./console/index.js");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    process.stderr.write(`[emulator] web console off: ${(err as Error).message.split("\n")[0]} (npm install @fastify/cookie @fastify/csrf-protection @fastify/formbody)\n`);
+    return;
+  }
+  await mod.registerConsole(app as never, ctx);
+}
+
 export async function buildApp(ctx: EmulatorContext, controls: AppControls): Promise<App> {
+  const handleError = errorHandler(ctx);
   const app = Fastify({
     logger: ctx.options.logger ? { level: "info", stream: process.stderr } : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: nextRequestId,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Bad URLs, over-long parameters and parser-level errors leave in the design's error shape too.
+    frameworkErrors: (err, req, reply) => handleError(err as FastifyError, req, reply),
+    clientErrorHandler: clientErrorHandler(nextRequestId),
+    // A missing Host is answered by badHost() in the design's shape, not by Node with an empty 400.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
@@ -133,13 +156,16 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   const { faults } = controls;
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
   collectOpenApi(app);
+  app.decorate("listener", ctx.listener); // pagination.ts builds links on its public URL
 
   // Callback style rather than async: see onRequest above.
   app.addHook("onRequest", onRequest(ctx, faults, limiter));
 
   installIdempotency(app, ctx);
 
-  app.setErrorHandler(errorHandler(ctx));
+  if (limiter) app.addHook("preHandler", signInLimit(limiter));
+
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => sendError(reply, 404, { error: "Not found" }));
 
   registerOpenApiRoute(app);
@@ -147,6 +173,7 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     for (const register of routeModules) await register(api as App, ctx);
   }, { prefix: "/api/v1" });
   await app.register(async (control) => registerControlRoutes(control as App, ctx, controls), { prefix: "/__emulator" });
+  await registerConsoleIfInstalled(app, ctx);
 
   return app;
 }

@@ -4,6 +4,14 @@ import type { Clock } from "./clock.js";
 import type { ResolvedOptions } from "./options.js";
 import type { Scheduler } from "./jobs/scheduler.js";
 import type { Events } from "./events.js";
+import type { LoginThrottle } from "./auth/login-throttle.js";
+
+/** Where the emulator listens, known once it does (webhook deliveries must never reach it). */
+export interface Listener {
+  port: number | null;
+  /** Base URL for absolute links: the publicUrl option, else the listening URL. */
+  publicUrl: string | null;
+}
 
 export interface EmulatorContext {
   readonly db: Database;
@@ -15,6 +23,9 @@ export interface EmulatorContext {
   readonly events: Events;
   /** Secret used to sign JWT access tokens (persisted in the database). */
   readonly jwtSecret: Uint8Array;
+  readonly listener: Listener;
+  /** Failed-login counters (POST /jwt, /auth and any other sign-in): services/login-throttle.ts. */
+  readonly loginThrottle: LoginThrottle;
   /** Writes a line to stderr when logging is on. */
   log(message: string): void;
 }

@@ -9,6 +9,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** No authentication (login, refresh). */
     public?: boolean;
+    /** A sign-in with `email` in the body: the rate limiter also keys it by that email (app.ts). */
+    signIn?: boolean;
   }
 }
 

@@ -50,7 +50,39 @@ export interface EmulatorOptions {
   healthCheckInterval?: number;
   /** Log requests to stderr. Default false. */
   logger?: boolean;
+  /**
+   * Let webhook endpoints target private and loopback addresses (10/8, 172.16/12, 192.168/16, 100.64/10,
+   * fc00::/7, 127/8, ::1, localhost), for a receiver on this machine or network. Default false. Link-local,
+   * metadata and unspecified addresses, and the emulator's own listener, are refused even with it.
+   */
+  allowPrivateWebhookTargets?: boolean;
+  /**
+   * Failed logins (password or 2FA code) allowed per user and per client address before a 429; null turns the
+   * throttle off. Default: DEFAULT_LOGIN_THROTTLE.
+   */
+  loginThrottle?: LoginThrottleOptions | null;
+  /**
+   * The URL clients reach the emulator at, for absolute links (pagination `Link`). Default: the URL it
+   * listens on. Never taken from a request's Host header.
+   */
+  publicUrl?: string;
 }
+
+export interface LoginThrottleOptions {
+  /** Failures per user (email) within the window before further attempts get 429. */
+  perUser: number;
+  /** Failures per client address within the window before further attempts get 429. */
+  perAddress: number;
+  /** Window and lockout length, seconds. */
+  windowSeconds: number;
+}
+
+/**
+ * Devise's lockable defaults to 20 attempts and a 1 h lock; GitLab's Rack::Attack for git auth to 10 failures
+ * per minute and a 1 h ban; GitHub answers 403 for a while to every login of a user after "several" failures.
+ * Here: 10 failures of one user, or 50 from one address, within 15 minutes lock that key for 15 minutes.
+ */
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = { perUser: 10, perAddress: 50, windowSeconds: 15 * 60 };
 
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_STEP_SECONDS = 2;
@@ -73,6 +105,9 @@ export interface ResolvedOptions {
   refreshTtl: number;
   healthCheckInterval: number;
   logger: boolean;
+  allowPrivateWebhookTargets: boolean;
+  loginThrottle: LoginThrottleOptions | null;
+  publicUrl: string | undefined;
 }
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
@@ -89,5 +124,8 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     refreshTtl: o.refreshTtl ?? DEFAULT_REFRESH_TTL,
     healthCheckInterval: o.healthCheckInterval ?? DEFAULT_HEALTH_CHECK_INTERVAL,
     logger: o.logger ?? false,
+    allowPrivateWebhookTargets: o.allowPrivateWebhookTargets ?? false,
+    loginThrottle: o.loginThrottle === undefined ? DEFAULT_LOGIN_THROTTLE : o.loginThrottle,
+    publicUrl: o.publicUrl?.replace(/\/+$/, ""),
   };
 }

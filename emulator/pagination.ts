@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "./errors.js";
 import type { PageSource } from "./store/db.js";
+import type { Listener } from "./context.js";
 
 const DEFAULT_PER_PAGE = 20;
 const MAX_PER_PAGE = 100;
@@ -34,18 +35,23 @@ function pageParams(query: Record<string, unknown>): PageParams {
 
 export type { PageSource } from "./store/db.js";
 
-/** Runs the page query and sets the pagination headers; returns the body array. */
+/**
+ * Runs the page query and sets the pagination headers; returns the body array. Links are absolute on the
+ * emulator's public URL (the app's `listener` decoration, app.ts), or relative before it listens; never built from the request's Host
+ * header, which any client may set (a reflected foreign host would send the next page request elsewhere).
+ */
 export function paginate<T>(req: FastifyRequest, reply: FastifyReply, source: PageSource<T>): T[] {
   const p = pageParams(req.query as Record<string, unknown>);
   const total = source.count();
   const totalPages = Math.max(1, Math.ceil(total / p.perPage));
   const rows = p.beyond || p.offset >= total ? [] : source.rows(p.perPage, p.offset);
 
-  const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+  const url = new URL(req.url, "http://relative.invalid");
+  const prefix = (req.server as { listener?: Listener }).listener?.publicUrl ?? "";
   const link = (page: number, rel: string): string => {
     url.searchParams.set("page", String(page));
     url.searchParams.set("per_page", String(p.perPage));
-    return `<${url.toString()}>; rel="${rel}"`;
+    return `<${prefix}${url.pathname}${url.search}>; rel="${rel}"`;
   };
   const links = [link(1, "first")];
   if (p.page > 1) links.push(link(Math.min(p.page - 1, totalPages), "prev"));

@@ -6,7 +6,8 @@ import type { EmulatorContext } from "./context.js";
 import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import type { SeedFile } from "./options.js";
 import { newId } from "./ids.js";
-import { hashPassword, hashToken, newApiToken } from "./auth/secrets.js";
+import { TEXT_PATTERN } from "./schemas/common.js";
+import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
 import { createSite } from "./services/sites.js";
 import { findUserByEmail, insertAccount, insertUser, ownedAccount, putMembership } from "./store/users.js";
 import { insertApiToken } from "./store/tokens.js";
@@ -22,6 +23,11 @@ function fail(path: string, message: string): never {
   throw new Error(`seed: ${path} ${message}`);
 }
 
+const TEXT = new RegExp(TEXT_PATTERN, "u");
+const checkText = (path: string, value: string | undefined): void => {
+  if (value !== undefined && !TEXT.test(value)) fail(path, "must not contain control characters");
+};
+
 /** Checks a seed's shape so a bad file gives one clear line, not a crash half-way through. */
 function validateSeed(seed: unknown): SeedFile {
   const s = seed as SeedFile;
@@ -29,21 +35,26 @@ function validateSeed(seed: unknown): SeedFile {
   s.accounts.forEach((a, i) => {
     const p = `accounts[${i}]`;
     if (typeof a?.name !== "string" || !a.name) fail(`${p}.name`, "must be a non-empty string");
+    checkText(`${p}.name`, a.name);
     if (!Array.isArray(a.users) || a.users.length === 0) fail(`${p}.users`, "must be a non-empty array");
     a.users.forEach((u, j) => {
       const q = `${p}.users[${j}]`;
       for (const k of ["email", "password", "name"] as const) if (typeof u?.[k] !== "string" || !u[k]) fail(`${q}.${k}`, "must be a non-empty string");
+      checkText(`${q}.name`, u.name);
+      checkText(`${q}.email`, u.email);
       if (!["owner", "admin", "member"].includes(u.role)) fail(`${q}.role`, "must be owner, admin or member");
       if (u.otp_secret !== undefined && (typeof u.otp_secret !== "string" || !/^[A-Z2-7]+=*$/i.test(u.otp_secret))) fail(`${q}.otp_secret`, "must be a base32 string");
     });
     (a.api_tokens ?? []).forEach((t, j) => {
       const q = `${p}.api_tokens[${j}]`;
       if (typeof t?.token !== "string" || !/^sot_[A-Za-z0-9]{16,}$/.test(t.token)) fail(`${q}.token`, "must look like sot_<16+ alphanumerics>");
+      if (typeof t.name === "string") checkText(`${q}.name`, t.name);
       if (!a.users.some((u) => u.email === t.user_email)) fail(`${q}.user_email`, "must be the email of a user of this account");
     });
     (a.sites ?? []).forEach((site, j) => {
       const q = `${p}.sites[${j}]`;
       if (typeof site?.name !== "string" || typeof site.url !== "string") fail(q, "needs name and url strings");
+      checkText(`${q}.name`, site.name);
     });
   });
   return s;
@@ -84,7 +95,7 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
         putMembership(db, accountId, userId, u.role, now);
       }
       for (const t of a.api_tokens ?? []) {
-        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
+        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), prefix: tokenPrefix(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
       }
       for (const site of a.sites ?? []) createSite(ctx, accountId, site, SYSTEM_ORIGIN);
     }
@@ -123,6 +134,6 @@ export function reissueDemoToken(ctx: EmulatorContext): DemoCredentials {
   const owned = ownedAccount(ctx.db, DEMO_EMAIL);
   if (!owned) return seedDemo(ctx);
   const token = newApiToken();
-  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
+  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), prefix: tokenPrefix(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: owned.accountId };
 }

@@ -18,6 +18,8 @@ import { forgetApiTokens } from "./auth/authenticate.js";
 import { forgetSites } from "./store/sites.js";
 import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
+import { LoginThrottle } from "./auth/login-throttle.js";
+import { sweepSnapshotFiles } from "./services/snapshot-files.js";
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:4747 (no trailing slash). */
@@ -60,7 +62,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     process.stderr.write(`[emulator] job ${job} failed: ${err instanceof Error ? err.stack : String(err)}\n`),
   );
   const events = new Events(db, clock, scheduler);
-  const ctx: EmulatorContext = { db, clock, options: opts, dataDir, scheduler, events, jwtSecret: loadJwtSecret(db), log };
+  const ctx: EmulatorContext = {
+    db, clock, options: opts, dataDir, scheduler, events, jwtSecret: loadJwtSecret(db), log,
+    listener: { port: null, publicUrl: null },
+    loginThrottle: new LoginThrottle(opts.loginThrottle, () => clock.nowMs()),
+  };
+  // Files a crash left behind (.part of a one-request upload, data of snapshots no longer uploading).
+  sweepSnapshotFiles(ctx);
   registerJobs(ctx);
 
   let demo: DemoCredentials | undefined;
@@ -75,6 +83,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new Faults();
   const reset = async (): Promise<void> => {
     faults.clear();
+    ctx.loginThrottle.clear();
     clearData(db);
     forgetApiTokens(ctx);
     forgetSites(db);
@@ -89,9 +98,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   scheduler.start();
   const port = (app.server.address() as AddressInfo).port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  const url = `http://${host}:${port}`;
+  ctx.listener.port = port;
+  ctx.listener.publicUrl = opts.publicUrl ?? url;
 
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     demo,
     context: ctx,

@@ -1,6 +1,7 @@
 // Turns Ajv's schema errors into Rails-style field messages ("can't be blank", "is invalid"), so
 // schema validation and hand-written rules produce the same 422 shape.
 import type { FieldErrors } from "./errors.js";
+import { TEXT_PATTERN } from "./schemas/common.js";
 
 interface AjvError {
   keyword: string;
@@ -34,6 +35,8 @@ function messageOf(e: AjvError): string {
     case "minimum":
     case "maximum":
       return `must be ${e.keyword === "minimum" ? "greater than or equal to" : "less than or equal to"} ${String(e.params.limit)}`;
+    case "pattern":
+      return e.params.pattern === TEXT_PATTERN ? "must not contain control characters" : "is invalid";
     case "uniqueItems":
       return "must not contain duplicates";
     case "anyOf":
@@ -48,7 +51,11 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldErrors {
   const out: FieldErrors = {};
   // anyOf reports every branch's failure too; keep the branch errors only when nothing else matched.
   const specific = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf");
-  const useful = specific.length ? specific : errors;
+  let useful = specific.length ? specific : errors;
+  // A value of the right type for one branch of a union (a string for `string | null`) that broke that
+  // branch's rule: its rule is the news, not that it is not the other branch's type.
+  const ruled = new Set(useful.filter((e) => e.keyword !== "type").map((e) => e.instancePath));
+  useful = useful.filter((e) => e.keyword !== "type" || !ruled.has(e.instancePath));
   for (const e of useful) {
     const field = fieldOf(e);
     const msg = messageOf(e);

@@ -20,6 +20,16 @@ export interface FailureContext {
   fieldPaths?: Record<string, AttributePath>;
 }
 
+/** `text` as a sentence: one closing period, not a second after the API's own ("before continuing.."). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** `text` then ` (request id ...)` and one closing period: the API's own period moves after the id. */
+function sentenceBefore(text: string, suffix: string): string {
+  return suffix ? `${text.replace(/\.$/, "")}${suffix}.` : sentence(text);
+}
+
 export class ApiErrors {
   constructor(
     private readonly core: CoreErrors,
@@ -52,16 +62,16 @@ export class ApiErrors {
   private reportResponse(err: InstanceType<CoreErrors["APIError"]>, diags: Diagnostics, ctx: FailureContext): void {
     const requestId = err.requestId ? ` (request id ${err.requestId})` : "";
     if (err.status === 401) {
-      diags.error(`SiteOps rejected the credentials from ${this.credentialSource}: ${err.error ?? "401 Unauthorized"}.`);
+      diags.error(sentence(`SiteOps rejected the credentials from ${this.credentialSource}: ${err.error ?? "401 Unauthorized"}`));
       return;
     }
     if (err.status === 403) {
-      diags.error(`SiteOps did not allow the credentials from ${this.credentialSource} to ${ctx.action}: ${err.error ?? "403 Forbidden"}.`);
+      diags.error(sentence(`SiteOps did not allow the credentials from ${this.credentialSource} to ${ctx.action}: ${err.error ?? "403 Forbidden"}`));
       return;
     }
     const fieldErrors = err.status === 422 && err.errors ? Object.entries(err.errors) : [];
     if (fieldErrors.length === 0) {
-      diags.error(`Could not ${ctx.action}`, `SiteOps answered ${err.status}: ${err.error ?? err.message}${requestId}.`);
+      diags.error(`Could not ${ctx.action}`, `SiteOps answered ${err.status}: ${sentenceBefore(err.error ?? err.message, requestId)}`);
       return;
     }
     for (const [field, messages] of fieldErrors) {

@@ -81,7 +81,10 @@ async function main() {
 
   const port = process.env.SITEOPS_DEMO_PORT ?? (keep ? "4747" : "0");
   const emu = await m.emulator
-    .startEmulator({ port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS })
+    .startEmulator({
+      port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS,
+      allowPrivateWebhookTargets: true, // the webhooks go to the demo's receiver on 127.0.0.1
+    })
     .catch((err) => {
       if (err?.code === "EADDRINUSE") throw new DemoError(`port ${port} is in use: set SITEOPS_DEMO_PORT to another port, or to 0 for a free one.`);
       throw err;
@@ -247,6 +250,7 @@ function keepRunning({ emu, work, cliConfig }) {
   account   ${demo.account_id}
   login     ${demo.email} / ${demo.password}
   API token ${demo.api_token}
+  console   ${url}/  (sign in with the login above; Settings -> API creates tokens)
 
 Try:
   curl -s ${auth} ${url}/api/v1/sites

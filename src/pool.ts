@@ -1,5 +1,5 @@
 // Runs an async task per item with at most `limit` in flight; results keep the items' order. The CLI's fleet
-// commands run on it (the GitHub Action has its own copy in action/src/pool.ts, which can import this one).
+// commands and the GitHub Action's snapshot command run on it.
 
 export async function mapPool<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);

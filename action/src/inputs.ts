@@ -2,6 +2,7 @@
 // in one line naming the input, before anything talks to the service.
 
 import { statSync } from "node:fs";
+import { parseShard, ShardSpecError, type Shard } from "../../src/shards.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
 type Command = (typeof COMMANDS)[number];
@@ -25,6 +26,9 @@ interface CommonInputs {
   timeoutMs: number;
   /** Env SITEOPS_POLL_INTERVAL_MS; the core's default (2 s) when absent. */
   pollIntervalMs: number | undefined;
+  /** From `result-file`: the `result` output is also written there (a fleet's result can be larger than an
+   * environment variable may hold, 128 KiB on Linux, so a later step reads the file instead). */
+  resultFile: string | undefined;
 }
 
 export interface SnapshotInputs extends CommonInputs {
@@ -34,6 +38,8 @@ export interface SnapshotInputs extends CommonInputs {
   description: string | undefined;
   uploadFile: string | undefined;
   concurrency: number;
+  /** From `shard` ("3/16", with `site: all`): only the sites of this shard (src/shards.ts). */
+  shard: Shard | undefined;
 }
 
 export interface UpgradeInputs extends CommonInputs {
@@ -81,6 +87,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   description: ["snapshot"],
   "upload-file": ["snapshot"],
   concurrency: ["snapshot"],
+  shard: ["snapshot"],
   "wp-version": ["upgrade"],
   "php-version": ["upgrade"],
   "require-approval": ["upgrade"],
@@ -125,7 +132,8 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   });
 
   const siteRaw = source.get("site").trim();
-  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs };
+  const resultFile = get("result-file");
+  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs, resultFile };
 
   if (command) {
     for (const [name, commands] of Object.entries(USED_BY)) {
@@ -149,6 +157,7 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
       integer: true,
       what: `a whole number from 1 to ${MAX_CONCURRENCY}`,
     });
+    const shard = parseShardInput(get("shard"), sites, problems);
     const description = get("description");
     if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
     inputs = {
@@ -158,6 +167,7 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
       description,
       uploadFile,
       concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+      shard,
     };
   } else if (command === "upgrade") {
     const site = parseSingleSite(siteRaw, command, problems);
@@ -219,6 +229,22 @@ function parseSiteSelection(raw: string, problems: string[]): SiteSelection | un
   const seen = new Set<string>();
   const unique = refs.filter((r) => (seen.has(r) ? false : (seen.add(r), true)));
   return { all: false, refs: unique };
+}
+
+/** "3/16": shard 3 of 16, from 1/1 to 256/256 (GitHub's limit of jobs per matrix). Only with `site: all`:
+ * a site's shard derives from its id, so a fixed list would shrink unevenly. */
+function parseShardInput(value: string | undefined, sites: SiteSelection | undefined, problems: string[]): Shard | undefined {
+  if (value === undefined) return undefined;
+  let shard: Shard;
+  try {
+    shard = parseShard(value);
+  } catch (err) {
+    if (!(err instanceof ShardSpecError)) throw err;
+    problems.push(`'shard' ${err.message.replace(/^shard\s*/, "")}`);
+    return undefined;
+  }
+  if (sites && !sites.all) problems.push("'shard' needs 'site: all': a shard is a share of every site of the account");
+  return shard;
 }
 
 function parseSingleSite(raw: string, command: Command, problems: string[]): string {

@@ -2,6 +2,7 @@
 // Every failure ends here as one `setFailed` line; the token is masked before anything is printed.
 
 import { setMaxListeners } from "node:events";
+import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
 import { SiteOps } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
@@ -9,6 +10,7 @@ import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { upgradeCommand } from "./commands/upgrade.js";
 import { errorLine } from "./format.js";
+import { log } from "./log.js";
 import { InputError, parseInputs, type ActionInputs } from "./inputs.js";
 import { runInfo } from "./run-info.js";
 import { writeSummary } from "./summary.js";
@@ -33,18 +35,28 @@ export async function run(): Promise<void> {
       },
       env: process.env,
     });
-    for (const warning of warnings) core.warning(warning);
+    for (const warning of warnings) log.warning(warning);
     client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken });
     const outcome = await dispatch(client, inputs, { run: runInfo(), secrets, signal: cancel.signal });
     for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
+    if (inputs.resultFile) writeResult(inputs.resultFile, outcome.outputs.result ?? "");
     await writeSummary();
-    if (outcome.failure) core.setFailed(outcome.failure);
+    if (outcome.failure) log.fail(outcome.failure);
   } catch (err) {
-    if (err instanceof InputError) for (const warning of err.warnings) core.warning(warning);
-    core.setFailed(errorLine(err, secrets));
+    if (err instanceof InputError) for (const warning of err.warnings) log.warning(warning);
+    log.fail(errorLine(err, secrets));
   } finally {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     await client?.close().catch(() => undefined);
+  }
+}
+
+/** The result is a report, like the summary: a file that cannot be written is a warning, not a failure. */
+function writeResult(file: string, result: string): void {
+  try {
+    writeFileSync(file, `${result}\n`);
+  } catch (err) {
+    log.warning(`'result-file' ${JSON.stringify(file)} could not be written: ${(err as Error).message}`);
   }
 }
 

@@ -1,9 +1,11 @@
 // The job summary: one table per run of the action, written to GITHUB_STEP_SUMMARY. Cells are HTML, so
-// everything that came from the service is escaped.
+// everything that came from the service is escaped, and its control characters shown as escapes (a newline
+// in a name must not end the HTML block and turn the rest of the cell into Markdown).
 
 import * as core from "@actions/core";
-import type { Site, Snapshot, UpgradePipeline } from "../../src/index.js";
-import { formatBytes, formatDuration } from "./format.js";
+import { formatBytes, formatDuration } from "../../src/format.js";
+import { formatShard, type Shard, type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
+import { clean } from "../../src/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 
 export interface SnapshotRow {
@@ -16,8 +18,11 @@ export interface SnapshotRow {
 type Row = Parameters<typeof core.summary.addTable>[0][number];
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return clean(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** A table cell: @actions/core writes an empty one as an unclosed `<td>`, so an empty cell holds a space. */
+const cell = (html: string): string => html || "&nbsp;";
 
 function siteCell(site: Site): string {
   const url = /^https?:\/\//.test(site.url) ? site.url : undefined;
@@ -29,19 +34,21 @@ const code = (text: string | null | undefined): string => (text ? `<code>${escap
 
 const header = (...names: string[]): Row => names.map((data) => ({ data, header: true }));
 
-export function snapshotSummary(rows: SnapshotRow[], run: RunInfo, headline: string): void {
-  core.summary.addHeading("Site Operations: snapshots", 3).addRaw(`<p>${escapeHtml(headline)}</p>`, true);
+export function snapshotSummary(rows: SnapshotRow[], run: RunInfo, headline: string, shard?: Shard): void {
+  core.summary.addHeading(`Site Operations: snapshots${shard ? ` (shard ${formatShard(shard)})` : ""}`, 3).addRaw(`<p>${escapeHtml(headline)}</p>`, true);
   if (rows.length > 0) {
     core.summary.addTable([
       header("Site", "Snapshot", "Status", "Size", "Duration", "Details"),
-      ...rows.map((r): Row => [
-        siteCell(r.site),
-        code(r.snapshot?.id),
-        escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
-        escapeHtml(formatBytes(r.snapshot?.size_bytes)),
-        escapeHtml(formatDuration(r.durationMs)),
-        escapeHtml(r.error ?? r.snapshot?.description ?? ""),
-      ]),
+      ...rows.map((r): Row =>
+        [
+          siteCell(r.site),
+          code(r.snapshot?.id),
+          escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
+          escapeHtml(formatBytes(r.snapshot?.size_bytes)),
+          escapeHtml(formatDuration(r.durationMs)),
+          escapeHtml(r.error ?? r.snapshot?.description ?? ""),
+        ].map(cell),
+      ),
     ]);
   }
   footer(run);
@@ -66,7 +73,7 @@ export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipe
         escapeHtml(steps),
         code(pipeline.snapshot_id),
         escapeHtml(formatDuration(durationMs)),
-      ],
+      ].map(cell),
     ]);
   }
   footer(run);

@@ -4,7 +4,7 @@ import type { FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context.js";
 import type { AuthContext } from "./auth-context.js";
 import { notFound, unauthorized } from "../errors.js";
-import { findApiToken } from "../store/tokens.js";
+import { findApiToken, touchApiToken } from "../store/tokens.js";
 import { roleIn, userInAccount } from "../store/users.js";
 import { hashToken } from "./secrets.js";
 import { verifyAccessToken } from "./jwt.js";
@@ -19,8 +19,24 @@ function parseAuthorization(header: string | undefined): { scheme: "token" | "be
 // Valid API tokens by hash, so the hottest path (every token-authenticated request) skips a
 // three-table join. Only valid tokens are cached (a new token is found on its first use); revoking a
 // token or resetting the store must call forgetApiTokens().
-const tokenCache = new WeakMap<object, Map<string, AuthContext>>();
+const tokenCache = new WeakMap<object, Map<string, CachedToken>>();
 const TOKEN_CACHE_MAX = 10_000;
+/** A token's last_used_at (shown in the console's Settings -> API) is written at most this often. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface CachedToken {
+  auth: AuthContext;
+  /** Emulator-clock ms when last_used_at was last written. */
+  writtenMs: number;
+}
+
+/** Records a use: one clock read per request, one UPDATE per token per minute. */
+function noteUse(ctx: EmulatorContext, entry: CachedToken): void {
+  const nowMs = ctx.clock.nowMs();
+  if (nowMs - entry.writtenMs < LAST_USED_RESOLUTION_MS) return;
+  entry.writtenMs = nowMs;
+  touchApiToken(ctx.db, (entry.auth.credential as { tokenId: string }).tokenId, ctx.clock.iso(nowMs));
+}
 
 export function forgetApiTokens(ctx: EmulatorContext): void {
   tokenCache.delete(ctx.db);
@@ -30,7 +46,10 @@ function authenticateApiToken(ctx: EmulatorContext, token: string): AuthContext 
   const hash = hashToken(token);
   let cache = tokenCache.get(ctx.db);
   const cached = cache?.get(hash);
-  if (cached) return cached;
+  if (cached) {
+    noteUse(ctx, cached);
+    return cached.auth;
+  }
   const row = findApiToken(ctx.db, hash);
   if (!row || row.revoked_at || !row.role) throw unauthorized();
   const auth: AuthContext = {
@@ -43,7 +62,9 @@ function authenticateApiToken(ctx: EmulatorContext, token: string): AuthContext 
   };
   if (!cache) tokenCache.set(ctx.db, (cache = new Map()));
   if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
-  cache.set(hash, auth);
+  const entry: CachedToken = { auth, writtenMs: -Infinity };
+  noteUse(ctx, entry);
+  cache.set(hash, entry);
   return auth;
 }
 

@@ -36,6 +36,11 @@ export function newApiToken(): string {
   return `sot_${randomAlphanumeric(40)}`;
 }
 
+/** What the account settings show of a token: `sot_` and four characters (never enough to use it). */
+export function tokenPrefix(token: string): string {
+  return token.slice(0, 8);
+}
+
 export function newRefreshToken(): string {
   return `sor_${randomAlphanumeric(48)}`;
 }

@@ -1,5 +1,10 @@
-// The control API under /__emulator (DESIGN.md section 3): loopback only, no auth, emulator only.
+// The control API under /__emulator (DESIGN.md section 3): loopback only, no auth, emulator only. A browser
+// on the developer's machine is loopback too, so besides the peer address every request must name the
+// emulator itself in Host (127.0.0.1, localhost or [::1] with its port: DNS rebinding sends the attacker's
+// name) and carry no Origin but the emulator's own (a cross-site page's fetch or form POST always sends
+// its Origin on a POST or DELETE; `null` from a sandboxed frame is foreign too). Refused: 403.
 import { Type } from "typebox";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../http.js";
 import type { Faults } from "./faults.js";
 import type { EmulatorContext } from "../context.js";
@@ -9,6 +14,28 @@ import { parseJson } from "../store/db.js";
 import { listDeliveries } from "../store/webhook-deliveries.js";
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
+
+/** `host[:port]` names this emulator: a loopback name and the port it listens on (80 when omitted). */
+function isOwnAuthority(authority: string, port: number | null): boolean {
+  const m = /^(.*?)(?::(\d+))?$/.exec(authority);
+  if (!m || !LOOPBACK_HOST.test(m[1]!)) return false;
+  return port === null || Number(m[2] ?? 80) === port;
+}
+
+/** Why a control request is refused, or null: peer address, Host, Origin (see the file comment). */
+function controlRefusal(req: FastifyRequest, port: number | null): string | null {
+  if (!LOOPBACK.test(req.ip)) return "The control API is only available on loopback";
+  if (!isOwnAuthority(req.headers.host ?? "", port)) return "The control API needs a loopback Host header (127.0.0.1, localhost or [::1] with the emulator's port)";
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const m = /^http:\/\/([^/]+)$/i.exec(origin);
+    if (!m || !isOwnAuthority(m[1]!, port)) return "The control API refuses cross-origin requests";
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") return "The control API refuses cross-origin requests";
+  return null;
+}
 
 const FaultRuleSchema = Type.Object({
   method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
@@ -30,7 +57,8 @@ export interface AppControls {
 
 export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: AppControls): void {
   app.addHook("onRequest", async (req) => {
-    if (!LOOPBACK.test(req.ip)) throw new HttpError(403, "The control API is only available on loopback");
+    const refusal = controlRefusal(req, ctx.listener.port);
+    if (refusal) throw new HttpError(403, refusal);
   });
 
   app.post("/reset", async () => {

@@ -2,12 +2,15 @@
 // emulator's clock (5 s, 5 m, 30 m, 2 h, 5 h, 10 h); after the last retry fails the delivery is
 // `failed` and its endpoint `disabled`. Sending is asynchronous: the scheduler loop only marks a
 // delivery in flight (`sending`) and moves on, so a slow receiver never blocks requests.
+// Every connection goes to an address services/webhook-targets.ts allowed, resolved just before connecting
+// (DNS may have changed since the endpoint was created); a refused target is a failed attempt with its reason.
 import { createHmac } from "node:crypto";
-import { Agent, request } from "undici";
+import { Agent, buildConnector, request } from "undici";
 import type { EmulatorContext } from "../context.js";
+import { resolveTarget } from "../services/webhook-targets.js";
 import type { Job } from "./scheduler.js";
 import {
-  dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, requeueSending, type DueDelivery,
+  dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, recordAttemptTimestamp, requeueSending, type DueDelivery,
 } from "../store/webhook-deliveries.js";
 
 const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
@@ -16,7 +19,7 @@ const BATCH = 50;
 const MAX_ERROR_LENGTH = 500;
 
 /** `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}` keyed with the decoded secret. */
-function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64");
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
@@ -43,6 +46,7 @@ async function send(ctx: EmulatorContext, dispatcher: Agent, d: DueDelivery): Pr
   const attempts = d.attempts + 1;
   const timestamp = Math.floor(ctx.clock.nowMs() / 1000);
   try {
+    recordAttemptTimestamp(ctx.db, d.id, timestamp);
     const res = await request(d.url, {
       method: "POST",
       dispatcher,
@@ -65,10 +69,25 @@ async function send(ctx: EmulatorContext, dispatcher: Agent, d: DueDelivery): Pr
   }
 }
 
+/**
+ * undici's connector, given the checked address instead of the name: TLS still verifies (and sends SNI for)
+ * the URL's host, which undici derives from `host`.
+ */
+function checkedConnector(ctx: EmulatorContext): buildConnector.connector {
+  const connect = buildConnector({ timeout: TIMEOUT_MS });
+  return (opts, callback) => {
+    const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
+    resolveTarget(ctx, opts.hostname, port).then(
+      ({ address }) => connect({ ...opts, hostname: address }, callback),
+      (err: Error) => callback(err, null),
+    );
+  };
+}
+
 export function webhookDeliveriesJob(ctx: EmulatorContext): Job {
   // Deliveries left in flight by a stopped emulator are sent again (same webhook-id, so receivers dedupe).
   requeueSending(ctx.db, ctx.clock.nowMs());
-  const dispatcher = new Agent({ keepAliveTimeout: 1000, connect: { timeout: TIMEOUT_MS } });
+  const dispatcher = new Agent({ keepAliveTimeout: 1000, connect: checkedConnector(ctx) });
   return {
     name: "webhook-deliveries",
     runDue(nowMs: number): void {

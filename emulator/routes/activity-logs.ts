@@ -10,7 +10,7 @@ import { ActivityLogFiltersSchema, ActivityLogSchema } from "../schemas/activity
 import { listActivity } from "../services/activity.js";
 
 /** An ISO 8601 time from the query, normalised to the stored form; 400 when it is not one. */
-function timeParam(name: string, value: string | undefined): string | null {
+export function timeParam(name: string, value: string | undefined): string | null {
   if (value === undefined || value === "") return null;
   // Require a date at least (Date.parse alone accepts things like "1").
   const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;

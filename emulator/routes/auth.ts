@@ -6,7 +6,7 @@ import { originOf, requireAuth } from "../auth/guards.js";
 import { NoContent } from "../schemas/common.js";
 import { ApiTokenLoginSchema, ApiTokenSchema, LoginSchema, RefreshSchema, RevokeResultSchema, RevokeSchema, TokenPairSchema } from "../schemas/auth.js";
 import { createApiToken, revokeOwnCredential } from "../services/api-tokens.js";
-import { checkCredentials, defaultAccountOf, issueTokenPair, revokeToken, rotateRefreshToken } from "../services/sessions.js";
+import { defaultAccountOf, signIn, issueTokenPair, revokeToken, rotateRefreshToken } from "../services/sessions.js";
 
 const tags = ["auth"];
 
@@ -14,14 +14,14 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
   app.post(
     "/jwt",
     {
-      config: { public: true },
+      config: { public: true, signIn: true },
       schema: {
         operationId: "login", summary: "Log in with email and password (and otp_attempt with 2FA); returns a JWT pair", tags,
         body: LoginSchema, response: { 200: TokenPairSchema },
       },
     },
     async (req) => {
-      const user = await checkCredentials(ctx, req.body);
+      const user = await signIn(ctx, req.body, req.ip);
       return issueTokenPair(ctx, user.id, defaultAccountOf(ctx, user.id).accountId);
     },
   );
@@ -55,7 +55,7 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
   app.post(
     "/auth",
     {
-      config: { public: true },
+      config: { public: true, signIn: true },
       schema: {
         operationId: "createApiToken", summary: "Log in and get an API token for a native client", tags,
         body: ApiTokenLoginSchema, response: { 201: ApiTokenSchema },

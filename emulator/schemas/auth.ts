@@ -1,6 +1,7 @@
 // The authentication endpoints on the wire (DESIGN.md section 2, Authentication).
 import { Type } from "typebox";
 import { UserSchema } from "./users.js";
+import { Text } from "./common.js";
 
 export const TokenPairSchema = Type.Object({
   access_token: Type.String(),
@@ -21,7 +22,7 @@ export const RevokeResultSchema = Type.Object({ revoked: Type.Literal(true) });
 
 export const ApiTokenLoginSchema = Type.Object({
   ...LoginSchema.properties,
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Name of the token, shown in the account settings" })),
+  name: Type.Optional(Text({ minLength: 1, maxLength: 255, description: "Name of the token, shown in the account settings" })),
 });
 
 /** POST /auth: a new API token (shown once) and its user. */

@@ -15,6 +15,16 @@ export const PageQuery = {
   per_page: Type.Optional(Type.String({ description: "Items per page (default 20, max 100)" })),
 };
 
+/**
+ * Free text a person types (names, descriptions, comments): no control characters (C0 including NUL, tab and
+ * newline, DEL, C1) and no Unicode line or paragraph separator. Service data ends up in logs, terminals and
+ * CI output; a newline in a site name could forge a line there (`::warning::` in a GitHub workflow).
+ * validation.ts turns a miss into "must not contain control characters".
+ */
+export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
+export const Text = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
+  Type.String({ ...options, pattern: TEXT_PATTERN });
+
 export const NoContent = Type.Null({ description: "No content" });
 
 /** Every error response: 400, 401, 403, 404, 409, 413, 415, 429, 5xx. */

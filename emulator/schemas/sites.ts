@@ -1,5 +1,6 @@
 // Site on the wire (DESIGN.md section 2, Site): the resource and its create/update bodies.
 import { Type, type Static } from "typebox";
+import { Text } from "./common.js";
 
 export const SiteStatusSchema = Type.Union(
   [Type.Literal("healthy"), Type.Literal("degraded"), Type.Literal("down"), Type.Literal("maintenance"), Type.Literal("unknown")],
@@ -24,14 +25,14 @@ export type SiteStatus = Static<typeof SiteStatusSchema>;
 export type SiteJson = Static<typeof SiteSchema>;
 
 export const SiteCreateSchema = Type.Object({
-  name: Type.String({ description: "1..255 characters" }),
+  name: Text({ description: "1..255 characters, no control characters" }),
   url: Type.String({ description: "Absolute http(s) URL, unique per account" }),
   wp_version: Type.Optional(Type.String({ description: "major.minor; default: the service's current version" })),
   php_version: Type.Optional(Type.String({ description: "major.minor; default: the service's current version" })),
 });
 
 export const SiteUpdateSchema = Type.Object({
-  name: Type.Optional(Type.String()),
+  name: Type.Optional(Text()),
   url: Type.Optional(Type.String()),
   wp_version: Type.Optional(Type.String()),
   php_version: Type.Optional(Type.String()),

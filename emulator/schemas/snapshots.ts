@@ -1,6 +1,6 @@
 // Snapshot on the wire (DESIGN.md section 2): the resource, its create body, and the upload's 202 body.
 import { Type, type Static } from "typebox";
-import { Nullable } from "./common.js";
+import { Nullable, Text } from "./common.js";
 
 export const SnapshotStatusSchema = Type.Union([
   Type.Literal("requested"),
@@ -33,7 +33,7 @@ export type SnapshotStatus = SnapshotJson["status"];
 
 // An enum (not a union of literals) so that a wrong value reads "is not included in the list".
 export const SnapshotCreateSchema = Type.Object({
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  description: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
   trigger: Type.Optional(Type.Unsafe<SnapshotTrigger>({ type: "string", enum: [...SNAPSHOT_TRIGGERS] })),
   upload: Type.Optional(Type.Boolean({ description: "true: wait in `requested` for data sent to the upload endpoint" })),
 });

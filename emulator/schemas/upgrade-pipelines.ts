@@ -1,6 +1,6 @@
 // Upgrade pipeline on the wire (DESIGN.md section 2): the resource, its create and approve bodies.
 import { Type, type Static } from "typebox";
-import { Nullable } from "./common.js";
+import { Nullable, Text } from "./common.js";
 
 export const PipelineStatusSchema = Type.Union([
   Type.Literal("pending"),
@@ -55,5 +55,5 @@ export const PipelineCreateSchema = Type.Object({
 export type PipelineInput = Static<typeof PipelineCreateSchema>;
 
 export const PipelineApproveSchema = Type.Object({
-  comment: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  comment: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
 });

@@ -1,6 +1,7 @@
 // Webhook endpoint on the wire (DESIGN.md section 2): the resource (its secret only in the create
 // response) and its create/update bodies.
 import { Type, type Static } from "typebox";
+import { Text } from "./common.js";
 
 const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
 
@@ -25,14 +26,14 @@ export type EndpointStatus = Static<typeof EndpointStatusSchema>;
 export type WebhookEndpointJson = Static<typeof WebhookEndpointSchema>;
 
 export const EndpointCreateSchema = Type.Object({
-  url: Type.String({ description: "https (loopback http is allowed by the emulator)" }),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  url: Type.String({ description: "https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks)" }),
+  description: Type.Optional(Type.Union([Text(), Type.Null()])),
   enabled_events: Type.Optional(Type.Array(Type.String(), { description: "Default [\"*\"]: every event" })),
   status: Type.Optional(EndpointStatusSchema),
 });
 export const EndpointUpdateSchema = Type.Object({
   url: Type.Optional(Type.String()),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  description: Type.Optional(Type.Union([Text(), Type.Null()])),
   enabled_events: Type.Optional(Type.Array(Type.String())),
   status: Type.Optional(EndpointStatusSchema),
 });

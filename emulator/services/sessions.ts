@@ -10,6 +10,7 @@ import { revokeJti, signAccessToken } from "../auth/jwt.js";
 import type { Role } from "../auth/auth-context.js";
 import { claimOtpStep, findUserByEmail, firstMembership, roleIn, type UserRow } from "../store/users.js";
 import { findRefreshToken, insertRefreshToken, pruneTokens, revokeRefreshFamily, spendRefreshToken } from "../store/tokens.js";
+import { throttledSignIn } from "./login-throttle.js";
 
 export interface LoginInput {
   email: string;
@@ -27,7 +28,7 @@ export interface TokenPair {
 const TOTP_PERIOD = 30;
 
 /** Checks email + password (+ otp when the user has 2FA) and returns the user; throws 401/422. */
-export async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
+async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
   const user = findUserByEmail(ctx.db, input.email);
   // verifyPassword hashes against a dummy when the user is unknown, so both paths cost one scrypt.
   const ok = verifyPassword(input.password, user?.password_hash);
@@ -41,6 +42,14 @@ export async function checkCredentials(ctx: EmulatorContext, input: LoginInput):
     if (!claimOtpStep(ctx.db, user.id, step)) throw unauthorized(MESSAGES.otpWrong);
   }
   return user;
+}
+
+/**
+ * checkCredentials under the login throttle (services/login-throttle.ts): what every sign-in calls, with the
+ * client's address. 429 while the user or the address is locked out.
+ */
+export function signIn(ctx: EmulatorContext, input: LoginInput, address: string): Promise<UserRow> {
+  return throttledSignIn(ctx, { email: input.email, address }, () => checkCredentials(ctx, input));
 }
 
 /** The time step the code matches (current step +/-1, after the last used step), or null. */

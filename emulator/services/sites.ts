@@ -1,6 +1,7 @@
 // Sites: the rules of creating, changing and deleting one, and what follows from each (its first
 // health check and vulnerability scan, a rescan when its versions change, its files going with it).
 // Validation here gives the same Rails-style 422 as schema errors.
+import { domainToUnicode } from "node:url";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
@@ -9,7 +10,7 @@ import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../ver
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
 import {
-  deleteSiteRow, findSite, findSiteOf, insertSite, siteIdWithUrl, siteJson, siteToJson, sitesPage, updateSiteRow, type SiteRow,
+  deleteSiteRow, findSite, findSiteOf, insertSite, sitesWithUrlLike, siteJson, siteToJson, sitesPage, updateSiteRow, type SiteRow,
 } from "../store/sites.js";
 import { diff, recordActivity } from "./activity.js";
 import { runHealthCheck } from "./health-checks.js";
@@ -49,6 +50,27 @@ function isHttpUrl(value: string): boolean {
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
 }
 
+/**
+ * The form two site URLs are compared in: scheme and host lowercased (and IDNs in punycode, by URL),
+ * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
+ * `https://blog.acme.test` are the same site; the path's case and the query still count.
+ */
+function siteUrlKey(value: string): string {
+  const u = new URL(value);
+  const path = u.pathname.replace(/\/+$/, "");
+  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${u.host}${path}${u.search}`;
+}
+
+/** The site of this account whose URL is the same as `url` once normalised (siteUrlKey). */
+function siteWithSameUrl(ctx: EmulatorContext, accountId: string, url: string): string | undefined {
+  const key = siteUrlKey(url);
+  const host = new URL(url).hostname;
+  const unicode = domainToUnicode(host);
+  const candidates = sitesWithUrlLike(ctx.db, accountId, host);
+  if (unicode && unicode !== host) candidates.push(...sitesWithUrlLike(ctx.db, accountId, unicode));
+  return candidates.find((c) => isHttpUrl(c.url) && siteUrlKey(c.url) === key)?.id;
+}
+
 /** Validates the given fields (all of name and url on create: `exceptSiteId` null); throws one 422. */
 function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, exceptSiteId: string | null): void {
   const errors = new FieldErrorCollector();
@@ -65,7 +87,7 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
     else if (input.url.length > 2048) errors.add("url", "is too long (maximum is 2048 characters)");
     else if (!isHttpUrl(input.url)) errors.add("url", "is invalid");
     else {
-      const taken = siteIdWithUrl(ctx.db, accountId, input.url);
+      const taken = siteWithSameUrl(ctx, accountId, input.url);
       if (taken && taken !== exceptSiteId) errors.add("url", "has already been taken");
     }
   }

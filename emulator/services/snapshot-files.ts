@@ -1,7 +1,9 @@
-// Where uploaded snapshot data lives on disk: <dataDir>/snapshots/<site_id>/<snapshot_id>.
-import { rmSync } from "node:fs";
+// Where uploaded snapshot data lives on disk: <dataDir>/snapshots/<site_id>/<snapshot_id>, and the sweep
+// that removes what no snapshot owns any more (issue 12: a crash mid-upload must not leave files forever).
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { EmulatorContext } from "../context.js";
+import { findSnapshot } from "../store/snapshots.js";
 
 export function siteDataDir(ctx: EmulatorContext, siteId: string): string {
   return path.join(ctx.dataDir, "snapshots", siteId);
@@ -19,4 +21,32 @@ export function removeSiteData(ctx: EmulatorContext, siteId: string): void {
 
 export function removeSnapshotData(ctx: EmulatorContext, siteId: string, snapshotId: string): void {
   rmSync(snapshotDataPath(ctx, siteId, snapshotId), { force: true });
+}
+
+/**
+ * Run at start-up, before any request: removes every `.part` file (a one-request upload that never finished:
+ * the emulator crashed or was killed mid-body), and every data file whose snapshot is gone, failed, or
+ * completed with another file. A resumable upload's partial file is kept only while its snapshot still
+ * waits for data (`requested`/`in_progress`, source upload). Only names the emulator itself makes are touched.
+ */
+export function sweepSnapshotFiles(ctx: EmulatorContext): void {
+  const root = path.join(ctx.dataDir, "snapshots");
+  if (!existsSync(root)) return;
+  for (const site of readdirSync(root, { withFileTypes: true })) {
+    if (!site.isDirectory() || !/^site_[A-Za-z0-9]+$/.test(site.name)) continue;
+    const dir = path.join(root, site.name);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(dir, entry.name);
+      if (entry.name.endsWith(".part")) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      if (!/^snap_[A-Za-z0-9]+$/.test(entry.name)) continue;
+      const row = findSnapshot(ctx.db, entry.name);
+      const uploading = row?.source === "upload" && (row.status === "requested" || row.status === "in_progress");
+      const kept = row?.site_id === site.name && (uploading || (row.status === "completed" && row.data_path === file));
+      if (!kept) rmSync(file, { force: true });
+    }
+  }
 }

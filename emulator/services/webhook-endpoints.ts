@@ -1,5 +1,6 @@
-// Webhook endpoints of an account: the rules of their url (https; loopback http allowed in the
-// emulator), events and description; a new enabled endpoint gets a `webhook_endpoint.ping`. The
+// Webhook endpoints of an account: the rules of their url (https; never a link-local, metadata or
+// unspecified address, nor the emulator itself; private and loopback ones, over http too, only with
+// --allow-private-webhooks: services/webhook-targets.ts), events and description; a new enabled endpoint gets a `webhook_endpoint.ping`. The
 // signing secret is made here and shown once, in the create response.
 import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
@@ -13,11 +14,11 @@ import {
   deleteEndpointRow, endpointToJson, endpointsPage, findEndpointOf, insertEndpoint, updateEndpointRow, type EndpointRow,
 } from "../store/webhook-endpoints.js";
 import { diff, recordActivity } from "./activity.js";
+import { checkTargetUrl } from "./webhook-targets.js";
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const KNOWN_EVENTS = new Set<string>(EVENT_TYPES);
 
-function checkUrl(errors: FieldErrorCollector, url: string): void {
+function checkUrl(ctx: EmulatorContext, errors: FieldErrorCollector, url: string): void {
   if (url.trim() === "") return void errors.add("url", "can't be blank");
   if (url.length > 2048) return void errors.add("url", "is too long (maximum is 2048 characters)");
   let u: URL;
@@ -26,11 +27,9 @@ function checkUrl(errors: FieldErrorCollector, url: string): void {
   } catch {
     return void errors.add("url", "is invalid");
   }
-  if (/\s/.test(url) || !u.hostname) return void errors.add("url", "is invalid");
-  if (u.protocol === "https:") return;
-  // Plain http only to this machine: the emulator's receivers in tests and local development.
-  if (u.protocol === "http:" && LOOPBACK_HOST.test(u.hostname)) return;
-  errors.add("url", u.protocol === "http:" ? "must use https" : "is invalid");
+  if (/\s/.test(url) || !u.hostname || (u.protocol !== "https:" && u.protocol !== "http:")) return void errors.add("url", "is invalid");
+  const refusal = checkTargetUrl(ctx, u);
+  if (refusal) errors.add("url", refusal);
 }
 
 function checkEvents(errors: FieldErrorCollector, events: string[]): void {
@@ -40,9 +39,9 @@ function checkEvents(errors: FieldErrorCollector, events: string[]): void {
   if (unknown.length) errors.add("enabled_events", `contains unknown events: ${unknown.slice(0, 5).join(", ")}`);
 }
 
-function checkFields(body: EndpointPatch): void {
+function checkFields(ctx: EmulatorContext, body: EndpointPatch): void {
   const errors = new FieldErrorCollector();
-  if (body.url !== undefined) checkUrl(errors, body.url);
+  if (body.url !== undefined) checkUrl(ctx, errors, body.url);
   if (typeof body.description === "string" && body.description.length > 1000) errors.add("description", "is too long (maximum is 1000 characters)");
   if (body.enabled_events !== undefined) checkEvents(errors, body.enabled_events);
   errors.throwIfAny();
@@ -65,7 +64,7 @@ export function getEndpoint(ctx: EmulatorContext, accountId: string, id: string)
 /** Creates an endpoint; the result carries its `whsec_` secret (base64 of 24 random bytes), this once. */
 export function createEndpoint(ctx: EmulatorContext, accountId: string, body: EndpointInput, origin: Origin): WebhookEndpointJson & { secret: string } {
   const events = body.enabled_events ?? ["*"];
-  checkFields({ ...body, enabled_events: events });
+  checkFields(ctx, { ...body, enabled_events: events });
   const id = newId("we");
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   ctx.db.transaction(() => {
@@ -82,7 +81,7 @@ export function createEndpoint(ctx: EmulatorContext, accountId: string, body: En
 
 export function updateEndpoint(ctx: EmulatorContext, accountId: string, id: string, body: EndpointPatch, origin: Origin): WebhookEndpointJson {
   const was = getEndpoint(ctx, accountId, id);
-  checkFields(body);
+  checkFields(ctx, body);
   const next: WebhookEndpointJson = {
     ...was,
     url: body.url ?? was.url,

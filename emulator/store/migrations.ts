@@ -230,4 +230,9 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (account_id, user_id, key)
   );
   `,
+  // The first characters of each API token, for the console's token list (the token itself is stored hashed).
+  `ALTER TABLE api_tokens ADD COLUMN token_prefix TEXT;`,
+  // The webhook-timestamp of a delivery's last attempt: with the payload and secret it gives the exact
+  // signature the receiver got (the console shows it).
+  `ALTER TABLE webhook_deliveries ADD COLUMN last_attempt_ts INTEGER;`,
 ];

@@ -72,8 +72,13 @@ export function findSiteOf(db: Database, accountId: string, siteId: string): Sit
   return stmt(db, "SELECT * FROM sites WHERE id = ? AND account_id = ?").get(siteId, accountId) as SiteRow | undefined;
 }
 
-export function siteIdWithUrl(db: Database, accountId: string, url: string): string | undefined {
-  return (stmt(db, "SELECT id FROM sites WHERE account_id = ? AND url = ?").get(accountId, url) as { id: string } | undefined)?.id;
+/**
+ * Sites of the account whose url contains `needle` (ASCII case-insensitive: SQLite's LIKE): the candidates a
+ * uniqueness check then compares normalised (services/sites.ts).
+ */
+export function sitesWithUrlLike(db: Database, accountId: string, needle: string): { id: string; url: string }[] {
+  const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return stmt(db, "SELECT id, url FROM sites WHERE account_id = ? AND url LIKE ? ESCAPE '\\'").all(accountId, pattern) as { id: string; url: string }[];
 }
 
 export function sitesPage(db: Database, accountId: string): PageSource<SiteJson> {

@@ -36,8 +36,32 @@ export function findApiToken(db: Database, hash: string): ApiTokenRow | undefine
   ).get(hash) as ApiTokenRow | undefined;
 }
 
-export function insertApiToken(db: Database, t: { id: string; hash: string; userId: string; accountId: string; name: string; at: string }): void {
-  stmt(db, "INSERT INTO api_tokens (id, token_hash, user_id, account_id, name, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(t.id, t.hash, t.userId, t.accountId, t.name, t.at);
+/** `prefix`: the token's first characters, kept so the account settings can tell tokens apart. */
+export function insertApiToken(db: Database, t: { id: string; hash: string; prefix: string; userId: string; accountId: string; name: string; at: string }): void {
+  stmt(db, "INSERT INTO api_tokens (id, token_hash, token_prefix, user_id, account_id, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+    t.id, t.hash, t.prefix, t.userId, t.accountId, t.name, t.at,
+  );
+}
+
+export interface ApiTokenListRow {
+  id: string;
+  name: string;
+  token_prefix: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The user's unrevoked API tokens in an account, newest first. */
+export function apiTokensOf(db: Database, accountId: string, userId: string): ApiTokenListRow[] {
+  return stmt(
+    db,
+    `SELECT id, name, token_prefix, created_at, last_used_at FROM api_tokens
+      WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL ORDER BY seq DESC`,
+  ).all(accountId, userId) as ApiTokenListRow[];
+}
+
+export function touchApiToken(db: Database, id: string, at: string): void {
+  stmt(db, "UPDATE api_tokens SET last_used_at = ? WHERE id = ?").run(at, id);
 }
 
 export function revokeApiTokenRow(db: Database, id: string, at: string): void {

@@ -95,3 +95,17 @@ export function listDeliveries(db: Database, f: { endpointId: string | null; sta
       ORDER BY seq`,
   ).all({ endpoint_id: f.endpointId, status: f.status }) as DeliveryRow[];
 }
+
+/** The webhook-timestamp (unix seconds) an attempt is signed with, recorded as it is sent. */
+export function recordAttemptTimestamp(db: Database, id: string, timestamp: number): void {
+  stmt(db, "UPDATE webhook_deliveries SET last_attempt_ts = ? WHERE id = ?").run(timestamp, id);
+}
+
+/** For the console: the account's latest deliveries, newest first, with their endpoint's URL and secret. */
+export function recentDeliveries(db: Database, accountId: string, limit: number): (DeliveryRow & { url: string; secret: string; updated_at: string; last_attempt_ts: number | null })[] {
+  return stmt(
+    db,
+    `SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.account_id = ? ORDER BY d.seq DESC LIMIT ?`,
+  ).all(accountId, limit) as (DeliveryRow & { url: string; secret: string; updated_at: string; last_attempt_ts: number | null })[];
+}

@@ -1,6 +1,7 @@
 // Receive webhook deliveries and verify their signatures (Standard Webhooks).
 //   SITEOPS_WEBHOOK_SECRET=whsec_... npx tsx examples/sdk/webhook-receiver.ts   (listens on :8787)
 // Register it: so.webhookEndpoints.create({ url: "http://127.0.0.1:8787/hooks", enabled_events: ["*"] })
+// (a loopback receiver: start the emulator with --allow-private-webhooks)
 import { createServer } from "node:http";
 import { verifyWebhook, WebhookVerificationError } from "../../src/index.js";
 

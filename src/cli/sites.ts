@@ -7,7 +7,7 @@ import type { Site } from "../resources/sites.js";
 import { inShard, parseShard, ShardSpecError, type Shard } from "../shards.js";
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
-import { clean } from "./output/sanitize.js";
+import { clean } from "../sanitize.js";
 
 /** A site id as the service issues them (DESIGN.md: prefix, underscore, 16+ alphanumerics). */
 const SITE_ID = /^site_[A-Za-z0-9]{16,}$/;

@@ -20,7 +20,7 @@ export type SiteStatus = "healthy" | "degraded" | "down" | "maintenance" | "unkn
 
 /** POST /api/v1/sites body. */
 export interface SiteCreateParams {
-  /** 1..255 characters */
+  /** 1..255 characters, no control characters */
   name: string;
   /** Absolute http(s) URL, unique per account */
   url: string;
@@ -203,7 +203,7 @@ export interface WebhookEndpointCreated {
 }
 
 export interface WebhookEndpointCreateParams {
-  /** https (loopback http is allowed by the emulator) */
+  /** https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks) */
   url: string;
   description?: string | null;
   /** Default ["*"]: every event */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { startTestEmulator } from "../core/helpers.js";
 import { json, runCli, startCli, useTestBed } from "./helpers.js";
 
-const bed = useTestBed();
+const bed = useTestBed({ allowPrivateWebhookTargets: true }); // webhooks to a local (closed) port
 
 const cli = (...args: string[]) => runCli(args, { env: bed.env });
 

@@ -35,9 +35,11 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 /** Starts the emulator and resolves with its start-up line. */
-async function start(args: string[]): Promise<{ child: ChildProcess; line: any; stdoutAfter: () => string }> {
+async function start(args: string[]): Promise<{ child: ChildProcess; line: any; stdoutAfter: () => string; stderr: () => string }> {
   const child = spawn(process.execPath, [...CLI, "emulator", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
   let rest = "";
   const line = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
@@ -47,12 +49,12 @@ async function start(args: string[]): Promise<{ child: ChildProcess; line: any; 
     });
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
   });
-  return { child, line: JSON.parse(line), stdoutAfter: () => rest };
+  return { child, line: JSON.parse(line), stdoutAfter: () => rest, stderr: () => err };
 }
 
 describe("siteops emulator", () => {
   it("prints one JSON line with the URL and demo credentials that work with curl-style requests", async () => {
-    const { child, line, stdoutAfter } = await start(["--demo"]);
+    const { child, line, stdoutAfter, stderr } = await start(["--demo"]);
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line.demo).toMatchObject({ email: "demo@siteops.test", api_token: expect.stringMatching(/^sot_/) });
     const sites = await fetch(`${line.url}/api/v1/sites`, { headers: { authorization: `token ${line.demo.api_token}` } });
@@ -64,6 +66,9 @@ describe("siteops emulator", () => {
       body: JSON.stringify({ email: line.demo.email, password: line.demo.password }),
     });
     expect(login.status).toBe(200);
+    // The web console's address and the demo sign-in, for a person.
+    expect(stderr()).toContain(`web console: ${line.url}/ (sign in as demo@siteops.test / ${line.demo.password})`);
+    expect((await fetch(`${line.url}/sign-in`)).status).toBe(200);
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
@@ -96,6 +101,8 @@ describe("siteops emulator", () => {
     const cases: [string[], RegExp][] = [
       [["emulator", "--port", "abc"], /--port must be an integer/],
       [["emulator", "--rate-limit", "lots"], /--rate-limit must be N\/SECONDS/],
+      [["emulator", "--login-throttle", "10/900"], /--login-throttle must be USER,ADDRESS\/SECONDS/],
+      [["emulator", "--public-url", "siteops.example"], /--public-url must be an absolute http\(s\) URL/],
       [["emulator", "--bogus"], /Unknown option '--bogus'/],
       [["emulator", "--seed", path.join(dir, "missing.json")], /seed: cannot read .*missing\.json: ENOENT/],
       [["emulator", "--seed", badSeed], /seed: accounts\[0\]\.users\[0\]\.role must be owner, admin or member/],
@@ -116,5 +123,6 @@ describe("siteops emulator", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("--step-seconds");
     expect(r.stdout).toContain("--rate-limit");
+    expect(r.stdout).toContain("--allow-private-webhooks");
   });
 });

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, runInTerminal, useTestBed } from "./helpers.js";
 
-const HOSTILE = "evil\n::warning title=injected::INJECTED\n::add-mask::Acme\u001b[31mRED\u001b]0;title\u0007\u0000\u202eNAME\r";
+const HOSTILE = "evil\n::warning title=injected::INJECTED\n::add-mask::Acme ##[warning]legacy\u001b[31mRED\u001b]0;title\u0007\u0000\u202eNAME\r";
 const DESCRIPTION = "done\n2026-01-01T00:00:00.000Z Shop: snapshot snap_fake completed";
 
 const bed = useTestBed({}, { SITEOPS_POLL_INTERVAL_MS: "20" });
@@ -58,6 +58,7 @@ function expectInert(output: string, terminal = false): void {
     expect(line).not.toMatch(/^::/);
     expect(line).not.toMatch(/^\s*2026-01-01T00:00:00\.000Z Shop/);
   }
+  expect(output).not.toContain("##[");
   expect(output).not.toContain("\u0000");
   expect(output).not.toContain("\u202e");
   expect(output).not.toContain("\u0007");
@@ -71,7 +72,7 @@ describe("hostile strings from the service", () => {
     const list = await runCli(["sites", "list"], { env: bed.env });
     expect(list.code).toBe(0);
     expectInert(list.stdout);
-    expect(list.stdout).toContain(String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme\x1b[31mRED\x1b]0;title\x07\x00\u202eNAME\r`);
+    expect(list.stdout).toContain(String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme ##\x5bwarning]legacy\x1b[31mRED\x1b]0;title\x07\x00\u202eNAME\r`);
     expect(list.stdout.trim().split("\n")).toHaveLength(2);
     const get = await runCli(["sites", "get", blogId], { env: bed.env });
     expectInert(get.stdout);

@@ -11,7 +11,7 @@ let receiverUrl: string;
 const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
 
 beforeAll(async () => {
-  env = await startTestEmulator();
+  env = await startTestEmulator({ allowPrivateWebhookTargets: true }); // a local receiver
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

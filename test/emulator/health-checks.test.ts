@@ -21,7 +21,7 @@ const site = async (siteId: string) => (await api(emu, "GET", `/sites/${siteId}`
 const force = (body: Record<string, unknown>) => api(emu, "POST", "/__emulator/health_checks", { body });
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ allowPrivateWebhookTargets: true }); // local receivers
 });
 
 afterAll(async () => {

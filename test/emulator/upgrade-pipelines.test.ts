@@ -23,7 +23,7 @@ const approve = (siteId: string, id: string, body: unknown = {}, token: string =
 const stepStatuses = (p: { steps: { name: string; status: string }[] }) => p.steps.map((s) => `${s.name}:${s.status}`);
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ allowPrivateWebhookTargets: true }); // local receivers
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { TOKENS, api, startTestEmulator } from "./helpers.js";
 let emu: RunningEmulator;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ allowPrivateWebhookTargets: true }); // local receivers
 });
 afterAll(async () => {
   await emu.close();

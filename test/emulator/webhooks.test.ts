@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ allowPrivateWebhookTargets: true }); // local receivers
 });
 afterAll(async () => {
   await emu.close();

@@ -7,7 +7,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PKG, Project, ROOT, SAME_ABI, npmWarnings, readmeBlock } from "./helpers.js";
 
-const PEERS = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox", "@types/better-sqlite3"];
+const PEERS = [
+  "fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox", "@types/better-sqlite3",
+  "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody",
+];
 
 // better-sqlite3 is built for this Node only; the Node 24 leg of .ci/run covers the other users' paths.
 describe.runIf(SAME_ABI)("the packed package, installed with the emulator's peers", () => {

@@ -1,21 +1,22 @@
 // `command: approve`: approves a pipeline that awaits approval and waits until it ends; a pipeline that
 // fails or is rolled back fails the step.
 
-import * as core from "@actions/core";
 import { NotFoundError, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
-import { errorLine, formatDuration } from "../format.js";
+import { formatDuration } from "../../../src/format.js";
+import { errorLine } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
 import { defaultComment } from "../run-info.js";
+import { log } from "../log.js";
 import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
-import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
-import { resourceOf } from "./upgrade.js";
+import { pipelineOutputs, resourceOf } from "./pipeline-outputs.js";
+import { pipelineTracker } from "./progress.js";
 
 export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const site = await resolveSite(client, inputs.site);
   const comment = inputs.comment ?? defaultComment(run);
-  core.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
+  log.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
   const tracker = pipelineTracker(site.name);
   const started = Date.now();
   let pipeline: UpgradePipeline | undefined;
@@ -39,7 +40,7 @@ export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { r
   }
   const durationMs = Date.now() - started;
   const note = failure ?? `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
-  if (!failure) core.info(`${site.name}: ${note}`);
+  if (!failure) log.info(`${site.name}: ${note}`);
   pipelineSummary("approval", site, pipeline, durationMs, run, note);
   return { outputs: pipelineOutputs("approve", pipeline, failure), failure };
 }

@@ -1,18 +1,20 @@
 // `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
 
-import * as core from "@actions/core";
 import type { SiteOps, UpgradePipeline } from "../../../src/index.js";
-import { errorLine, formatDuration } from "../format.js";
+import { formatDuration } from "../../../src/format.js";
+import { errorLine } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
+import { log } from "../log.js";
 import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
-import { pipelineOutputs, pipelineTracker } from "./pipeline-progress.js";
+import { pipelineOutputs, resourceOf } from "./pipeline-outputs.js";
+import { pipelineTracker } from "./progress.js";
 
 export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const site = await resolveSite(client, inputs.site);
   const target = [inputs.wpVersion && `WordPress ${inputs.wpVersion}`, inputs.phpVersion && `PHP ${inputs.phpVersion}`].filter(Boolean).join(" and ");
-  core.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
+  log.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
   const tracker = pipelineTracker(site.name);
   const started = Date.now();
   let pipeline: UpgradePipeline | undefined;
@@ -37,16 +39,11 @@ export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { r
   if (failure) note = failure;
   else if (pipeline.status === "awaiting_approval") {
     note = `Pipeline ${pipeline.id} awaits approval: run this action with command: approve, site: ${site.id}, pipeline-id: ${pipeline.id}.`;
-    core.notice(note, { title: `Upgrade of ${site.name} awaits approval` });
+    log.notice(note, { title: `Upgrade of ${site.name} awaits approval` });
   } else {
     note = `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
-    core.info(`${site.name}: ${note}`);
+    log.info(`${site.name}: ${note}`);
   }
   pipelineSummary("upgrade", site, pipeline, durationMs, run, note);
   return { outputs: pipelineOutputs("upgrade", pipeline, failure), failure };
-}
-
-export function resourceOf(err: unknown): UpgradePipeline | undefined {
-  const resource = (err as { resource?: unknown } | null)?.resource;
-  return typeof resource === "object" && resource !== null && "steps" in resource ? (resource as UpgradePipeline) : undefined;
 }

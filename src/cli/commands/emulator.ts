@@ -7,7 +7,11 @@ import type { Command } from "../command.js";
  * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
  * user of the client alone installs none of them. Their ranges are read from package.json, never repeated here.
  */
-const EMULATOR_PEERS = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox"];
+const EMULATOR_PEERS = [
+  "fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox",
+  // the web console (emulator/console/)
+  "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody",
+];
 
 const HELP = `usage: siteops emulator [options]
 
@@ -22,6 +26,11 @@ const HELP = `usage: siteops emulator [options]
   --access-ttl SECONDS  JWT access token lifetime (default 900)
   --refresh-ttl SECONDS refresh token lifetime (default 604800)
   --log                 log requests to stderr
+  --allow-private-webhooks   let webhook endpoints target private and loopback addresses
+                        (a receiver on this machine); link-local, metadata and the emulator itself never
+  --login-throttle USER,ADDRESS/SECONDS|off   failed logins per user and per client address before
+                        a 429 (default 10,50/900)
+  --public-url URL      base of absolute links (pagination Link); default: the listening URL
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
 
@@ -65,6 +74,22 @@ function rateLimit(raw: string | undefined): { limit: number; windowSeconds: num
   return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
 }
 
+function loginThrottle(raw: string | undefined): { perUser: number; perAddress: number; windowSeconds: number } | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "off") return null;
+  const m = /^(\d+),(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[3]) < 1) {
+    throw new Error(`--login-throttle must be USER,ADDRESS/SECONDS (e.g. 10,50/900) or off, got "${raw}"`);
+  }
+  return { perUser: Number(m[1]), perAddress: Number(m[2]), windowSeconds: Number(m[3]) };
+}
+
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(raw) || !URL.canParse(raw)) throw new Error(`--public-url must be an absolute http(s) URL, got "${raw}"`);
+  return raw;
+}
+
 const command: Command = {
   summary: "run the Site Operations emulator",
   async run(args) {
@@ -83,6 +108,9 @@ const command: Command = {
         "access-ttl": { type: "string" },
         "refresh-ttl": { type: "string" },
         log: { type: "boolean" },
+        "allow-private-webhooks": { type: "boolean" },
+        "login-throttle": { type: "string" },
+        "public-url": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -108,11 +136,16 @@ const command: Command = {
       accessTtl: number("access-ttl", values["access-ttl"], 1),
       refreshTtl: number("refresh-ttl", values["refresh-ttl"], 1),
       logger: values.log,
+      allowPrivateWebhookTargets: values["allow-private-webhooks"],
+      loginThrottle: loginThrottle(values["login-throttle"]),
+      publicUrl: publicUrl(values["public-url"]),
     });
     const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: values.db ?? ":memory:" };
     if (emulator.demo) line.demo = emulator.demo;
     process.stdout.write(`${JSON.stringify(line)}\n`);
     process.stderr.write(`siteops emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
+    const signIn = emulator.demo ? ` (sign in as ${emulator.demo.email} / ${emulator.demo.password})` : "";
+    process.stderr.write(`web console: ${emulator.url}/${signIn}\n`);
 
     await new Promise<void>((resolve) => {
       const stop = (): void => {

@@ -6,7 +6,7 @@ import { inShard, shardMatrix, shardOf, ShardSpecError } from "../../shards.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { printObject, printStream } from "../output/printer.js";
-import { clean, safeJson } from "../output/sanitize.js";
+import { clean, safeJson } from "../../sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";

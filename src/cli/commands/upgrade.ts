@@ -13,7 +13,7 @@ import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";
 import { createProgress, type Progress } from "../output/progress.js";
-import { clean } from "../output/sanitize.js";
+import { clean } from "../../sanitize.js";
 import { statusColor } from "../output/style.js";
 import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../pipelines.js";
 import { defineCommand } from "../runner.js";

@@ -10,29 +10,9 @@ import {
   WaitTimeoutError,
 } from "../../errors.js";
 import { CliError } from "../exit-codes.js";
-import { clean } from "./sanitize.js";
+import { clean } from "../../sanitize.js";
 
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return "";
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.round(s - m * 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
+export { formatBytes, formatDuration } from "../../format.js";
 
 /** "3 min ago", "2 days ago" (terminals); scripts get the ISO time itself. */
 export function formatAgo(iso: string | null | undefined, now = Date.now()): string {

@@ -3,6 +3,7 @@
 // it as they happen. Not on a terminal (cron, CI logs): no escape codes, one timestamped line per event.
 // With --quiet: failures only.
 
+import { guardLine } from "../../sanitize.js";
 import type { Output } from "../context.js";
 
 type Level = "info" | "notice" | "warn" | "error";
@@ -49,7 +50,7 @@ class LogProgress implements Progress {
   event(text: string, level: Level = "info"): void {
     if (this.quiet && level !== "error") return;
     const stamp = this.out.isTTY ? "" : `${new Date().toISOString()} `;
-    this.out.write(`${stamp}${prefix(level, this.out)}${text}\n`);
+    this.out.write(`${guardLine(`${stamp}${prefix(level, this.out)}${text}`)}\n`);
   }
   close(): void {}
 }

@@ -1,0 +1,118 @@
+// The security suite's tools (issue 17): raw HTTP requests for what fetch will not send (a foreign or
+// malformed Host, an encoded path, a broken Content-Length), from a chosen loopback source address so a
+// test can be two clients; and a local webhook receiver that records what reaches it.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import net, { type AddressInfo } from "node:net";
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface RawOptions {
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Source address of the connection (127.0.0.2 is another client on the same machine). */
+  localAddress?: string;
+}
+
+/** One request with exactly these headers (Host included: nothing is added but Content-Length for a body). */
+export function send(port: number, method: string, path: string, opts: RawOptions = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...opts.headers };
+    if (opts.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) {
+      headers["content-length"] = String(Buffer.byteLength(opts.body));
+    }
+    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, setHost: false, localAddress: opts.localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });
+      });
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/** JSON body, content type and an API token or `Bearer ...` credential. */
+export function sendJson(port: number, method: string, path: string, body: unknown, opts: RawOptions & { token?: string } = {}): Promise<RawResponse> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
+  if (opts.token) headers.authorization = /^(bearer|token) /i.test(opts.token) ? opts.token : `token ${opts.token}`;
+  return send(port, method, path, { ...opts, headers, body: JSON.stringify(body) });
+}
+
+/** Bytes exactly as given, for what Node's client refuses to send (a Content-Length of "abc"); the raw answer. */
+export function sendRaw(port: number, text: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(text));
+    const chunks: Buffer[] = [];
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      const [head = "", ...rest] = raw.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const i = line.indexOf(":");
+        if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      const text = rest.join("\r\n\r\n");
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, text, body: parse(text) });
+    });
+  });
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  hits: { path: string; body: string }[];
+  close(): Promise<void>;
+}
+
+/** An HTTP server on 127.0.0.1 that answers 200 and records every request. */
+export async function startReceiver(): Promise<Receiver> {
+  const hits: Receiver["hits"] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      hits.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8") });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, port, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A TCP port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The design's error shape: one `error` string (and `errors` only for field validation). */
+export function expectErrorShape(res: RawResponse, status: number): void {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
+  const body = res.body as Record<string, unknown>;
+  if (typeof body !== "object" || body === null || typeof body.error !== "string") throw new Error(`not the error shape: ${res.text}`);
+  const extra = Object.keys(body).filter((k) => k !== "error" && k !== "errors");
+  if (extra.length) throw new Error(`unexpected keys ${extra.join(", ")} in ${res.text}`);
+  if (!res.headers["x-request-id"]) throw new Error("no X-Request-Id header");
+}
