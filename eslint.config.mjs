@@ -13,6 +13,7 @@ export default tseslint.config(
       "dist/**",
       "docs/**",
       "coverage/**",
+      ".tmp/**",
       "**/.terraform/**",
       "bench/.core-*/**",
       "examples/cdktf/**",
