@@ -16,13 +16,15 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   passed += report.numPassedTests ?? 0;
-  // A file that fails to load runs no test but is broken: count it as one failure.
+  // A file that fails to load runs no test, and one whose beforeAll throws reports its tests as skipped: either
+  // is broken, so a failed file without a failed test counts as one failure.
   const brokenFiles = (report.testResults ?? []).filter(
-    (s) => s.status === "failed" && (s.assertionResults ?? []).length === 0,
+    (s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed"),
   ).length;
   failed += (report.numFailedTests ?? 0) + brokenFiles;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+if (skipped) console.log(`${skipped} skipped`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

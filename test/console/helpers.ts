@@ -38,7 +38,7 @@ export function useConsoleEnv(): ConsoleEnv {
   beforeAll(async () => {
     // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
     const browser = chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
-    [env.emu, env.browser] = await Promise.all([startTestEmulator(), browser]);
+    [env.emu, env.browser] = await Promise.all([startTestEmulator({ allowPrivateWebhookTargets: true }), browser]);
   });
   afterAll(async () => {
     await env.browser?.close();
