@@ -35,6 +35,6 @@ function apiLine(err: APIError): string {
 }
 
 /** Replaces every occurrence of a secret with ***, as the runner's log masking does. */
-export function hide(text: string, secrets: readonly string[]): string {
+function hide(text: string, secrets: readonly string[]): string {
   return maskSecrets(text, secrets, "***");
 }

@@ -72,6 +72,6 @@ function apiLine(err: APIError): string {
 }
 
 /** Replaces every occurrence of a secret. */
-export function hide(text: string, secrets: readonly string[]): string {
+function hide(text: string, secrets: readonly string[]): string {
   return maskSecrets(text, secrets, "[REDACTED]");
 }
