@@ -12,7 +12,7 @@ export interface ReadyChild<T> {
 }
 
 /** Resident set size of a process in bytes (Linux /proc). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }

@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** The issue's mixed profile on every API path: 10 % 503 before the handler, 5 % connection resets after it
  * committed, 429 bursts (2 % of requests, Retry-After 1 s), 1 % answers cut mid-body. */
-export const FAULT_PROFILE = [
+const FAULT_PROFILE = [
   { path: "/api/v1/**", status: 503, rate: 0.1, retry_after: 0 },
   { path: "/api/v1/**", phase: "after", reset_connection: true, rate: 0.05 },
   { path: "/api/v1/**", status: 429, rate: 0.02, retry_after: 1 },

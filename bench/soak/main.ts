@@ -1,4 +1,4 @@
-// `npm run soak`: the toolkit against a file-backed emulator that lies as networks do (FAULT_PROFILE in
+// `npm run soak`: the toolkit against a file-backed emulator that lies as networks do (the fault profile in
 // emulator.ts): site creates/updates/deletes through the core, the action's `snapshot all`, a Terraform
 // apply/update/destroy, and a resumable upload through a SIGKILL and restart of the emulator; each checked
 // against the service's state. Prints one table; exits 1 unless 0 failed, 0 duplicates, 0 lost.
