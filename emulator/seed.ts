@@ -1,6 +1,6 @@
 // Seed files and the demo account (DESIGN.md section 3). Applied on start when the database has no
 // accounts, and again after POST /__emulator/reset.
-export type { SeedFile, SeedUser } from "./options.js";
+export type { SeedFile, SeedGenerate, SeedUser } from "./options.js";
 import { readFileSync } from "node:fs";
 import type { EmulatorContext } from "./context.js";
 import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
@@ -30,7 +30,7 @@ const checkText = (path: string, value: string | undefined): void => {
 };
 
 /** Checks a seed's shape so a bad file gives one clear line, not a crash half-way through. */
-function validateSeed(seed: unknown): SeedFile {
+export function validateSeed(seed: unknown): SeedFile {
   const s = seed as SeedFile;
   if (!s || typeof s !== "object" || !Array.isArray(s.accounts)) fail("accounts", "must be an array");
   s.accounts.forEach((a, i) => {
