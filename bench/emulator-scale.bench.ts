@@ -1,7 +1,8 @@
 // The emulator at fleet scale (issue 11 section 4), all in one run:
 // - seeding: time from spawn to ready of an emulator seeded with nothing, with `generate` 10,000 sites, with
 //   10,000 sites x 10 snapshots (100,000), and with 2,000 sites listed one by one in the seed's `sites` (each
-//   created through createSite, as before `generate`); the seed time is the difference to the empty start;
+//   created through createSite, as before `generate`); then the seed alone, timed in this process (wall and
+//   CPU, minus an empty start), which the VM's noise and tsx's start-up do not swamp;
 // - GET /api/v1/sites?per_page=100 latency at 100 and at 10,000 sites: page 1, the last page reached by a jump,
 //   and a walk through every page (medians of interleaved rounds, one keep-alive connection);
 // - the listing's SQL on the 10,000-site database file: the OFFSET query it used to run vs the keyed read;
@@ -13,6 +14,7 @@ import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import { mib, median, ratio } from "./lib/processes.js";
 import { TOKEN, spawnEmulator, table, type BenchEmulator } from "./core-helpers.js";
+import { startEmulator, type SeedFile } from "../emulator/index.js";
 
 const ROUNDS = 200;
 const PER_PAGE = 100;
@@ -52,9 +54,41 @@ try {
     ["seed", "spawn to ready", "seed time (minus empty)", "emulator RSS after seeding"],
     starts.map(([label, ms, e]) => [label, `${(ms / 1000).toFixed(2)} s`, e === empty ? "-" : `${((ms - emptyMs) / 1000).toFixed(2)} s`, mib(e.rss())]),
   ));
-  const perGenerated = (fleetMs - emptyMs) / 10_000;
-  const perListed = (byListMs - emptyMs) / 2_000;
-  console.log(`\nper site: generate ${(perGenerated * 1000).toFixed(0)} µs, seed list ${(perListed * 1000).toFixed(0)} µs (${ratio(perListed, perGenerated)})\n`);
+  // Spawn-to-ready carries tsx's start-up and the VM's noise; the seed itself, timed in this process
+  // (startEmulator on :memory:, interleaved rounds, medians of wall and CPU time, minus the empty start):
+  const seedOf = (generate?: SeedFile["generate"], sites: { name: string; url: string }[] = []): SeedFile => ({
+    accounts: [{ name: "Bench", users: [{ email: "bench@example.test", password: "bench password 1", name: "Bench", role: "owner" }], sites }],
+    ...(generate ? { generate } : {}),
+  });
+  const kinds: [string, SeedFile][] = [
+    ["empty", seedOf()],
+    ["generate: 10,000 sites", seedOf({ sites: 10_000 })],
+    ["generate: 10,000 sites x 10 snapshots (100,000)", seedOf({ sites: 10_000, snapshots_per_site: 10 })],
+    ["seed `sites` list: 2,000 sites (createSite each)", seedOf(undefined, listed)],
+  ];
+  const inProc: Record<string, { wall: number[]; cpu: number[] }> = {};
+  for (let r = 0; r < 3; r++) {
+    for (const [label, seed] of kinds) {
+      (globalThis as { gc?: () => void }).gc?.();
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const e = await startEmulator({ seed, stepSeconds: 0 });
+      const wall = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      await e.close();
+      (inProc[label] ??= { wall: [], cpu: [] }).wall.push(wall);
+      inProc[label]!.cpu.push((c.user + c.system) / 1000);
+    }
+  }
+  const emptyWall = median(inProc.empty!.wall);
+  const emptyCpu = median(inProc.empty!.cpu);
+  console.log("\nThe seed alone (in this process, medians of 3 interleaved rounds, minus an empty start):\n");
+  console.log(table(["seed", "seed wall", "seed CPU", "CPU per site"], kinds.slice(1).map(([label]) => {
+    const sites = label.includes("2,000") ? 2_000 : 10_000;
+    const cpu = median(inProc[label]!.cpu) - emptyCpu;
+    return [label, `${((median(inProc[label]!.wall) - emptyWall) / 1000).toFixed(2)} s`, `${(cpu / 1000).toFixed(2)} s`, `${((cpu * 1000) / sites).toFixed(0)} µs`];
+  })));
+  console.log("");
 
   // List latency: interleaved rounds over both emulators.
   const lastPage = Math.ceil(10_000 / PER_PAGE);
