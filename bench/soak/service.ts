@@ -21,6 +21,11 @@ export const FAULT_PROFILE: Record<string, unknown>[] = [
   { path: "/api/v1/**", phase: "drop_body", rate: 0.01 / (0.9 * (1 - 0.05 / 0.9)) },
 ];
 
+/** 429 bursts: this many answers in a row (more than one client's 8 concurrent calls)... */
+export const BURST_SIZE = 10;
+/** ...started every this many ms, once the previous burst is spent. */
+export const BURST_EVERY_MS = 10_000;
+
 /** Resident set size in bytes of a process (Linux /proc), 0 once it is gone. */
 export function rssOf(pid: number): number {
   try {
@@ -122,13 +127,19 @@ export class FaultedService {
     return text ? JSON.parse(text) : undefined;
   }
 
-  /** The fault profile on, and a burst of `burstSize` 429s every `everyMs`. */
-  async faultsOn(burstSize = 20, everyMs = 5_000): Promise<void> {
+  /** The fault profile on, and a burst of `burstSize` 429s every `everyMs` (BURST_SIZE, BURST_EVERY_MS). */
+  async faultsOn(burstSize = BURST_SIZE, everyMs = BURST_EVERY_MS): Promise<void> {
     await this.#clearFaults();
     await this.control("POST", "faults", { rules: FAULT_PROFILE });
     clearInterval(this.#bursts);
+    // A new burst only once the last one is spent: 429s pause every call of a client (its shared pacing),
+    // so bursts queued faster than they are consumed would turn the soak into one long 429.
     this.#bursts = setInterval(() => {
-      this.control("POST", "faults", { rules: [{ path: "/api/v1/**", status: 429, count: burstSize, retry_after: 1 }] }).catch(() => {});
+      void (async () => {
+        const { rules } = (await this.control("GET", "faults")) as { rules: { status?: number; remaining: number | null }[] };
+        if (rules.some((r) => r.status === 429 && (r.remaining ?? 1) > 0)) return;
+        await this.control("POST", "faults", { rules: [{ path: "/api/v1/**", status: 429, count: burstSize, retry_after: 1 }] });
+      })().catch(() => {});
     }, everyMs);
   }
 
