@@ -12,7 +12,7 @@ import { TOKEN } from "../core-helpers.js";
 import { actionPhase } from "./action-phase.js";
 import { corePhase } from "./core-phase.js";
 import { printTable, type PhaseResult } from "./report.js";
-import { BURST_EVERY_MS, BURST_SIZE, FAULT_PROFILE, FaultedService } from "./service.js";
+import { BURST_EVERY_MS, BURST_MS, FAULT_PROFILE, FaultedService } from "./service.js";
 import { terraformPhase } from "./terraform-phase.js";
 import { uploadPhase } from "./upload-phase.js";
 
@@ -46,7 +46,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "siteops-soak-"));
 const service = await FaultedService.start(dir, TOKEN);
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 console.log(`soak: emulator ${service.url} (db ${path.join(dir, "soak.db")}), ${cpus().length} CPUs, load average before: ${load()}`);
-console.log(`soak: faults ${JSON.stringify(FAULT_PROFILE)} + a burst of ${BURST_SIZE} 429s every ${BURST_EVERY_MS / 1000} s`);
+console.log(`soak: faults ${JSON.stringify(FAULT_PROFILE)} + every ${BURST_EVERY_MS / 1000} s a ${BURST_MS / 1000} s window of 429s for every call`);
 const rows: PhaseResult[] = [];
 let exitCode = 0;
 try {

@@ -12,8 +12,8 @@ const BIN = path.join(ROOT, "bin/siteops.js");
 
 /**
  * The mixed fault profile on every API call (uploads included): 10 % 503 before the handler, 5 % connection
- * reset after it committed (the answer is lost), 1 % body cut off after the head. 429 bursts come from
- * FaultedService.burst429(). Rules are tried in order; a request gets at most one fault.
+ * reset after it committed (the answer is lost), 1 % body cut off after the head. 429 windows come from
+ * FaultedService.faultsOn() (BURST_RULE). Rules are tried in order; a request gets at most one fault.
  */
 export const FAULT_PROFILE: Record<string, unknown>[] = [
   { path: "/api/v1/**", status: 503, rate: 0.1, retry_after: 1 },
@@ -21,10 +21,12 @@ export const FAULT_PROFILE: Record<string, unknown>[] = [
   { path: "/api/v1/**", phase: "drop_body", rate: 0.01 / (0.9 * (1 - 0.05 / 0.9)) },
 ];
 
-/** 429 bursts: this many answers in a row (more than one client's 8 concurrent calls)... */
-export const BURST_SIZE = 10;
-/** ...started every this many ms, once the previous burst is spent. */
+/** 429 bursts as a service's rate limit makes them: every API call of a BURST_MS window gets a 429 whose
+ * Retry-After (seconds, rounded up) covers the window... */
+export const BURST_MS = 2_000;
+/** ...one window every this many ms. */
 export const BURST_EVERY_MS = 10_000;
+const BURST_RULE = { path: "/api/v1/**", status: 429, retry_after: Math.ceil(BURST_MS / 1000) };
 
 /** Resident set size in bytes of a process (Linux /proc), 0 once it is gone. */
 export function rssOf(pid: number): number {
@@ -127,25 +129,33 @@ export class FaultedService {
     return text ? JSON.parse(text) : undefined;
   }
 
-  /** The fault profile on, and a burst of `burstSize` 429s every `everyMs` (BURST_SIZE, BURST_EVERY_MS). */
-  async faultsOn(burstSize = BURST_SIZE, everyMs = BURST_EVERY_MS): Promise<void> {
-    await this.#clearFaults();
+  /** The fault profile on, and every BURST_EVERY_MS a window of BURST_MS in which every API call gets a 429. */
+  async faultsOn(): Promise<void> {
+    await this.faultsOff();
     await this.control("POST", "faults", { rules: FAULT_PROFILE });
-    clearInterval(this.#bursts);
-    // A new burst only once the last one is spent: 429s pause every call of a client (its shared pacing),
-    // so bursts queued faster than they are consumed would turn the soak into one long 429.
     this.#bursts = setInterval(() => {
-      void (async () => {
-        const { rules } = (await this.control("GET", "faults")) as { rules: { status?: number; remaining: number | null }[] };
-        if (rules.some((r) => r.status === 429 && (r.remaining ?? 1) > 0)) return;
-        await this.control("POST", "faults", { rules: [{ path: "/api/v1/**", status: 429, count: burstSize, retry_after: 1 }] });
-      })().catch(() => {});
-    }, everyMs);
+      this.#serial(() => this.control("POST", "faults", { rules: [BURST_RULE] }));
+      setTimeout(() => {
+        // The window ends: the profile alone again (unless the faults were turned off meanwhile).
+        this.#serial(async () => {
+          if (this.#bursts === undefined) return;
+          await this.#clearFaults();
+          await this.control("POST", "faults", { rules: FAULT_PROFILE });
+        });
+      }, BURST_MS);
+    }, BURST_EVERY_MS);
+  }
+
+  /** Control calls of the burst timers, one after the other (and awaited by faultsOff). */
+  #pending: Promise<unknown> = Promise.resolve();
+  #serial(step: () => Promise<unknown>): void {
+    this.#pending = this.#pending.then(step).catch(() => {});
   }
 
   async faultsOff(): Promise<void> {
     clearInterval(this.#bursts);
     this.#bursts = undefined;
+    await this.#pending;
     await this.#clearFaults();
   }
 
