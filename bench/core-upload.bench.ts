@@ -24,7 +24,6 @@ for (let i = 0; i < SIZE_MIB; i++) {
 // On disk before any timing: writing it back later would slow whichever upload runs then.
 fsyncSync(fd);
 closeSync(fd);
-const bytes = SIZE_MIB * 1024 * 1024;
 
 const site = (await so.sites.list()).data[0];
 const child = path.join(emulator.dir, "uploader.mjs");

@@ -44,7 +44,7 @@ const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5
 let lastGoodHost = "";
 
 /** Why the Host header is unacceptable, or null. HTTP/1.0 may omit it. */
-export function badHost(req: FastifyRequest): string | null {
+function badHost(req: FastifyRequest): string | null {
   const host = req.headers.host;
   if (host === lastGoodHost && host !== "") return null;
   if (host === undefined || host === "") return req.raw.httpVersion === "1.0" ? null : "Missing Host header";

@@ -38,7 +38,7 @@ export const unprocessable = (message: string): HttpError => new HttpError(422, 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Humanize a field path the way Rails does: "enabled_events" -> "Enabled events". */
-export function humanizeField(field: string): string {
+function humanizeField(field: string): string {
   return capitalize(field.replace(/\.|_/g, " ").trim());
 }
 

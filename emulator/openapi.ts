@@ -76,7 +76,7 @@ function errorResponses(r: Collected): Record<string, unknown> {
   return out;
 }
 
-export function buildOpenApiDocument(app: App): Record<string, unknown> {
+function buildOpenApiDocument(app: App): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of collected.get(app) ?? []) {
     const path = r.url.replace(/:([A-Za-z_]+)/g, "{$1}");

@@ -84,12 +84,11 @@ export interface LoginThrottleOptions {
  */
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = { perUser: 10, perAddress: 50, windowSeconds: 15 * 60 };
 
-export const DEFAULT_CLI_PORT = 4747;
-export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_STEP_SECONDS = 2;
-export const DEFAULT_ACCESS_TTL = 900;
-export const DEFAULT_REFRESH_TTL = 7 * 24 * 3600;
-export const DEFAULT_HEALTH_CHECK_INTERVAL = 300;
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_STEP_SECONDS = 2;
+const DEFAULT_ACCESS_TTL = 900;
+const DEFAULT_REFRESH_TTL = 7 * 24 * 3600;
+const DEFAULT_HEALTH_CHECK_INTERVAL = 300;
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_LIMIT = 5 * 1024 ** 3;
 

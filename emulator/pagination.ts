@@ -5,10 +5,10 @@ import { badRequest } from "./errors.js";
 import type { PageSource } from "./store/db.js";
 import type { Listener } from "./context.js";
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 
-export interface PageParams {
+interface PageParams {
   page: number;
   perPage: number;
   offset: number;
@@ -26,7 +26,7 @@ function positiveInt(name: string, raw: unknown): number | undefined {
   return text.length > 15 ? Number.MAX_SAFE_INTEGER : Number(text);
 }
 
-export function pageParams(query: Record<string, unknown>): PageParams {
+function pageParams(query: Record<string, unknown>): PageParams {
   const page = positiveInt("page", query.page) ?? 1;
   const perPage = Math.min(positiveInt("per_page", query.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   const offset = (page - 1) * perPage;

@@ -29,7 +29,7 @@ const checkText = (path: string, value: string | undefined): void => {
 };
 
 /** Checks a seed's shape so a bad file gives one clear line, not a crash half-way through. */
-export function validateSeed(seed: unknown): SeedFile {
+function validateSeed(seed: unknown): SeedFile {
   const s = seed as SeedFile;
   if (!s || typeof s !== "object" || !Array.isArray(s.accounts)) fail("accounts", "must be an array");
   s.accounts.forEach((a, i) => {
@@ -103,8 +103,8 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
   return { accountIds };
 }
 
-export const DEMO_EMAIL = "demo@siteops.test";
-export const DEMO_PASSWORD = "demo-password-123";
+const DEMO_EMAIL = "demo@siteops.test";
+const DEMO_PASSWORD = "demo-password-123";
 
 /** A demo account with a few sites on different versions; returns credentials for the start-up line. */
 export function seedDemo(ctx: EmulatorContext): DemoCredentials {

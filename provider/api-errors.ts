@@ -21,7 +21,7 @@ export interface FailureContext {
 }
 
 /** `text` as a sentence: one closing period, not a second after the API's own ("before continuing.."). */
-export function sentence(text: string): string {
+function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 

@@ -8,7 +8,7 @@ import type { CtyType } from "./values/cty.js";
 
 export const PROVIDER_ADDRESS = "registry.terraform.io/siteops/siteops";
 
-export interface JsonAttribute {
+interface JsonAttribute {
   type: unknown;
   description?: string;
   description_kind?: "plain" | "markdown";
@@ -19,26 +19,26 @@ export interface JsonAttribute {
   sensitive?: boolean;
 }
 
-export interface JsonBlockType {
+interface JsonBlockType {
   nesting_mode: "single" | "list" | "set" | "map" | "group";
   block: JsonBlock;
   min_items?: number;
   max_items?: number;
 }
 
-export interface JsonBlock {
+interface JsonBlock {
   attributes?: Record<string, JsonAttribute>;
   block_types?: Record<string, JsonBlockType>;
   description?: string;
   description_kind?: "plain" | "markdown";
 }
 
-export interface JsonSchema {
+interface JsonSchema {
   version: number;
   block: JsonBlock;
 }
 
-export interface JsonProviderSchema {
+interface JsonProviderSchema {
   provider: JsonSchema;
   resource_schemas?: Record<string, JsonSchema>;
   data_source_schemas?: Record<string, JsonSchema>;

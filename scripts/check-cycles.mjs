@@ -11,17 +11,6 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const SOURCE_DIRS = ["emulator", "src", "provider", "action/src", "bench", "test", "examples", "scripts"];
 const EXCLUDE = [/node_modules/, /(^|\/)provider\/cdktf\//, /(^|\/)action\/dist\//, /(^|\/)dist\//, /\.d\.ts$/, /(^|\/)\.terraform\//];
 
-/**
- * Known and temporary: being removed right now in other worktrees, and nothing else may join them.
- * - src/client.ts <-> src/auth.ts, the resources, operations and internal/* (they take the SiteOps type
- *   from client.ts, which constructs them): issue 13, "Structure without import cycles".
- * - src/cli/main.ts <-> src/cli/commands/* (the commands take the Command type from main.ts): same item.
- */
-export function isKnownTemporary(cycle) {
-  if (cycle.includes("src/client.ts")) return true;
-  return cycle.includes("src/cli/main.ts") && cycle.some((f) => f.startsWith("src/cli/commands/"));
-}
-
 /** Every cycle madge finds under `dirs` (paths relative to `root`), type-only imports included. */
 export async function findCycles({ root = ROOT, dirs = SOURCE_DIRS } = {}) {
   const { default: madge } = await import("madge");
@@ -41,18 +30,16 @@ export async function findCycles({ root = ROOT, dirs = SOURCE_DIRS } = {}) {
 async function main() {
   const dirs = process.argv.slice(2);
   const cycles = await findCycles(dirs.length ? { dirs } : {});
-  const known = cycles.filter(isKnownTemporary);
-  const fresh = cycles.filter((c) => !isKnownTemporary(c));
-  if (fresh.length) {
+  if (cycles.length) {
     console.error(
-      `check-cycles: ${fresh.length} import cycle(s):\n` +
-        fresh.map((c) => `  ${c.join(" -> ")} -> ${c[0]}`).join("\n") +
+      `check-cycles: ${cycles.length} import cycle(s):\n` +
+        cycles.map((c) => `  ${c.join(" -> ")} -> ${c[0]}`).join("\n") +
         "\nBreak each where it reads most naturally: move the shared piece below both files (a types file, a store" +
         " module), or send the effect through an event (STYLE.md, habit 8).",
     );
     return 1;
   }
-  console.error(`check-cycles: no import cycles${known.length ? ` (besides ${known.length} known and temporary in src/, listed in this script)` : ""}`);
+  console.error("check-cycles: no import cycles");
   return 0;
 }
 

@@ -18,7 +18,6 @@ import { startReceiver } from "./demo/receiver.mjs";
 import { DemoError, Terraform, installProvider, terraformVersion } from "./demo/terraform.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const EXAMPLE = path.join(root, "examples/cdktf");
 const STACK = "siteops";
 /** Emulator seconds per pipeline/snapshot step: fast enough for a one-minute demo, slow enough to watch. */
 const STEP_SECONDS = 1;

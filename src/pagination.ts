@@ -160,7 +160,7 @@ function itemIterator<T>(first: Promise<Page<T>>): AsyncIterator<T> {
 }
 
 /** Requests one page. Used by the resources' list methods. */
-export async function fetchPage<T>(
+async function fetchPage<T>(
   client: APIClient,
   path: string,
   query: Record<string, QueryValue>,

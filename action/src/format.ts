@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   WaitTimeoutError,
 } from "../../src/index.js";
+import { apiErrorPhrase, maskSecrets } from "../../src/format.js";
 
 /** One line saying what failed and, where it helps, what to change. `secrets` never appear in it. */
 export function errorLine(err: unknown, secrets: readonly string[] = []): string {
@@ -29,20 +30,11 @@ function describe(err: unknown): string {
 }
 
 function apiLine(err: APIError): string {
-  const fields = err.errors
-    ? Object.entries(err.errors)
-        .map(([k, v]) => `${k} ${v.join(", ")}`)
-        .join("; ")
-    : "";
-  const message = (err.error ?? err.message.replace(/^\d+\s*/, "")).replace(/\.$/, "");
-  const detail = fields && !message.includes(fields) ? ` (${fields})` : "";
   const request = err.requestId ? ` Request id: ${err.requestId}.` : "";
-  return `Site Operations API ${err.status}: ${message}${detail}.${request}`;
+  return `Site Operations API ${err.status}: ${apiErrorPhrase(err)}.${request}`;
 }
 
 /** Replaces every occurrence of a secret with ***, as the runner's log masking does. */
-export function hide(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
-  return out;
+function hide(text: string, secrets: readonly string[]): string {
+  return maskSecrets(text, secrets, "***");
 }

@@ -4,16 +4,16 @@
 import { statSync } from "node:fs";
 import { parseShard, ShardSpecError, type Shard } from "../../src/shards.js";
 
-export const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
-export type Command = (typeof COMMANDS)[number];
+const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
+type Command = (typeof COMMANDS)[number];
 
 /** Snapshots run on this many sites at a time unless `concurrency` says otherwise. */
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 64;
+const DEFAULT_CONCURRENCY = 4;
+const MAX_CONCURRENCY = 64;
 /** How long `wait` waits unless `timeout-minutes` says otherwise. */
-export const DEFAULT_TIMEOUT_MINUTES = 30;
+const DEFAULT_TIMEOUT_MINUTES = 30;
 /** The `site` value that selects every site of the account (snapshot only). */
-export const ALL_SITES = "all";
+const ALL_SITES = "all";
 
 /** Which sites a snapshot runs on: every site, or ids/exact names in the order given. */
 export type SiteSelection = { all: true } | { all: false; refs: string[] };

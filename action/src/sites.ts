@@ -8,7 +8,7 @@ import type { SiteSelection } from "./inputs.js";
 const SITE_ID = /^site_[A-Za-z0-9]{16,}$/;
 
 /** A `site` value that names no site, or more than one. Not an API failure: the message says what to fix. */
-export class SiteLookupError extends Error {
+class SiteLookupError extends Error {
   readonly code = "SITE_NOT_FOUND";
   constructor(message: string) {
     super(message);

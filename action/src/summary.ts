@@ -17,7 +17,7 @@ export interface SnapshotRow {
 
 type Row = Parameters<typeof core.summary.addTable>[0][number];
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return clean(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -1,76 +1,56 @@
-// `npm run soak`: the reliability soak (issue 12). A file-backed emulator (its own process, loopback only)
-// with a mixed fault profile (service.ts) takes, in sequence: site creates/updates/deletes through the core,
-// a `snapshot all` by the bundled action, a terraform apply + update + destroy with the built provider, and a
-// resumable upload with one `kill -9` + restart of the emulator. Each phase checks the service's state against
-// the expected state; one table is printed. Exit status 1 when anything failed, was duplicated, lost or left.
-// Knobs: SOAK_SITES (500), SOAK_ACTION_SITES (100), SOAK_TF_SITES (50), SOAK_UPLOAD_MB (300),
-// SOAK_SKIP=core,action,terraform,upload. Bounded: every call is bounded by the client's retry budget.
+// `npm run soak`: the toolkit against a file-backed emulator that lies as networks do (the fault profile in
+// emulator.ts): site creates/updates/deletes through the core, the action's `snapshot all`, a Terraform
+// apply/update/destroy, and a resumable upload through a SIGKILL and restart of the emulator; each checked
+// against the service's state. Prints one table; exits 1 unless 0 failed, 0 duplicates, 0 lost.
+// Knobs: SOAK_SITES (500), SOAK_FLEET (100), SOAK_TF (50), SOAK_UPLOAD_MB (300), SOAK_SKIP=core,action,terraform,upload.
+// Loopback only; not part of `npm test`.
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { TOKEN } from "../core-helpers.js";
-import { actionPhase } from "./action-phase.js";
-import { corePhase } from "./core-phase.js";
-import { printTable, type PhaseResult } from "./report.js";
-import { BURST_EVERY_MS, BURST_MS, FAULT_PROFILE, FaultedService } from "./service.js";
-import { terraformPhase } from "./terraform-phase.js";
-import { uploadPhase } from "./upload-phase.js";
+import { mib } from "../lib/processes.js";
+import { SoakEmulator } from "./emulator.js";
+import { actionSnapshotAll, coreCrud, terraformLifecycle, uploadThroughCrash, type PhaseResult } from "./phases.js";
 
-function knob(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`soak: ${name} must be a positive integer, got "${raw}"`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const PHASES = ["core", "action", "terraform", "upload"] as const;
-const skip = new Set((process.env.SOAK_SKIP ?? "").split(",").map((s) => s.trim()).filter(Boolean));
-for (const s of skip) {
-  if (!(PHASES as readonly string[]).includes(s)) {
-    console.error(`soak: SOAK_SKIP names unknown phase "${s}" (phases: ${PHASES.join(", ")})`);
-    process.exit(2);
-  }
-}
-const sizes = {
-  core: knob("SOAK_SITES", 500),
-  action: knob("SOAK_ACTION_SITES", 100),
-  terraform: knob("SOAK_TF_SITES", 50),
-  upload: knob("SOAK_UPLOAD_MB", 300),
-};
-
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const skip = new Set((process.env.SOAK_SKIP ?? "").split(",").filter(Boolean));
 const dir = mkdtempSync(path.join(tmpdir(), "siteops-soak-"));
-const service = await FaultedService.start(dir, TOKEN);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-console.log(`soak: emulator ${service.url} (db ${path.join(dir, "soak.db")}), ${cpus().length} CPUs, load average before: ${load()}`);
-console.log(`soak: faults ${JSON.stringify(FAULT_PROFILE)} + every ${BURST_EVERY_MS / 1000} s a ${BURST_MS / 1000} s window of 429s for every call`);
-const rows: PhaseResult[] = [];
-let exitCode = 0;
+const emu = new SoakEmulator(dir);
+const results: PhaseResult[] = [];
+const clientPeak = { rss: 0 };
+const sampler = setInterval(() => (clientPeak.rss = Math.max(clientPeak.rss, process.memoryUsage.rss())), 100);
+const started = performance.now();
+const load = loadavg()[0]!.toFixed(2);
+
 try {
-  const run = async (name: (typeof PHASES)[number], phase: () => Promise<PhaseResult>) => {
+  await emu.start();
+  const run = async (name: string, phase: () => Promise<PhaseResult>) => {
     if (skip.has(name)) return;
-    console.log(`soak: ${name} ...`);
-    const struck = service.faultsStruck;
-    const row = await phase();
-    row.notes.unshift(`${service.faultsStruck - struck} faults struck`);
-    console.log(`soak: ${name} done in ${(row.wallMs / 1000).toFixed(1)} s (${row.failed} failed)`);
-    rows.push(row);
+    console.error(`soak: ${name}...`);
+    const r = await phase();
+    results.push(r);
+    console.error(`soak: ${name} done in ${(r.wallMs / 1000).toFixed(1)} s`);
   };
-  await run("core", () => corePhase(service, sizes.core));
-  await run("action", () => actionPhase(service, sizes.action));
-  await run("terraform", () => terraformPhase(service, sizes.terraform));
-  await run("upload", () => uploadPhase(service, sizes.upload));
-} catch (err) {
-  console.error(`soak: aborted: ${(err as Error).stack ?? err}`);
-  exitCode = 1;
+  await run("core", () => coreCrud(emu, num("SOAK_SITES", 500)));
+  await run("action", () => actionSnapshotAll(emu, num("SOAK_FLEET", 100), dir));
+  await run("terraform", () => terraformLifecycle(emu, num("SOAK_TF", 50), dir));
+  await run("upload", () => uploadThroughCrash(emu, num("SOAK_UPLOAD_MB", 300), dir));
 } finally {
-  await service.stop();
+  clearInterval(sampler);
+  await emu.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\n${printTable(rows)}\n`);
-console.log(`load average after: ${load()}`);
-if (rows.some((r) => r.failed || r.duplicates || r.lost || r.stale)) exitCode = 1;
-process.exit(exitCode);
+
+const total = (k: "operations" | "succeeded" | "failed" | "duplicates" | "lost") => results.reduce((t, r) => t + r[k], 0);
+const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+console.log(`Soak, ${new Date().toISOString()}, load average at start ${load}; faults: 10 % 503 before, 5 % reset after, 2 % 429 (Retry-After 1 s), 1 % cut mid-body\n`);
+console.log(line(["phase", "operations", "succeeded", "failed", "duplicates", "lost", "wall s"]));
+console.log(line(["---", "---", "---", "---", "---", "---", "---"]));
+for (const r of results) console.log(line([r.phase, r.operations, r.succeeded, r.failed, r.duplicates, r.lost, (r.wallMs / 1000).toFixed(1)]));
+console.log(line(["**total**", total("operations"), total("succeeded"), total("failed"), total("duplicates"), total("lost"), ((performance.now() - started) / 1000).toFixed(1)]));
+const [s503, reset, s429, cut] = emu.struck;
+console.log(`\nfaults that struck: ${s503} x 503 before the handler, ${reset} x reset after the commit, ${s429} x 429, ${cut} x cut mid-body`);
+console.log(`peak RSS: emulator ${mib(emu.peakRss)}, soak driver (core client) ${mib(clientPeak.rss)}`);
+for (const r of results) for (const n of r.notes.slice(0, 10)) console.log(`- ${r.phase}: ${n}`);
+const ok = total("failed") === 0 && total("duplicates") === 0 && total("lost") === 0 && results.length > 0;
+console.log(ok ? "\nsoak: 0 failed, 0 duplicates, 0 lost" : "\nsoak: TARGET MISSED (0 failed, 0 duplicates, 0 lost)");
+process.exit(ok ? 0 : 1);

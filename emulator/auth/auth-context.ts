@@ -27,7 +27,7 @@ export interface Origin {
   requestId?: string | null;
 }
 
-export const SYSTEM_ACTOR: Actor = { type: "system", id: "system", name: "Site Operations" };
+const SYSTEM_ACTOR: Actor = { type: "system", id: "system", name: "Site Operations" };
 
 /** Writes the service makes by itself (jobs, the seed, state machines). */
 export const SYSTEM_ORIGIN: Origin = { actor: SYSTEM_ACTOR };

@@ -12,7 +12,7 @@ declare module "fastify" {
 }
 
 /** Owners and admins write; members may only read (and create snapshots, checked by that route). */
-export function canWrite(auth: AuthContext): boolean {
+function canWrite(auth: AuthContext): boolean {
   return auth.role === "owner" || auth.role === "admin";
 }
 

@@ -44,9 +44,3 @@ export function tokenPrefix(token: string): string {
 export function newRefreshToken(): string {
   return `sor_${randomAlphanumeric(48)}`;
 }
-
-export function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}

@@ -19,7 +19,7 @@ function roundUp(value: number): number {
   return int % 10000 === 0 ? int / 100000 : (Math.floor(int / 10000) + 1) / 10;
 }
 
-export function ratingOf(score: number): Cvss["rating"] {
+function ratingOf(score: number): Cvss["rating"] {
   if (score === 0) return "none";
   if (score < 4) return "low";
   if (score < 7) return "medium";

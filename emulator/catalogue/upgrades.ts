@@ -4,14 +4,14 @@
 // step catches it and rolls back. Target PHP 8.4 with a target WordPress below 6.7 is the trigger.
 import { compareVersions } from "../versions.js";
 
-export interface BrokenUpgrade {
+interface BrokenUpgrade {
   to_php_version: string;
   /** Broken while the WordPress version after the upgrade is below this one. */
   wp_below: string;
   error: string;
 }
 
-export const BROKEN_UPGRADES: readonly BrokenUpgrade[] = [
+const BROKEN_UPGRADES: readonly BrokenUpgrade[] = [
   {
     to_php_version: "8.4",
     wp_below: "6.7",

@@ -11,8 +11,8 @@
 import { compareVersions } from "../versions.js";
 import { cvss31, type Cvss } from "./cvss.js";
 
-export type SoftwareType = "core" | "plugin" | "theme";
-export type Severity = "low" | "medium" | "high" | "critical";
+type SoftwareType = "core" | "plugin" | "theme";
+type Severity = "low" | "medium" | "high" | "critical";
 
 export interface CatalogueEntry {
   key: string;

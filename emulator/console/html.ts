@@ -9,7 +9,7 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-export function escape(value: unknown): string {
+function escape(value: unknown): string {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
@@ -27,7 +27,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export interface PageUser {
+interface PageUser {
   name: string;
   email: string;
   role: string;

@@ -10,10 +10,10 @@ import { HttpError, MESSAGES } from "../errors.js";
 import { defaultAccountOf, signIn as checkSignIn, type LoginInput } from "../services/sessions.js";
 import { getAccount, getMember } from "../services/users.js";
 
-export const SESSION_COOKIE = "siteops_session";
-export const PENDING_COOKIE = "siteops_signin";
+const SESSION_COOKIE = "siteops_session";
+const PENDING_COOKIE = "siteops_signin";
 /** A console session ends this long after sign-in (sign out ends it at once; a restart ends them all). */
-export const SESSION_TTL_MS = 8 * 3600 * 1000;
+const SESSION_TTL_MS = 8 * 3600 * 1000;
 /** Time to enter the 2FA code after the password was accepted. */
 const PENDING_TTL_MS = 5 * 60 * 1000;
 

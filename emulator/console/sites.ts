@@ -7,7 +7,7 @@ import { badge, html, page, time } from "./html.js";
 
 const SEVERITIES = ["critical", "high", "medium", "low"] as const;
 /** The console lists this many sites per page. */
-export const SITES_PER_PAGE = 100;
+const SITES_PER_PAGE = 100;
 
 export function openVulnerabilities(ui: Console, siteId: string): Record<(typeof SEVERITIES)[number], number> {
   const counts = { critical: 0, high: 0, medium: 0, low: 0 };

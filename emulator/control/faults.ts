@@ -39,7 +39,7 @@ interface ActiveRule extends FaultRule {
   hits: number;
 }
 
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let re = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

@@ -24,7 +24,7 @@ function isOwnAuthority(authority: string, port: number | null): boolean {
 }
 
 /** Why a control request is refused, or null: peer address, Host, Origin (see the file comment). */
-export function controlRefusal(req: FastifyRequest, port: number | null): string | null {
+function controlRefusal(req: FastifyRequest, port: number | null): string | null {
   if (!LOOPBACK.test(req.ip)) return "The control API is only available on loopback";
   if (!isOwnAuthority(req.headers.host ?? "", port)) return "The control API needs a loopback Host header (127.0.0.1, localhost or [::1] with the emulator's port)";
   const origin = req.headers.origin;

@@ -6,9 +6,9 @@ import { snapshotsJob } from "./snapshots.js";
 import { healthChecksJob } from "./health-checks.js";
 import { upgradePipelinesJob } from "./upgrade-pipelines.js";
 
-export type JobFactory = (ctx: EmulatorContext) => Job;
+type JobFactory = (ctx: EmulatorContext) => Job;
 
-export const jobFactories: JobFactory[] = [];
+const jobFactories: JobFactory[] = [];
 
 jobFactories.push(webhookDeliveriesJob);
 jobFactories.push(snapshotsJob, upgradePipelinesJob, healthChecksJob);

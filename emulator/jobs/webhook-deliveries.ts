@@ -13,7 +13,7 @@ import {
   dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, recordAttemptTimestamp, requeueSending, type DueDelivery,
 } from "../store/webhook-deliveries.js";
 
-export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
+const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;
 const TIMEOUT_MS = 10_000;
 const BATCH = 50;
 const MAX_ERROR_LENGTH = 500;

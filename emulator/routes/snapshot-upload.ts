@@ -13,7 +13,7 @@ import { loadSnapshot } from "../services/snapshots.js";
 import { SnapshotUploads, type ChunkRange } from "../services/snapshot-uploads.js";
 import { parseContentDigest } from "../services/upload-digest.js";
 
-export const UPLOAD_CONTENT_TYPES = ["application/octet-stream", "application/gzip", "application/zip", "application/x-tar"];
+const UPLOAD_CONTENT_TYPES = ["application/octet-stream", "application/gzip", "application/zip", "application/x-tar"];
 
 type Range = { kind: "query"; total: number } | ({ kind: "chunk" } & ChunkRange);
 

@@ -9,7 +9,7 @@ export const SnapshotStatusSchema = Type.Union([
   Type.Literal("failed"),
 ]);
 
-export const SNAPSHOT_TRIGGERS = ["manual", "scheduled", "pre_upgrade", "system"] as const;
+const SNAPSHOT_TRIGGERS = ["manual", "scheduled", "pre_upgrade", "system"] as const;
 export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
 
 export const SnapshotSchema = Type.Object({

@@ -3,7 +3,7 @@
 import { Type, type Static } from "typebox";
 import { Text } from "./common.js";
 
-export const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
+const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
 
 const endpointFields = {
   id: Type.String(),

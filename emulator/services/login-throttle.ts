@@ -10,7 +10,7 @@ import type { EmulatorContext } from "../context.js";
 import { HttpError } from "../errors.js";
 import type { SignInAttempt } from "../auth/login-throttle.js";
 
-export { LoginThrottle, type SignInAttempt } from "../auth/login-throttle.js";
+export type { SignInAttempt } from "../auth/login-throttle.js";
 
 /** A failed sign-in: wrong email/password or a wrong/replayed 2FA code (401). */
 function isFailure(err: unknown): boolean {

@@ -28,7 +28,7 @@ export interface TokenPair {
 const TOTP_PERIOD = 30;
 
 /** Checks email + password (+ otp when the user has 2FA) and returns the user; throws 401/422. */
-export async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
+async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
   const user = findUserByEmail(ctx.db, input.email);
   // verifyPassword hashes against a dummy when the user is unknown, so both paths cost one scrypt.
   const ok = verifyPassword(input.password, user?.password_hash);

@@ -39,7 +39,7 @@ export function listSites(ctx: EmulatorContext, accountId: string): PageSource<S
 }
 
 /** True for an absolute http(s) URL with a host. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
   let u: URL;
   try {
@@ -55,7 +55,7 @@ export function isHttpUrl(value: string): boolean {
  * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
  * `https://blog.acme.test` are the same site; the path's case and the query still count.
  */
-export function siteUrlKey(value: string): string {
+function siteUrlKey(value: string): string {
   const u = new URL(value);
   const path = u.pathname.replace(/\/+$/, "");
   return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${u.host}${path}${u.search}`;

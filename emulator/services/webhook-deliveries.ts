@@ -24,7 +24,7 @@ export interface DeliveryView {
 }
 
 /** A receiver's check (Standard Webhooks): HMAC-SHA256 of `{id}.{timestamp}.{body}`, constant-time compare. */
-export function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string): boolean {
+function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string): boolean {
   const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64");
   const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64"));
   return header.split(" ").some((part) => {

@@ -14,7 +14,7 @@ import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { EmulatorContext } from "../context.js";
 
-export type AddressClass = "refused" | "private" | "public";
+type AddressClass = "refused" | "private" | "public";
 
 const REFUSED = new BlockList();
 for (const [net, prefix] of [
@@ -44,11 +44,11 @@ function embeddedIpv4(address: string): string | undefined {
 }
 
 /** `[::1]` -> `::1`: URL hostnames keep the brackets of an IPv6 literal. */
-export function bareHost(hostname: string): string {
+function bareHost(hostname: string): string {
   return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
 }
 
-export function classifyAddress(address: string): AddressClass {
+function classifyAddress(address: string): AddressClass {
   const v4 = embeddedIpv4(address);
   if (v4) return classifyAddress(v4);
   const family = isIP(address) === 6 ? "ipv6" : "ipv4";
@@ -63,19 +63,19 @@ function isLoopbackOrUnspecified(address: string): boolean {
 }
 
 /** True when address:port is this emulator's listener (loopback, unspecified or one of this host's addresses). */
-export function isSelf(ctx: EmulatorContext, address: string, port: number): boolean {
+function isSelf(ctx: EmulatorContext, address: string, port: number): boolean {
   if (ctx.listener.port === null || port !== ctx.listener.port) return false;
   if (isLoopbackOrUnspecified(address)) return true;
   const plain = embeddedIpv4(address) ?? address;
   return Object.values(networkInterfaces()).some((list) => list?.some((i) => i.address === plain));
 }
 
-export function defaultPort(url: URL): number {
+function defaultPort(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
 /** Why `address` may not be a webhook target under this emulator's settings, or null when it may. */
-export function refusalOf(ctx: EmulatorContext, address: string, port: number): string | null {
+function refusalOf(ctx: EmulatorContext, address: string, port: number): string | null {
   if (isSelf(ctx, address, port)) return "is the emulator itself";
   const cls = classifyAddress(address);
   if (cls === "refused") return `is a link-local, metadata, unspecified or reserved address (${address})`;
@@ -104,7 +104,7 @@ export function checkTargetUrl(ctx: EmulatorContext, url: URL): string | null {
 }
 
 /** A delivery target refused at delivery time: recorded as the attempt's error. */
-export class RefusedTarget extends Error {
+class RefusedTarget extends Error {
   readonly code = "ERR_WEBHOOK_TARGET_REFUSED";
 }
 

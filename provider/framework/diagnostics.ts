@@ -9,12 +9,6 @@ export function path(...steps: (string | number | { key: string })[]): Attribute
   return steps.map((s) => (typeof s === "string" ? { attribute: s } : typeof s === "number" ? { index: s } : { key: s.key }));
 }
 
-export function formatPath(p: AttributePath): string {
-  return p
-    .map((s, i) => ("attribute" in s ? (i === 0 ? s.attribute : `.${s.attribute}`) : "key" in s ? `[${JSON.stringify(s.key)}]` : `[${s.index}]`))
-    .join("");
-}
-
 export interface Diagnostic {
   severity: "error" | "warning";
   summary: string;

@@ -19,7 +19,7 @@ export interface ErasedResource<D> {
   importState?(id: string, diags: Diagnostics): ObjectValue;
   stateUpgraders?: Record<number, (state: Record<string, unknown>) => Record<string, unknown>>;
 }
-export interface Result {
+interface Result {
   state: ObjectValue | null;
   private?: PrivateState;
 }

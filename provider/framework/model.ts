@@ -13,7 +13,7 @@ import type { AttributePath, Diagnostics, PathStep } from "./diagnostics.js";
 import type { Attribute, Block, NestedBlock } from "./schema.js";
 
 /** The TypeScript type of a known, non-null value of a cty type. */
-export type ValueOf<T> = T extends "string"
+type ValueOf<T> = T extends "string"
   ? string
   : T extends "number"
     ? number
@@ -78,11 +78,6 @@ export function decodeModel(block: Block, value: ObjectValue, mode: ModelMode, d
   const errors = diags.items.length;
   const out = convertBlock(block, value, mode, diags, at);
   return diags.items.length > errors ? undefined : out;
-}
-
-/** A model as the wire value it already is (models are plain values; this only widens the type). */
-export function modelValue<B extends Block>(model: Model<B> | Stored<B> | Planned<Model<B>>): ObjectValue {
-  return model as unknown as ObjectValue;
 }
 
 function convertBlock(block: Block, obj: ObjectValue, mode: ModelMode, diags: Diagnostics, at: AttributePath): ObjectValue {

@@ -22,17 +22,17 @@ export interface PlanContext<D> {
 }
 
 /** Names of a schema's string attributes: the candidates for a resource's identity. */
-export type StringAttribute<S extends Schema> = { [K in keyof S["attributes"]]: S["attributes"][K]["type"] extends "string" ? K : never }[keyof S["attributes"]] & string;
+type StringAttribute<S extends Schema> = { [K in keyof S["attributes"]]: S["attributes"][K]["type"] extends "string" ? K : never }[keyof S["attributes"]] & string;
 
 /** A model whose identity attribute is known to be set. */
-export type WithIdentity<M, I extends string> = [I] extends [never] ? M : M & { [K in I]: string };
+type WithIdentity<M, I extends string> = [I] extends [never] ? M : M & { [K in I]: string };
 
-export interface ResourceResult<S extends Schema> {
+interface ResourceResult<S extends Schema> {
   state: Model<S> | null;
   private?: PrivateState;
 }
 
-export interface ModifyPlanRequest<S extends Schema> {
+interface ModifyPlanRequest<S extends Schema> {
   /** The plan after defaults, unknown marking and attribute plan modifiers; change it in place. */
   plan: Planned<Model<S>>;
   /** null when the resource is being created. */
@@ -95,8 +95,8 @@ export interface ProviderDefinition<D, S extends Schema = Schema> {
 // Resources, data sources and providers of any schema, as a provider lists them and the server takes them.
 // TypeScript has no "some schema S" type: `any` stands for it here, and only here; the server sees the
 // values as the plain wire values they are (provider-server.ts).
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyResource<D> = Resource<D, any, any>;
-export type AnyDataSource<D> = DataSource<D, any>;
+// biome-ignore-start lint/suspicious/noExplicitAny: no "some schema S" type in TypeScript (above)
+type AnyResource<D> = Resource<D, any, any>;
+type AnyDataSource<D> = DataSource<D, any>;
 export type AnyProvider<D> = ProviderDefinition<D, any>;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+// biome-ignore-end lint/suspicious/noExplicitAny: no "some schema S" type in TypeScript (above)

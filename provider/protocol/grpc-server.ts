@@ -52,7 +52,7 @@ function unframe(body: Buffer): Buffer {
 }
 
 /** The DER bytes of the first certificate in a PEM text. */
-export function pemToDer(pem: string): Buffer {
+function pemToDer(pem: string): Buffer {
   const body = /-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/.exec(pem)?.[1];
   if (!body) throw new Error("PLUGIN_CLIENT_CERT holds no PEM certificate");
   return Buffer.from(body.replace(/\s+/g, ""), "base64");

@@ -11,17 +11,17 @@ import { generateServerCertificate, handshakeCertificate } from "./certificate.j
 import type { GrpcServer } from "./grpc-server.js";
 import type { RpcOptions } from "./rpc-server.js";
 
-export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
+const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 const CORE_PROTOCOL_VERSION = 1;
 const APP_PROTOCOL_VERSION = 6;
 
-export class HandshakeError extends Error {
+class HandshakeError extends Error {
   override name = "HandshakeError";
 }
 
 /** Checks the environment go-plugin sets; throws a message meant for a human who ran the binary by hand. */
-export function checkLaunch(env: NodeJS.ProcessEnv): void {
+function checkLaunch(env: NodeJS.ProcessEnv): void {
   if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
     throw new HandshakeError(
       "This binary is a plugin. These are not meant to be executed directly.\n" +
@@ -42,7 +42,7 @@ export interface RpcModule {
   start(options: RpcOptions): Promise<GrpcServer>;
 }
 
-export interface Served {
+interface Served {
   socketPath: string;
   handshake: string;
   close(): void;
@@ -53,7 +53,7 @@ export interface Served {
  * `onShutdown` runs when Terraform's go-plugin client has received the answer to GRPCController.Shutdown;
  * the process should exit then.
  */
-export async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
+async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = !!clientCert && env.TF_DISABLE_PLUGIN_TLS !== "1";
   let certField = "";

@@ -6,8 +6,6 @@
 // Decoded messages are plain objects with the .proto's field names; absent fields get proto3 defaults.
 import { Cursor, ProtobufError, Sink } from "./protobuf-wire.js";
 
-export { ProtobufError };
-
 type Kind = "string" | "bytes" | "bool" | "int64" | "enum" | "message";
 
 interface Field {

@@ -11,7 +11,7 @@ export interface ProtoDynamicValue {
   json?: Uint8Array;
 }
 
-export interface ProtoStep {
+interface ProtoStep {
   attribute_name?: string;
   element_key_string?: string;
   element_key_int?: number;
@@ -42,7 +42,7 @@ export function attributePath(p: AttributePath): ProtoAttributePath {
   };
 }
 
-export function diagnostic(d: Diagnostic): ProtoDiagnostic {
+function diagnostic(d: Diagnostic): ProtoDiagnostic {
   return {
     severity: SEVERITY[d.severity],
     summary: d.summary,

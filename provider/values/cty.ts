@@ -86,16 +86,6 @@ export function namesOf(attrs: { readonly [name: string]: CtyType }): string[] {
 }
 
 export const isUnknown = (v: unknown): v is Unknown => v instanceof Unknown;
-export const isKnown = (v: Value): boolean => !(v instanceof Unknown);
-
-/** True when the value and everything inside it is known. */
-export function isWhollyKnown(v: Value): boolean {
-  if (v instanceof Unknown) return false;
-  if (v instanceof Dynamic) return isWhollyKnown(v.value);
-  if (Array.isArray(v)) return v.every(isWhollyKnown);
-  if (v !== null && typeof v === "object" && !(v instanceof BigNumber)) return Object.values(v).every(isWhollyKnown);
-  return true;
-}
 
 /** A msgpack or JSON number as a Value: a float64 when exact, else its decimal text. */
 export function numberFrom(n: number | bigint | string): number | BigNumber {

@@ -30,7 +30,7 @@ export interface ArgSpec {
   variadic?: boolean;
 }
 
-export type FlagValue = string | boolean | string[] | undefined;
+type FlagValue = string | boolean | string[] | undefined;
 
 export interface Parsed {
   flags: Record<string, FlagValue>;
@@ -65,7 +65,7 @@ export function parseArgv(argv: readonly string[], flags: readonly FlagSpec[], a
       const eq = token.indexOf("=");
       const name = token.slice(2, eq === -1 ? undefined : eq);
       const attached = eq === -1 ? undefined : token.slice(eq + 1);
-      let spec = byName.get(name);
+      const spec = byName.get(name);
       if (!spec && name.startsWith("no-")) {
         const negated = byName.get(name.slice(3));
         if (negated?.negatable) {

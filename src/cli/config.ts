@@ -28,7 +28,7 @@ export const DEFAULT_PROFILE = "default";
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** A config file that cannot be used as it is: exit 2 with the fix. */
-export class ConfigError extends CliError {
+class ConfigError extends CliError {
   constructor(message: string) {
     super(message, EXIT.USAGE);
     this.name = "ConfigError";
@@ -116,6 +116,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }

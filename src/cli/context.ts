@@ -18,7 +18,7 @@ export interface Output {
   readonly style: Style;
 }
 
-export type Format = "human" | "json" | "jsonl";
+type Format = "human" | "json" | "jsonl";
 
 export interface Context {
   readonly env: NodeJS.ProcessEnv;

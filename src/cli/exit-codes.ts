@@ -25,8 +25,6 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
 /** An error whose message is complete as it is (one line, nothing secret) and which decides the exit code. */
 export class CliError extends Error {
   readonly exitCode: number;

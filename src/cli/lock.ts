@@ -22,7 +22,7 @@ interface Holder {
 }
 
 /** The runtime dir for default locks: $XDG_RUNTIME_DIR/siteops, else <tmp>/siteops-<uid> (0700, ours). */
-export function runtimeDir(env: NodeJS.ProcessEnv): string {
+function runtimeDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_RUNTIME_DIR;
   const uid = process.getuid?.() ?? 0;
   const dir = xdg && path.isAbsolute(xdg) ? path.join(xdg, "siteops") : path.join(tmpdir(), `siteops-${uid}`);

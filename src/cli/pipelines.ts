@@ -24,7 +24,7 @@ export const PIPELINE_FIELDS = [
   "approved_at", "approved_by", "comment", "error", "steps", "created_at", "updated_at", "completed_at",
 ] as const;
 
-export function checkPipelineId(id: string): string {
+function checkPipelineId(id: string): string {
   if (!PIPELINE_ID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not an upgrade pipeline id (upg_...)`);
   return id;
 }

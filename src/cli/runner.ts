@@ -47,7 +47,7 @@ async function runSpec(spec: CommandSpec, args: string[]): Promise<number> {
   return runLeaf(`${path} ${leaf.name}`, leaf, rest);
 }
 
-export async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Promise<number> {
+async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Promise<number> {
   if (wantsHelp(args)) {
     process.stdout.write(`${leafHelp(path, leaf)}\n`);
     return 0;

@@ -32,7 +32,7 @@ export function isGroup(spec: CommandSpec): spec is GroupSpec {
 }
 
 /** Flags every command takes. */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: "profile", type: "string", value: "NAME", description: "use the credentials saved under this profile (env SITEOPS_PROFILE; default \"default\")" },
   { name: "account", type: "string", value: "ID", description: "act in another account you belong to (env SITEOPS_ACCOUNT_ID)" },
   { name: "no-color", type: "boolean", description: "no colours (also NO_COLOR=1, or when not a terminal)" },
@@ -40,7 +40,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Flags of the commands that print service objects. */
-export const OUTPUT_FLAGS: readonly FlagSpec[] = [
+const OUTPUT_FLAGS: readonly FlagSpec[] = [
   { name: "json", type: "string", optionalValue: true, value: "FIELDS", description: "print JSON (lists: one array); --json=id,name keeps those fields" },
   { name: "jsonl", type: "boolean", description: "print one JSON object per line (streams big lists)" },
   { name: "quiet", short: "q", type: "boolean", description: "print nothing but failures" },

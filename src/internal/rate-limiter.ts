@@ -10,7 +10,7 @@ import { jitterServerDelay, parseRateLimit, parseRetryAfter } from "./retry.js";
 import { changeSignal, sleep } from "./sleep.js";
 
 /** Requests a client may send ahead of the even pace, as a share of the window's limit. */
-export const BURST_SHARE = 0.1;
+const BURST_SHARE = 0.1;
 
 export class RateLimiter {
   readonly #now: () => number;

@@ -7,7 +7,7 @@ const PATTERNS: RegExp[] = [
   /\b(Bearer|token|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, // Authorization values
 ];
 
-export const REDACTED = "[REDACTED]";
+const REDACTED = "[REDACTED]";
 
 /** Replaces anything shaped like a credential in `text`. */
 export function redact(text: string): string {

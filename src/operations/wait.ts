@@ -25,7 +25,7 @@ export interface WaitOptions {
 }
 
 /** The delays between polls for a poll interval (cap). */
-export function pollSchedule(pollInterval: number = DEFAULT_POLL_INTERVAL_MS): Backoff {
+function pollSchedule(pollInterval: number = DEFAULT_POLL_INTERVAL_MS): Backoff {
   return { initialMs: Math.min(INITIAL_POLL_DELAY_MS, pollInterval), maxMs: pollInterval, jitter: "none" };
 }
 

@@ -12,7 +12,7 @@ export const ACTION = path.join(ACTION_DIR, "dist/index.js");
 
 /** The `default:` of each input in action.yml: the runner sets INPUT_* for those even when a workflow
  * does not. (A line-based read: action.yml keeps one `default: "..."` line per input.) */
-export function actionDefaults(): Record<string, string> {
+function actionDefaults(): Record<string, string> {
   const defaults: Record<string, string> = {};
   let section = "";
   let input = "";

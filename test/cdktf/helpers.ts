@@ -10,7 +10,7 @@ import type { Construct } from "constructs";
 import { tsImport } from "tsx/esm/api";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const EXAMPLES_TSCONFIG = path.join(ROOT, "tsconfig.examples.json");
+const EXAMPLES_TSCONFIG = path.join(ROOT, "tsconfig.examples.json");
 export const STACK_NAME = "siteops";
 
 /** The two CDKs: CDK for Terraform (archived upstream) and CDK Terrain, its community fork. */

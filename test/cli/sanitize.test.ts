@@ -19,7 +19,7 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    req.on("end", () => void (async () => {
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
       const upstream = await fetch(`${bed.emu.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
       let body = await upstream.text();
@@ -41,7 +41,7 @@ beforeAll(async () => {
         if (k !== "content-length" && k !== "content-encoding" && k !== "transfer-encoding" && k !== "connection" && k !== "keep-alive") out[k] = v;
       });
       res.writeHead(upstream.status, out).end(body);
-    });
+    })().catch((err: Error) => res.destroy(err)));
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
   const { port } = proxy.address() as { port: number };

@@ -10,13 +10,13 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { OTP_SECRET, PASSWORD, startTestEmulator } from "../emulator/helpers.js";
 
-export { OTP_SECRET, PASSWORD, TOKENS, USERS } from "../emulator/helpers.js";
+export { PASSWORD, TOKENS, USERS } from "../emulator/helpers.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SCREENSHOTS = path.join(ROOT, ".tmp", "console");
+const SCREENSHOTS = path.join(ROOT, ".tmp", "console");
 
 /** The Chromium binary: $CHROMIUM_PATH, else Debian's. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
 
 /** True when the browser tests can run; in CI a missing Chromium is a failure, not a skip. */

@@ -43,7 +43,7 @@ export function readmeBlock(heading: string, lang: string, nth = 0): string {
 }
 
 /** Splits one shell command line into words (double quotes group; a trailing `# comment` is dropped). */
-export function shellWords(line: string): string[] {
+function shellWords(line: string): string[] {
   const words: string[] = [];
   for (const m of line.replace(/\s+#.*$/, "").matchAll(/"([^"]*)"|(\S+)/g)) words.push(m[1] ?? m[2]!);
   return words;

@@ -3,7 +3,7 @@
 // written as literals that never enter the client's dynamic table (so this side keeps no encoder state).
 import { huffmanDecode } from "./huffman.js";
 
-export class HpackError extends Error {
+class HpackError extends Error {
   override name = "HpackError";
 }
 

@@ -43,7 +43,7 @@ const OFFSET = new Array<number>(MAX_LENGTH + 1).fill(0);
   }
 }
 
-export class HuffmanError extends Error {
+class HuffmanError extends Error {
   override name = "HuffmanError";
 }
 

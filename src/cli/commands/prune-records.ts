@@ -12,7 +12,7 @@ import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";
 
 /** keep; delete (dry run); deleted; refused (the service kept it, 422); not_deleted (an error stopped the site). */
-export type PruneAction = "keep" | "delete" | "deleted" | "refused" | "not_deleted";
+type PruneAction = "keep" | "delete" | "deleted" | "refused" | "not_deleted";
 
 export interface PruneRecord {
   site: { id: string; name: string; url: string };

@@ -7,7 +7,6 @@ import { pruneSnapshots, type PruneResult } from "../../operations/prune.js";
 import { mapPool } from "../../pool.js";
 import type { Site } from "../../resources/sites.js";
 import { isEmptyPolicy, type RetentionPolicy } from "../../retention.js";
-import type { Context } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";

@@ -12,6 +12,7 @@ import {
 import { CliError } from "../exit-codes.js";
 import { clean } from "../../sanitize.js";
 
+import { apiErrorPhrase, maskSecrets } from "../../format.js";
 export { formatBytes, formatDuration } from "../../format.js";
 
 /** "3 min ago", "2 days ago" (terminals); scripts get the ISO time itself. */
@@ -66,20 +67,11 @@ function describe(err: unknown): string {
 }
 
 function apiLine(err: APIError): string {
-  const fields = err.errors
-    ? Object.entries(err.errors)
-        .map(([k, v]) => `${k} ${v.join(", ")}`)
-        .join("; ")
-    : "";
-  const message = (err.error ?? err.message.replace(/^\d+\s*/, "")).replace(/\.$/, "");
-  const detail = fields && !message.includes(fields) ? ` (${fields})` : "";
   const request = err.requestId ? `, request ${err.requestId}` : "";
-  return `${message}${detail} [HTTP ${err.status}${request}].`;
+  return `${apiErrorPhrase(err)} [HTTP ${err.status}${request}].`;
 }
 
 /** Replaces every occurrence of a secret. */
-export function hide(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[REDACTED]");
-  return out;
+function hide(text: string, secrets: readonly string[]): string {
+  return maskSecrets(text, secrets, "[REDACTED]");
 }

@@ -22,7 +22,7 @@ export interface ListOptions {
 }
 
 /** Prints a whole list. */
-export function printList<T extends object>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], options: ListOptions = {}): void {
+function printList<T extends object>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], options: ListOptions = {}): void {
   if (ctx.format === "json") return writeLines(ctx, [safeJson(rows.map((r) => pick(r, ctx.fields)), 2)]);
   if (ctx.format === "jsonl") return writeLines(ctx, rows.map((r) => safeJson(pick(r, ctx.fields))));
   if (ctx.quiet) return;

@@ -6,10 +6,10 @@
 import { guardLine } from "../../sanitize.js";
 import type { Output } from "../context.js";
 
-export type Level = "info" | "notice" | "warn" | "error";
+type Level = "info" | "notice" | "warn" | "error";
 
 /** A line, or a function that renders it at each redraw (for elapsed times). */
-export type Line = string | (() => string);
+type Line = string | (() => string);
 
 export interface Progress {
   /** The live line of a running task (terminal only). */
