@@ -93,15 +93,32 @@ export class SoakEmulator {
     return res.status === 204 ? undefined : res.json();
   }
 
-  faultsOn(): Promise<unknown> {
-    return this.control("POST", "faults", { rules: FAULT_PROFILE });
+  #bursts?: NodeJS.Timeout;
+
+  async faultsOn(): Promise<void> {
+    await this.control("POST", "faults", { rules: FAULT_PROFILE });
+    // SOAK_429_BURST=N: every 10 s (once the last burst is spent) the next N API calls get a 429 each with
+    // Retry-After 1 s: a service that keeps refusing after the time it named. Off by default (see BENCHMARKS).
+    const burst = Number(process.env.SOAK_429_BURST ?? 0);
+    if (burst > 0) {
+      this.#bursts = setInterval(() => {
+        void (async () => {
+          const { rules } = (await this.control("GET", "faults")) as { rules: { status?: number; remaining: number | null }[] };
+          if (rules.some((r, i) => i >= FAULT_PROFILE.length && (r.remaining ?? 0) > 0)) return;
+          await this.control("POST", "faults", { rules: [{ path: "/api/v1/**", status: 429, count: burst, retry_after: 1 }] });
+        })().catch(() => {});
+      }, 10_000);
+    }
   }
   /** How often each rule of FAULT_PROFILE struck, over every faultsOn()..faultsOff() of the run. */
   readonly struck = FAULT_PROFILE.map(() => 0);
 
   async faultsOff(): Promise<void> {
-    const { rules } = (await this.control("GET", "faults")) as { rules: { hits: number }[] };
-    rules.forEach((rule, i) => (this.struck[i % FAULT_PROFILE.length]! += rule.hits));
+    clearInterval(this.#bursts);
+    const { rules } = (await this.control("GET", "faults")) as { rules: { hits: number; status?: number; phase?: string; reset_connection?: boolean }[] };
+    const kind = (r: { status?: number; phase?: string; reset_connection?: boolean }) => `${r.status}/${r.phase ?? "before"}/${!!r.reset_connection}`;
+    const index = new Map(FAULT_PROFILE.map((r, i) => [kind(r), i]));
+    for (const rule of rules) this.struck[index.get(kind(rule))!]! += rule.hits; // a burst counts with the 429s
     await this.control("DELETE", "faults");
   }
 }

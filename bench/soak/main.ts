@@ -2,7 +2,8 @@
 // emulator.ts): site creates/updates/deletes through the core, the action's `snapshot all`, a Terraform
 // apply/update/destroy, and a resumable upload through a SIGKILL and restart of the emulator; each checked
 // against the service's state. Prints one table; exits 1 unless 0 failed, 0 duplicates, 0 lost.
-// Knobs: SOAK_SITES (500), SOAK_FLEET (100), SOAK_TF (50), SOAK_UPLOAD_MB (300), SOAK_SKIP=core,action,terraform,upload.
+// Knobs: SOAK_SITES (500), SOAK_FLEET (100), SOAK_TF (50), SOAK_UPLOAD_MB (300), SOAK_SKIP=core,action,terraform,upload,
+// SOAK_429_BURST=N (off: bursts of N consecutive 429s, emulator.ts).
 // Loopback only; not part of `npm test`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -42,7 +43,7 @@ try {
 
 const total = (k: "operations" | "succeeded" | "failed" | "duplicates" | "lost") => results.reduce((t, r) => t + r[k], 0);
 const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
-console.log(`Soak, ${new Date().toISOString()}, load average at start ${load}; faults: 10 % 503 before, 5 % reset after, 2 % 429 (Retry-After 1 s), 1 % cut mid-body\n`);
+console.log(`Soak, ${new Date().toISOString()}, load average at start ${load}; faults: 10 % 503 before, 5 % reset after, 2 % 429 (Retry-After 1 s), 1 % cut mid-body${process.env.SOAK_429_BURST ? `, bursts of ${process.env.SOAK_429_BURST} 429s every 10 s` : ""}\n`);
 console.log(line(["phase", "operations", "succeeded", "failed", "duplicates", "lost", "wall s"]));
 console.log(line(["---", "---", "---", "---", "---", "---", "---"]));
 for (const r of results) console.log(line([r.phase, r.operations, r.succeeded, r.failed, r.duplicates, r.lost, (r.wallMs / 1000).toFixed(1)]));
