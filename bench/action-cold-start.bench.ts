@@ -137,7 +137,10 @@ function runnerNode(): { path: string; version: string } | { error: string } {
       rmSync(partial, { recursive: true, force: true });
       mkdirSync(partial, { recursive: true });
       console.error(`fetching ${pkg}@${major} from the npm registry (once, into ${path.relative(ROOT, dir)}) ...`);
-      const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", partial, "--silent"], { cwd: partial, encoding: "utf8" }).trim().split("\n").pop()!;
+      const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", partial, "--silent"], { cwd: partial, encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .pop()!;
       execFileSync("tar", ["xzf", path.join(partial, tarball), "-C", partial]);
       rmSync(path.join(partial, tarball), { force: true });
       rmSync(dir, { recursive: true, force: true });
@@ -192,7 +195,8 @@ try {
   const runtimes: Runtime[] = [];
   if ("path" in runner) runtimes.push({ label: `Node ${runner.version} (the runner's: action.yml runs.using)`, node: runner.path });
   else console.log(`(${runner.error}; measuring on this machine's Node only)`);
-  if (!("path" in runner) || runner.path !== process.execPath) runtimes.push({ label: `Node ${process.version} (this machine's, reference)`, node: process.execPath });
+  if (!("path" in runner) || runner.path !== process.execPath)
+    runtimes.push({ label: `Node ${process.version} (this machine's, reference)`, node: process.execPath });
   const results = [];
   for (const rt of runtimes) results.push({ rt, ...(await measure(rt)) });
   console.log("");

@@ -41,8 +41,23 @@ async function startEmulator(dir: string, seedFile: string, logFile: string): Pr
   const child = spawn(
     process.execPath,
     [
-      "--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--db", path.join(dir, "fleet.db"), "--seed", seedFile,
-      "--step-seconds", "0", "--rate-limit", `${LIMIT}/${WINDOW_S}`, "--data-dir", path.join(dir, "data"), "--log",
+      "--import",
+      "tsx",
+      path.join(root, "src/cli/main.ts"),
+      "emulator",
+      "--port",
+      "0",
+      "--db",
+      path.join(dir, "fleet.db"),
+      "--seed",
+      seedFile,
+      "--step-seconds",
+      "0",
+      "--rate-limit",
+      `${LIMIT}/${WINDOW_S}`,
+      "--data-dir",
+      path.join(dir, "data"),
+      "--log",
     ],
     { cwd: root, stdio: ["ignore", "pipe", log], env: { ...process.env, NODE_ENV: "production" } },
   );
@@ -147,7 +162,9 @@ writeSeed(
 const rate = LIMIT / WINDOW_S;
 console.log(`${SITES} sites, --rate-limit ${LIMIT}/${WINDOW_S} (${rate} requests/s per token), ${CONCURRENCY} sites at a time per shard.`);
 console.log(`Requests needed: 2 per site (create, one poll: --step-seconds 0) + each shard lists the fleet (${Math.ceil(SITES / PER_PAGE)} pages).\n`);
-console.log("| shards | snapshots completed | duplicates | failed steps | requests answered | list pages sent | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |");
+console.log(
+  "| shards | snapshots completed | duplicates | failed steps | requests answered | list pages sent | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |",
+);
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 let bad = false;
 try {

@@ -33,7 +33,6 @@ function at(stdout: string, pattern: RegExp): number {
   return Number(s) * 1000;
 }
 
-
 const rounds: Record<string, number>[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   const { wallMs, stdout } = await runDemo();
@@ -49,7 +48,7 @@ for (let i = 0; i < ROUNDS; i++) {
     "re-synth + terraform apply (1 in-place update)": update - apply,
     "terraform output + snapshot upload + pipeline open/approve": pipeline - update,
     "summary + terraform destroy": destroy - pipeline,
-    "cleanup": done - destroy,
+    cleanup: done - destroy,
     "total (wall, incl. node start and exit)": wallMs,
   });
   console.error(`round ${i + 1}: ${(wallMs / 1000).toFixed(1)} s`);

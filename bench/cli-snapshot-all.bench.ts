@@ -63,7 +63,8 @@ async function cli(concurrency: number): Promise<Run> {
   };
   const result = await run([BIN, "snapshot", "create", "--all", "--concurrency", String(concurrency), "--quiet", "--report", report], env);
   const summary = (JSON.parse(readFileSync(report, "utf8")) as { summary: { completed: number } }).summary;
-  if (result.code !== 0 || summary.completed !== SITES) throw new Error(`CLI concurrency ${concurrency}: exit ${result.code}, ${summary.completed} of ${SITES} completed`);
+  if (result.code !== 0 || summary.completed !== SITES)
+    throw new Error(`CLI concurrency ${concurrency}: exit ${result.code}, ${summary.completed} of ${SITES} completed`);
   return result;
 }
 
@@ -79,7 +80,8 @@ async function action(concurrency: number): Promise<Run> {
   const result = await run([ACTION], env);
   const outputs = parseOutputs(readFileSync(output, "utf8"));
   const done = Object.keys(JSON.parse(outputs["snapshot-ids"] ?? "{}") as object).length;
-  if (result.code !== 0 || outputs.status !== "completed" || done !== SITES) throw new Error(`action concurrency ${concurrency}: exit ${result.code}, ${done} of ${SITES}`);
+  if (result.code !== 0 || outputs.status !== "completed" || done !== SITES)
+    throw new Error(`action concurrency ${concurrency}: exit ${result.code}, ${done} of ${SITES}`);
   return result;
 }
 
@@ -95,7 +97,9 @@ try {
   const cpu = (xs: Run[]) => (xs.every((x) => x.cpu !== undefined) ? median(xs.map((x) => x.cpu!)) : undefined);
   const row = (label: string, xs: Run[]) =>
     `| ${label} | ${(wall(xs) / 1000).toFixed(2)} | ${((SITES * 1000) / wall(xs)).toFixed(1)} | ${cpu(xs)?.toFixed(2) ?? "-"} | ${xs.map((x) => (x.ms / 1000).toFixed(2)).join(", ")} |`;
-  console.log(`| ${SITES} sites, capture ${2 * STEP_SECONDS * 1000} ms each, poll ${POLL_INTERVAL_MS} ms | median wall s | snapshots/s | median CPU s | runs, wall s |`);
+  console.log(
+    `| ${SITES} sites, capture ${2 * STEP_SECONDS * 1000} ms each, poll ${POLL_INTERVAL_MS} ms | median wall s | snapshots/s | median CPU s | runs, wall s |`,
+  );
   console.log("|---|---|---|---|---|");
   console.log(row("siteops snapshot create --all --concurrency 8", cli8));
   console.log(row("GitHub Action, site: all, concurrency: 8", action8));

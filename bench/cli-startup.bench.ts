@@ -67,7 +67,10 @@ const cases: { label: string; run: () => Promise<number> }[] = [
   { label: "node -e 0, spawn to exit", run: timeNodeExit },
   { label: "siteops sites list --json (bin/siteops.js, bundle), spawn to first request", run: () => timeFirstRequest([BIN, ...COMMAND], envAuth) },
   { label: "the same, credentials from the config file", run: () => timeFirstRequest([BIN, ...COMMAND], configAuth) },
-  { label: "reference: no compile cache (SITEOPS_NO_COMPILE_CACHE=1)", run: () => timeFirstRequest([BIN, ...COMMAND], { ...envAuth, SITEOPS_NO_COMPILE_CACHE: "1" }) },
+  {
+    label: "reference: no compile cache (SITEOPS_NO_COMPILE_CACHE=1)",
+    run: () => timeFirstRequest([BIN, ...COMMAND], { ...envAuth, SITEOPS_NO_COMPILE_CACHE: "1" }),
+  },
   { label: "reference: unbundled dist/src/cli/main.js (ESM modules), spawn to first request", run: () => timeFirstRequest([UNBUNDLED, ...COMMAND], envAuth) },
 ];
 

@@ -27,9 +27,19 @@ interface Record {
 
 /** Latencies in ms (report time - completed_at) of every site of one run. */
 async function latencies(extraEnv: NodeJS.ProcessEnv): Promise<number[]> {
-  const env = { PATH: process.env.PATH ?? "", HOME: dir, XDG_RUNTIME_DIR: path.join(dir, "run"), SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: TOKEN, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: dir,
+    XDG_RUNTIME_DIR: path.join(dir, "run"),
+    SITEOPS_BASE_URL: emu.url,
+    SITEOPS_API_TOKEN: TOKEN,
+    ...extraEnv,
+  };
   const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, "snapshot", "create", "--all", "--concurrency", "4", "--no-lock", "--json=snapshot"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "snapshot", "create", "--all", "--concurrency", "4", "--no-lock", "--json=snapshot"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -67,9 +67,11 @@ const contenders: Record<string, () => Client> = {
 
 async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 interface Outcome {

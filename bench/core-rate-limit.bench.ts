@@ -21,10 +21,14 @@ interface ChildResult {
 
 function child(url: string, count: number, pacing: boolean): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/core-rate-limit-child.ts"), url, TOKEN, String(count), pacing ? "on" : "off"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const proc = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "bench/core-rate-limit-child.ts"), url, TOKEN, String(count), pacing ? "on" : "off"],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let out = "";
     proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
     proc.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as ChildResult) : reject(new Error(`child exited ${code}`))));
@@ -43,12 +47,24 @@ for (const [processes, pacing] of configs) {
   const emulator = await spawnEmulator(undefined, { args: ["--rate-limit", `${LIMIT}/${WINDOW_S}`] });
   try {
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: processes }, (_, i) => child(emulator.url, Math.floor(TOTAL / processes) + (i < TOTAL % processes ? 1 : 0), pacing)));
+    const results = await Promise.all(
+      Array.from({ length: processes }, (_, i) => child(emulator.url, Math.floor(TOTAL / processes) + (i < TOTAL % processes ? 1 : 0), pacing)),
+    );
     const wallS = (Date.now() - started) / 1000;
     // The floor the limit sets: requests needed / allowed rate.
     const floorS = TOTAL / (LIMIT / WINDOW_S);
     const sum = (key: keyof ChildResult) => results.reduce((n, r) => n + r[key], 0);
-    rows.push([processes, pacing ? "on" : "off", sum("ok"), sum("failed"), sum("refused"), sum("sent"), wallS.toFixed(1), floorS, `${(wallS / floorS).toFixed(2)}x`]);
+    rows.push([
+      processes,
+      pacing ? "on" : "off",
+      sum("ok"),
+      sum("failed"),
+      sum("refused"),
+      sum("sent"),
+      wallS.toFixed(1),
+      floorS,
+      `${(wallS / floorS).toFixed(2)}x`,
+    ]);
   } finally {
     await emulator.close();
   }

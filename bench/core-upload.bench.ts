@@ -47,8 +47,19 @@ async function curl(): Promise<number> {
   const started = performance.now();
   const r = spawnSync(
     "curl",
-    ["-sS", "-f", "-o", "/dev/null", "-T", file, "-H", `Authorization: token ${TOKEN}`, "-H", "Content-Type: application/octet-stream",
-      `${emulator.url}/api/v1/sites/${site.id}/snapshots/${id}/upload`],
+    [
+      "-sS",
+      "-f",
+      "-o",
+      "/dev/null",
+      "-T",
+      file,
+      "-H",
+      `Authorization: token ${TOKEN}`,
+      "-H",
+      "Content-Type: application/octet-stream",
+      `${emulator.url}/api/v1/sites/${site.id}/snapshots/${id}/upload`,
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   const ms = performance.now() - started;
@@ -94,7 +105,13 @@ try {
   if (process.env.BENCH_SAMPLES) for (const [k, v] of Object.entries(times)) console.log(k, v.map((x) => x.toFixed(0)).join(" "));
   const base = median(times.curl);
   const rate = (ms: number) => (SIZE_MIB / (ms / 1000)).toFixed(0);
-  const row = (label: string, key: string, rss = "-") => [label, median(times[key]).toFixed(0), rate(median(times[key])), `${(base / median(times[key])).toFixed(2)}x`, rss];
+  const row = (label: string, key: string, rss = "-") => [
+    label,
+    median(times[key]).toFixed(0),
+    rate(median(times[key])),
+    `${(base / median(times[key])).toFixed(2)}x`,
+    rss,
+  ];
   console.log(`${SIZE_MIB} MiB file, median of ${ROUNDS} rounds, each uploader in its own process (curl timed with its process start)\n`);
   console.log(
     table(

@@ -20,15 +20,28 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-interface Target { label: string; emulator: BenchEmulator; so: SiteOps; cpu: number[]; wall: number[] }
+interface Target {
+  label: string;
+  emulator: BenchEmulator;
+  so: SiteOps;
+  cpu: number[];
+  wall: number[];
+}
 
 const targets: Target[] = [];
-for (const [label, root] of [["this tree", undefined], ["before", process.env.SITEOPS_BENCH_BEFORE]] as const) {
+for (const [label, root] of [
+  ["this tree", undefined],
+  ["before", process.env.SITEOPS_BENCH_BEFORE],
+] as const) {
   if (label === "before" && !root) continue;
   const emulator = await spawnEmulator([], { root });
   targets.push({ label, emulator, so: new SiteOps({ baseUrl: emulator.url, apiToken: TOKEN }), cpu: [], wall: [] });
 }
-console.log(`machine load (1/5/15 min): ${loadavg().map((l) => l.toFixed(2)).join(" / ")}\n`);
+console.log(
+  `machine load (1/5/15 min): ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ")}\n`,
+);
 
 try {
   for (let b = 0; b < SITES / BLOCK; b++) {
@@ -41,11 +54,19 @@ try {
     }
   }
   const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
-  console.log(table(
-    ["emulator", "wall ms / create", "emulator CPU ms / create", "CPU first 100", "CPU last 100", "last / first"],
-    targets.map((t) => [t.label, (sum(t.wall) / SITES).toFixed(2), (sum(t.cpu) / SITES).toFixed(2), (t.cpu[0]! / BLOCK).toFixed(2),
-      (t.cpu.at(-1)! / BLOCK).toFixed(2), ratio(t.cpu.at(-1)!, t.cpu[0]!)]),
-  ));
+  console.log(
+    table(
+      ["emulator", "wall ms / create", "emulator CPU ms / create", "CPU first 100", "CPU last 100", "last / first"],
+      targets.map((t) => [
+        t.label,
+        (sum(t.wall) / SITES).toFixed(2),
+        (sum(t.cpu) / SITES).toFixed(2),
+        (t.cpu[0]! / BLOCK).toFixed(2),
+        (t.cpu.at(-1)! / BLOCK).toFixed(2),
+        ratio(t.cpu.at(-1)!, t.cpu[0]!),
+      ]),
+    ),
+  );
   if (targets.length === 2) {
     const [now, before] = targets as [Target, Target];
     console.log(`\nthis tree / before: wall ${ratio(sum(now.wall), sum(before.wall))}, emulator CPU ${ratio(sum(now.cpu), sum(before.cpu))}`);

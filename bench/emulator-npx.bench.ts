@@ -52,7 +52,9 @@ try {
 
   // Baseline: the same installed copy npx made, started directly (what a project with the peers installed runs).
   const npxDir = path.join(cache, "_npx");
-  const installed = readdirSync(npxDir).map((d) => path.join(npxDir, d, "node_modules/siteops/bin/siteops.js")).find((f) => existsSync(f));
+  const installed = readdirSync(npxDir)
+    .map((d) => path.join(npxDir, d, "node_modules/siteops/bin/siteops.js"))
+    .find((f) => existsSync(f));
   if (!installed) throw new Error(`no siteops under ${npxDir}`);
   const local: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) local.push(await timeToStartLine(process.execPath, [installed, "emulator", "--demo", "--port", "0"], dir));

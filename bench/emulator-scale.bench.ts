@@ -36,7 +36,11 @@ async function get(url: string): Promise<{ count: number; ms: number }> {
 
 const pageUrl = (e: BenchEmulator, page: number): string => `${e.url}/api/v1/sites?page=${page}&per_page=${PER_PAGE}`;
 
-console.log(`machine load (1/5/15 min): ${loadavg().map((l) => l.toFixed(2)).join(" / ")}\n`);
+console.log(
+  `machine load (1/5/15 min): ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ")}\n`,
+);
 
 // Seeding.
 const starts: [string, number, BenchEmulator][] = [];
@@ -46,14 +50,21 @@ const [fleet, fleetMs] = await timed(() => spawnEmulator([], { generate: { sites
 const [snaps, snapsMs] = await timed(() => spawnEmulator([], { generate: { sites: 10_000, snapshots_per_site: 10 } }));
 const listed = Array.from({ length: 2_000 }, (_, i) => ({ name: `Listed ${i + 1}`, url: `https://listed-${i + 1}.fleet.test` }));
 const [byList, byListMs] = await timed(() => spawnEmulator(listed));
-starts.push(["empty (one account, no sites)", emptyMs, empty], ["generate: 100 sites", smallMs, small], ["generate: 10,000 sites", fleetMs, fleet],
-  ["generate: 10,000 sites x 10 snapshots (100,000)", snapsMs, snaps], ["seed `sites` list: 2,000 sites (createSite each)", byListMs, byList]);
+starts.push(
+  ["empty (one account, no sites)", emptyMs, empty],
+  ["generate: 100 sites", smallMs, small],
+  ["generate: 10,000 sites", fleetMs, fleet],
+  ["generate: 10,000 sites x 10 snapshots (100,000)", snapsMs, snaps],
+  ["seed `sites` list: 2,000 sites (createSite each)", byListMs, byList],
+);
 
 try {
-  console.log(table(
-    ["seed", "spawn to ready", "seed time (minus empty)", "emulator RSS after seeding"],
-    starts.map(([label, ms, e]) => [label, `${(ms / 1000).toFixed(2)} s`, e === empty ? "-" : `${((ms - emptyMs) / 1000).toFixed(2)} s`, mib(e.rss())]),
-  ));
+  console.log(
+    table(
+      ["seed", "spawn to ready", "seed time (minus empty)", "emulator RSS after seeding"],
+      starts.map(([label, ms, e]) => [label, `${(ms / 1000).toFixed(2)} s`, e === empty ? "-" : `${((ms - emptyMs) / 1000).toFixed(2)} s`, mib(e.rss())]),
+    ),
+  );
   // Spawn-to-ready carries tsx's start-up and the VM's noise; the seed itself, timed in this process
   // (startEmulator on :memory:, interleaved rounds, medians of wall and CPU time, minus the empty start):
   const seedOf = (generate?: SeedFile["generate"], sites: { name: string; url: string }[] = []): SeedFile => ({
@@ -83,11 +94,21 @@ try {
   const emptyWall = median(inProc.empty!.wall);
   const emptyCpu = median(inProc.empty!.cpu);
   console.log("\nThe seed alone (in this process, medians of 3 interleaved rounds, minus an empty start):\n");
-  console.log(table(["seed", "seed wall", "seed CPU", "CPU per site"], kinds.slice(1).map(([label]) => {
-    const sites = label.includes("2,000") ? 2_000 : 10_000;
-    const cpu = median(inProc[label]!.cpu) - emptyCpu;
-    return [label, `${((median(inProc[label]!.wall) - emptyWall) / 1000).toFixed(2)} s`, `${(cpu / 1000).toFixed(2)} s`, `${((cpu * 1000) / sites).toFixed(0)} µs`];
-  })));
+  console.log(
+    table(
+      ["seed", "seed wall", "seed CPU", "CPU per site"],
+      kinds.slice(1).map(([label]) => {
+        const sites = label.includes("2,000") ? 2_000 : 10_000;
+        const cpu = median(inProc[label]!.cpu) - emptyCpu;
+        return [
+          label,
+          `${((median(inProc[label]!.wall) - emptyWall) / 1000).toFixed(2)} s`,
+          `${(cpu / 1000).toFixed(2)} s`,
+          `${((cpu * 1000) / sites).toFixed(0)} µs`,
+        ];
+      }),
+    ),
+  );
   console.log("");
 
   // List latency: interleaved rounds over both emulators.
@@ -111,13 +132,20 @@ try {
   const m = (k: string): number => median(samples[k]!);
   const base = m("small1");
   console.log(`GET /api/v1/sites?per_page=${PER_PAGE}, medians of ${ROUNDS} interleaved rounds (one keep-alive connection):\n`);
-  console.log(table(["request", "median ms", "vs page 1 at 100 sites"], [
-    ["100 sites, page 1 (the last)", base.toFixed(2), "1.00x"],
-    ["10,000 sites, page 1", m("fleet1").toFixed(2), ratio(m("fleet1"), base)],
-    [`10,000 sites, page ${lastPage} (last, by jump)`, m("fleetLast").toFixed(2), ratio(m("fleetLast"), base)],
-    ["10,000 sites, page 1..100 in turn", m("fleetMid").toFixed(2), ratio(m("fleetMid"), base)],
-  ]));
-  console.log(`\nlast / first page at 10,000 sites: ${ratio(m("fleetLast"), m("fleet1"))}; a walk of all ${lastPage} pages: ${median(walks).toFixed(0)} ms (median of 5)\n`);
+  console.log(
+    table(
+      ["request", "median ms", "vs page 1 at 100 sites"],
+      [
+        ["100 sites, page 1 (the last)", base.toFixed(2), "1.00x"],
+        ["10,000 sites, page 1", m("fleet1").toFixed(2), ratio(m("fleet1"), base)],
+        [`10,000 sites, page ${lastPage} (last, by jump)`, m("fleetLast").toFixed(2), ratio(m("fleetLast"), base)],
+        ["10,000 sites, page 1..100 in turn", m("fleetMid").toFixed(2), ratio(m("fleetMid"), base)],
+      ],
+    ),
+  );
+  console.log(
+    `\nlast / first page at 10,000 sites: ${ratio(m("fleetLast"), m("fleet1"))}; a walk of all ${lastPage} pages: ${median(walks).toFixed(0)} ms (median of 5)\n`,
+  );
 
   // The SQL of the listing on the 10,000-site file: before (OFFSET, COUNT per request) and now (keyed read).
   const Driver = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
@@ -140,16 +168,41 @@ try {
     return median(runs);
   };
   const rows: [string, number][] = [
-    ["before: page 1 (OFFSET 0) + COUNT", micro(() => { offsetQ.all(acct, PER_PAGE, 0); countQ.get(acct); })],
-    [`before: page ${lastPage} (OFFSET ${lastOffset}) + COUNT`, micro(() => { offsetQ.all(acct, PER_PAGE, lastOffset); countQ.get(acct); })],
+    [
+      "before: page 1 (OFFSET 0) + COUNT",
+      micro(() => {
+        offsetQ.all(acct, PER_PAGE, 0);
+        countQ.get(acct);
+      }),
+    ],
+    [
+      `before: page ${lastPage} (OFFSET ${lastOffset}) + COUNT`,
+      micro(() => {
+        offsetQ.all(acct, PER_PAGE, lastOffset);
+        countQ.get(acct);
+      }),
+    ],
     ["now: page 1 (key > 0), count remembered", micro(() => keyQ.all(acct, 0, PER_PAGE))],
     [`now: page ${lastPage} after page ${lastPage - 1} (key > remembered seq)`, micro(() => keyQ.all(acct, lastBefore, PER_PAGE))],
-    [`now: page ${lastPage} by jump (index-only skip, then key)`, micro(() => { const s = skipQ.get(acct, lastOffset - 1) as { seq: number }; keyQ.all(acct, s.seq, PER_PAGE); })],
+    [
+      `now: page ${lastPage} by jump (index-only skip, then key)`,
+      micro(() => {
+        const s = skipQ.get(acct, lastOffset - 1) as { seq: number };
+        keyQ.all(acct, s.seq, PER_PAGE);
+      }),
+    ],
   ];
   db.close();
   console.log("The listing's SQL at 10,000 sites (in this process on the emulator's file, medians of 9 x 500):\n");
-  console.log(table(["query", "µs", "vs before page 1"], rows.map(([l, us]) => [l, us.toFixed(1), ratio(us, rows[0]![1])])));
-  console.log(`\nemulator RSS after the list rounds: 100 sites ${mib(small.rss())}, 10,000 sites ${mib(fleet.rss())}, 10,000 sites + 100,000 snapshots ${mib(snaps.rss())}`);
+  console.log(
+    table(
+      ["query", "µs", "vs before page 1"],
+      rows.map(([l, us]) => [l, us.toFixed(1), ratio(us, rows[0]![1])]),
+    ),
+  );
+  console.log(
+    `\nemulator RSS after the list rounds: 100 sites ${mib(small.rss())}, 10,000 sites ${mib(fleet.rss())}, 10,000 sites + 100,000 snapshots ${mib(snaps.rss())}`,
+  );
 } finally {
   await Promise.all(starts.map(([, , e]) => e.close()));
 }

@@ -61,7 +61,11 @@ function emulatorCategory(stack: Frame[]): string {
   const m = leaf(stack).frame.module;
   if (m.includes("better-sqlite3")) return "SQLite (better-sqlite3, native)";
   if (m.startsWith("emulator/")) return m;
-  if (/node_modules\/(@fastify|fastify|find-my-way|avvio|fast-json-stringify|light-my-request|fast-querystring|typebox|ajv|secure-json-parse|rfdc|toad-cache|pino)/.test(m)) {
+  if (
+    /node_modules\/(@fastify|fastify|find-my-way|avvio|fast-json-stringify|light-my-request|fast-querystring|typebox|ajv|secure-json-parse|rfdc|toad-cache|pino)/.test(
+      m,
+    )
+  ) {
     return `fastify and its parts (${m.split("/")[1]})`;
   }
   if (m.startsWith("node:")) return "Node, other";
@@ -136,14 +140,29 @@ function report(o: Options, prof: string, windows: Map<string, [number, number]>
     return emulatorSamples.filter((s) => s.at >= from && s.at <= to);
   };
 
-  const lines = [`Profiled apply of ${o.count} (unminified build, CPU profiles sampled every 0.5 ms through the inspector; profiling slows everything, read the shares): CPU ms in total (us per resource).`, ""];
+  const lines = [
+    `Profiled apply of ${o.count} (unminified build, CPU profiles sampled every 0.5 ms through the inspector; profiling slows everything, read the shares): CPU ms in total (us per resource).`,
+    "",
+  ];
   lines.push("Provider processes of the apply (all 4), by source of the running code:", "");
   lines.push(categoryTable(providers, providerCategory, o.count), "");
   const site = o.contenders.at(-1)!.name;
   lines.push(`Emulator during the ${site} apply, by source of the running code:`, "");
-  lines.push(categoryTable(o.contenders.map((c) => ({ name: `during ${c.name} apply`, samples: during(c.name) })), emulatorCategory, o.count), "");
+  lines.push(
+    categoryTable(
+      o.contenders.map((c) => ({ name: `during ${c.name} apply`, samples: during(c.name) })),
+      emulatorCategory,
+      o.count,
+    ),
+    "",
+  );
   const inclusive = inclusiveTime(during(site), EMULATOR_FUNCTIONS);
   lines.push(`Emulator create path during the ${site} apply, inclusive time by function:`, "");
-  lines.push(table(["function", "CPU ms", "us per site"], EMULATOR_FUNCTIONS.map((f) => [`${f.name} (${f.module})`, ms(inclusive.get(f.name) ?? 0), perItem(inclusive.get(f.name) ?? 0, o.count)])));
+  lines.push(
+    table(
+      ["function", "CPU ms", "us per site"],
+      EMULATOR_FUNCTIONS.map((f) => [`${f.name} (${f.module})`, ms(inclusive.get(f.name) ?? 0), perItem(inclusive.get(f.name) ?? 0, o.count)]),
+    ),
+  );
   return lines.join("\n");
 }

@@ -157,7 +157,13 @@ export class Workspace {
       });
     });
     const wallMs = performance.now() - started;
-    const providers = existsSync(stats) ? readFileSync(stats, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as ProviderProcess) : [];
+    const providers = existsSync(stats)
+      ? readFileSync(stats, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as ProviderProcess)
+      : [];
     rmSync(stats, { force: true });
     const providerCpu = providers.reduce((t, p) => t + p.cpuMs, 0);
     const emulatorCpuMs = options.emulatorPid ? processCpuMs(options.emulatorPid) - emulator : 0;

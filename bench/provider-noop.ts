@@ -23,7 +23,14 @@ const noopResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   identity: "id",
   async create({ plan }) {
     const now = new Date().toISOString();
-    const state: SiteModel = { ...plan, id: `noop_${process.pid}_${++created}`, wp_version: plan.wp_version ?? "6.4", php_version: plan.php_version ?? "8.2", status: "unknown", created_at: now };
+    const state: SiteModel = {
+      ...plan,
+      id: `noop_${process.pid}_${++created}`,
+      wp_version: plan.wp_version ?? "6.4",
+      php_version: plan.php_version ?? "8.2",
+      status: "unknown",
+      created_at: now,
+    };
     return { state, private: { updated_at: now } };
   },
   async read({ state, private: priv }) {
@@ -77,7 +84,10 @@ function instrument(server: ProviderServer<unknown>, file: string): void {
   process.on("exit", () => {
     const cpu = process.cpuUsage();
     const used = Object.fromEntries(Object.entries(rpcs).filter(([, s]) => s.calls > 0));
-    appendFileSync(file, JSON.stringify({ pid: process.pid, cpuMs: (cpu.user + cpu.system) / 1000, readyCpuMs, maxRssKb: process.resourceUsage().maxRSS, rpcs: used }) + "\n");
+    appendFileSync(
+      file,
+      JSON.stringify({ pid: process.pid, cpuMs: (cpu.user + cpu.system) / 1000, readyCpuMs, maxRssKb: process.resourceUsage().maxRSS, rpcs: used }) + "\n",
+    );
   });
 }
 

@@ -93,7 +93,15 @@ async function startProvider(launcher: string, env: Record<string, string> = {})
 }
 
 const dv = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(siteType, v) });
-const configOf = (i: number): ObjectValue => ({ id: null, name: `rpc ${i}`, url: `https://rpc-${process.pid}-${Date.now()}-${i}.bench.example`, wp_version: null, php_version: null, status: null, created_at: null });
+const configOf = (i: number): ObjectValue => ({
+  id: null,
+  name: `rpc ${i}`,
+  url: `https://rpc-${process.pid}-${Date.now()}-${i}.bench.example`,
+  wp_version: null,
+  php_version: null,
+  status: null,
+  created_at: null,
+});
 
 /** Runs `phase` for `count` resources, PARALLEL at a time; resolves with the provider's CPU ms for it. */
 async function phase(p: Provider, type: string, name: Phase, configs: ObjectValue[], planned: Map<number, unknown>): Promise<number> {
@@ -123,8 +131,16 @@ async function runOnce(launcher: string, type: string, emulatorUrl: string, env?
   const p = await startProvider(launcher, env);
   try {
     await p.call("GetProviderSchema", {});
-    const providerType = blockType({ description: "", attributes: Object.fromEntries(["base_url", "api_token", "email", "password", "otp"].map((k) => [k, { type: "string", optional: true, description: "" }])) });
-    const config = encodeMsgpack(["object", { ...(providerType[1] as object), max_retries: "number", request_timeout: "number", max_concurrency: "number" }], { base_url: emulatorUrl, api_token: TOKEN });
+    const providerType = blockType({
+      description: "",
+      attributes: Object.fromEntries(
+        ["base_url", "api_token", "email", "password", "otp"].map((k) => [k, { type: "string", optional: true, description: "" }]),
+      ),
+    });
+    const config = encodeMsgpack(["object", { ...(providerType[1] as object), max_retries: "number", request_timeout: "number", max_concurrency: "number" }], {
+      base_url: emulatorUrl,
+      api_token: TOKEN,
+    });
     await p.call("ConfigureProvider", { terraform_version: "1.11.4", config: { msgpack: config } });
     const configs = Array.from({ length: COUNT }, (_, i) => configOf(i));
     const planned = new Map<number, unknown>();
@@ -152,7 +168,9 @@ try {
     }
   }
   load.push(loadavg()[0]!);
-  console.log(`provider CPU per RPC (us), ${COUNT} resources, ${PARALLEL} in flight, ${ROUNDS} rounds interleaved; median (min-max). Load average ${load.map((l) => l.toFixed(2)).join(" -> ")}.\n`);
+  console.log(
+    `provider CPU per RPC (us), ${COUNT} resources, ${PARALLEL} in flight, ${ROUNDS} rounds interleaved; median (min-max). Load average ${load.map((l) => l.toFixed(2)).join(" -> ")}.\n`,
+  );
   const rows = PHASES.map((ph, k) => [ph, ...contenders.map((c) => spread(results.get(c)![k]!, 1, 0))]);
   const total = (c: string) => results.get(c)![0]!.map((_, round) => PHASES.reduce((t, _p, k) => t + results.get(c)![k]![round]!, 0));
   rows.push(["all three (one resource's apply, but 2 validates and 2 plans in Terraform)", ...contenders.map((c) => spread(total(c), 1, 0))]);

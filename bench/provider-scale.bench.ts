@@ -102,7 +102,9 @@ try {
     const { updated_at, ...attributes } = byName.get(`big ${i}`)!;
     return { attributes, private: { updated_at } };
   });
-  await writeCountState(ws, big.data, providerBlock(emulator.url) + data(1), "terraform_data", BIG, (i) => ({ attributes: { input: { value: `item ${i}`, type: "string" }, output: { value: `item ${i}`, type: "string" } } }));
+  await writeCountState(ws, big.data, providerBlock(emulator.url) + data(1), "terraform_data", BIG, (i) => ({
+    attributes: { input: { value: `item ${i}`, type: "string" }, output: { value: `item ${i}`, type: "string" } },
+  }));
   for (const d of [big.sites, big.data]) {
     const check = await ws.measure(d, plan);
     if (check.exitCode !== 0) throw new Error(`the written state of ${d} does not match its configuration (plan exit code ${check.exitCode})`);
@@ -111,7 +113,8 @@ try {
   const plans: Record<string, Counted[]> = { sites: [], data: [] };
   for (let r = 0; r < ROUNDS; r++) for (const k of pairs(r)) plans[k]!.push(await measured(big[k], plan));
   const variants: [string, Counted, Run | undefined][] = [];
-  for (const flag of ["-refresh=false", "-parallelism=50"]) variants.push([flag, await measured(big.sites, [...plan, flag]), await measured(big.data, [...plan, flag])]);
+  for (const flag of ["-refresh=false", "-parallelism=50"])
+    variants.push([flag, await measured(big.sites, [...plan, flag]), await measured(big.data, [...plan, flag])]);
   variants.push([`-target=siteops_site.s[${BIG - 1}]`, await measured(big.sites, [...plan, `-target=siteops_site.s[${BIG - 1}]`]), undefined]);
   const bigListing = await measured(big.listing, [...apply, "-refresh=false"]);
   load.push(loadavg()[0]!);
@@ -122,23 +125,42 @@ try {
   ws.dir("big-sites", { "main.tf": providerBlock(emulator.url) + sites(BIG, "big") });
   const limited = await ws.measure(big.sites, plan, { emulatorPid: emulator.pid });
 
-  const wall = (runs: Run[]) => spread(runs.map((r) => r.wallMs), 1000);
+  const wall = (runs: Run[]) =>
+    spread(
+      runs.map((r) => r.wallMs),
+      1000,
+    );
   const ratio = (a: Run[], b: Run[]) => `${spread(a.map((r, i) => r.wallMs / b[i]!.wallMs))}x`;
   console.log(`Terraform at scale: ${ROUNDS} rounds interleaved where timed against terraform_data; median (min-max).`);
-  console.log(`Load average (1 min) at start, after the ${SMALL}-resource runs, after the ${BIG}-resource plans: ${load.map((l) => l.toFixed(2)).join(", ")}.\n`);
+  console.log(
+    `Load average (1 min) at start, after the ${SMALL}-resource runs, after the ${BIG}-resource plans: ${load.map((l) => l.toFixed(2)).join(", ")}.\n`,
+  );
   console.log(
     table(
       ["scenario", "siteops_site s", "terraform_data s", "ratio", "target"],
       [
         [`apply creating ${SMALL}`, wall(applies.sites!), wall(applies.data!), ratio(applies.sites!, applies.data!), "<= 3x"],
         [`no-op plan, ${BIG} in state`, wall(plans.sites!), wall(plans.data!), ratio(plans.sites!, plans.data!), "<= 3x"],
-        ...variants.map(([flag, site, tf]) => [`plan ${flag}`, s(site.wallMs), tf ? s(tf.wallMs) : "-", tf ? `${(site.wallMs / tf.wallMs).toFixed(2)}x` : "-", ""]),
+        ...variants.map(([flag, site, tf]) => [
+          `plan ${flag}`,
+          s(site.wallMs),
+          tf ? s(tf.wallMs) : "-",
+          tf ? `${(site.wallMs / tf.wallMs).toFixed(2)}x` : "-",
+          "",
+        ]),
       ],
     ),
   );
   console.log(`\n(${BIG} sites seeded into the emulator in ${s(seedMs)} s.)\n`);
   const mid = Math.floor(ROUNDS / 2);
-  const mem = (name: string, site: Counted, tf: Run | undefined) => [name, mib(providerPeakKb(site)), mib(site.terraformPeakRssKb), tf ? mib(tf.terraformPeakRssKb) : "-", s(site.wallMs), site.requests];
+  const mem = (name: string, site: Counted, tf: Run | undefined) => [
+    name,
+    mib(providerPeakKb(site)),
+    mib(site.terraformPeakRssKb),
+    tf ? mib(tf.terraformPeakRssKb) : "-",
+    s(site.wallMs),
+    site.requests,
+  ];
   console.log(
     table(
       ["run", "provider peak RSS MiB", "terraform peak RSS MiB", "terraform peak RSS MiB, terraform_data", "wall s", "API requests"],
@@ -153,7 +175,9 @@ try {
   );
   const planRss = providerPeakKb(plans.sites![mid]!) / providerPeakKb(smallPlan);
   const listingRss = providerPeakKb(bigListing) / providerPeakKb(smallListing);
-  console.log(`\nprovider peak RSS, plan at ${BIG} / at ${SMALL}: ${planRss.toFixed(2)}x (target <= 1.5x); data source at ${BIG} / at ${SMALL}: ${listingRss.toFixed(2)}x`);
+  console.log(
+    `\nprovider peak RSS, plan at ${BIG} / at ${SMALL}: ${planRss.toFixed(2)}x (target <= 1.5x); data source at ${BIG} / at ${SMALL}: ${listingRss.toFixed(2)}x`,
+  );
   const needed = plans.sites![mid]!.requests;
   console.log(
     `\nno-op plan of ${BIG} behind 600 requests/minute: ${s(limited.wallMs)} s, exit code ${limited.exitCode} (0: no changes, no errors). ` +

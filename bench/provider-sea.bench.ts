@@ -17,13 +17,21 @@ const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20);
 const WARMUP = 2;
 
 interface Sea {
-  buildSeaBlob(o: { root: string; work: string; options?: Record<string, unknown>; entry?: string; define?: Record<string, string> }): Promise<{ blob: string; nodeVersion: string }>;
+  buildSeaBlob(o: {
+    root: string;
+    work: string;
+    options?: Record<string, unknown>;
+    entry?: string;
+    define?: Record<string, string>;
+  }): Promise<{ blob: string; nodeVersion: string }>;
   injectBlob(o: { root: string; target: string; blob: string; outFile: string }): string;
   nodeBinary(o: { root: string; target: string; log?: (m: string) => void }): { node: string; version: string };
   hostTarget(): string | undefined;
 }
 const sea = (await import(pathToFileURL(path.join(ROOT, "scripts/sea.mjs")).href)) as Sea;
-const { zipFiles } = (await import(pathToFileURL(path.join(ROOT, "scripts/release-zip.mjs")).href)) as { zipFiles(f: { name: string; data: Buffer; mode: number }[]): Buffer };
+const { zipFiles } = (await import(pathToFileURL(path.join(ROOT, "scripts/release-zip.mjs")).href)) as {
+  zipFiles(f: { name: string; data: Buffer; mode: number }[]): Buffer;
+};
 const { descriptor } = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as { descriptor(root: string): unknown };
 
 const target = sea.hostTarget();
@@ -72,7 +80,13 @@ try {
     { label: "single executable (release build)", cmd: release, args: [], env, plugin: true },
     { label: "single executable, useCodeCache", cmd: codeCache, args: [], env, plugin: true },
     ...(snapshot ? [{ label: "single executable, useSnapshot", cmd: snapshot, args: [], env, plugin: true }] : []),
-    { label: `Node launcher on Node.js ${node24.version} (SITEOPS_NODE)`, cmd: launcher.launcher, args: [], env: { ...env, SITEOPS_NODE: node24.node }, plugin: true },
+    {
+      label: `Node launcher on Node.js ${node24.version} (SITEOPS_NODE)`,
+      cmd: launcher.launcher,
+      args: [],
+      env: { ...env, SITEOPS_NODE: node24.node },
+      plugin: true,
+    },
     { label: `node -e 0, Node.js ${process.versions.node} (this machine's)`, cmd: process.execPath, args: ["-e", "0"], env, plugin: false },
     { label: `Node launcher on Node.js ${process.versions.node} (this machine's)`, cmd: launcher.launcher, args: [], env, plugin: true },
   ];
@@ -92,7 +106,14 @@ try {
       contenders.map((c, j) => {
         const h = median(results[j]!.map((r) => r.handshake));
         const f = median(results[j]!.map((r) => r.firstReply));
-        return [c.label, h.toFixed(1), Math.min(...results[j]!.map((r) => r.handshake)).toFixed(1), ratio(h, base), c.plugin ? f.toFixed(1) : "", c.plugin ? ratio(f, base) : ""];
+        return [
+          c.label,
+          h.toFixed(1),
+          Math.min(...results[j]!.map((r) => r.handshake)).toFixed(1),
+          ratio(h, base),
+          c.plugin ? f.toFixed(1) : "",
+          c.plugin ? ratio(f, base) : "",
+        ];
       }),
     ),
   );
@@ -102,13 +123,17 @@ try {
   console.log(`\nsingle executable to the handshake line / node -e 0 of its Node.js: ${ratio(h(1), base)} (target <= 1.3x)`);
   // Minimums move less than medians when other work shares the machine.
   console.log(`the same, fastest launch of each: ${ratio(low(1), low(0))}`);
-  console.log(`single executable / Node launcher on this machine's Node.js: ${ratio(h(1), h(launcherIndex))}; Node launcher / this machine's node -e 0: ${ratio(h(launcherIndex), base20)}`);
+  console.log(
+    `single executable / Node launcher on this machine's Node.js: ${ratio(h(1), h(launcherIndex))}; Node launcher / this machine's node -e 0: ${ratio(h(launcherIndex), base20)}`,
+  );
   console.log(`single executable / Node launcher on the same Node.js: ${ratio(h(1), h(4))}`);
 
   const exe = readFileSync(release);
   const zip = zipFiles([{ name: "terraform-provider-siteops", data: exe, mode: 0o755 }]);
   const size = (file: string) => `${(statSync(file).size / 1e6).toFixed(1)} MB`;
-  console.log(`\nexecutable: ${(exe.length / 1e6).toFixed(1)} MB (Node.js ${node24.version} alone: ${size(node24.node)}); zipped: ${(zip.length / 1e6).toFixed(1)} MB`);
+  console.log(
+    `\nexecutable: ${(exe.length / 1e6).toFixed(1)} MB (Node.js ${node24.version} alone: ${size(node24.node)}); zipped: ${(zip.length / 1e6).toFixed(1)} MB`,
+  );
   console.log(`useCodeCache executable: ${size(codeCache)}${snapshot ? `; useSnapshot executable: ${size(snapshot)}` : ""}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

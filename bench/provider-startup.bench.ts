@@ -39,7 +39,9 @@ try {
       ],
     ),
   );
-  console.log(`\nratio ${(median(handshake) / base).toFixed(2)}x to the handshake line (target <= 1.3x); ${(median(firstReply) / base).toFixed(2)}x to the first answered RPC`);
+  console.log(
+    `\nratio ${(median(handshake) / base).toFixed(2)}x to the handshake line (target <= 1.3x); ${(median(firstReply) / base).toFixed(2)}x to the first answered RPC`,
+  );
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

@@ -29,7 +29,14 @@ export interface InstanceData {
  * Writes `dir`/terraform.tfstate with `count` instances of `type` (a `count` resource named as in the
  * one-resource configuration `oneHcl`, which is applied in a scratch directory for the template).
  */
-export async function writeCountState(ws: Workspace, dir: string, oneHcl: string, type: string, count: number, instance: (i: number) => InstanceData): Promise<void> {
+export async function writeCountState(
+  ws: Workspace,
+  dir: string,
+  oneHcl: string,
+  type: string,
+  count: number,
+  instance: (i: number) => InstanceData,
+): Promise<void> {
   const scratch = ws.dir(`${path.basename(dir)}-template`, { "main.tf": oneHcl });
   await ws.terraform(scratch, ["init", "-input=false"]);
   await ws.terraform(scratch, ["apply", "-auto-approve", "-input=false"]);

@@ -101,8 +101,20 @@ async function timed(): Promise<void> {
     table(
       ["scenario", "terraform_data s", "siteops_noop s", "siteops_site s", "site / data", "site / noop", "targets"],
       [
-        [`apply creating ${APPLY_COUNT}`, ...CONTENDERS.map((c) => spread(wall(applies, c.name), 1000)), ratio(applies, "siteops_site", "terraform_data"), ratio(applies, "siteops_site", "siteops_noop"), "<= 3x data, <= 1.3x noop"],
-        [`no-op plan, ${PLAN_COUNT} in state`, ...CONTENDERS.map((c) => spread(wall(plans, c.name), 1000)), ratio(plans, "siteops_site", "terraform_data"), ratio(plans, "siteops_site", "siteops_noop"), "<= 2.5x data"],
+        [
+          `apply creating ${APPLY_COUNT}`,
+          ...CONTENDERS.map((c) => spread(wall(applies, c.name), 1000)),
+          ratio(applies, "siteops_site", "terraform_data"),
+          ratio(applies, "siteops_site", "siteops_noop"),
+          "<= 3x data, <= 1.3x noop",
+        ],
+        [
+          `no-op plan, ${PLAN_COUNT} in state`,
+          ...CONTENDERS.map((c) => spread(wall(plans, c.name), 1000)),
+          ratio(plans, "siteops_site", "terraform_data"),
+          ratio(plans, "siteops_site", "siteops_noop"),
+          "<= 2.5x data",
+        ],
       ],
     ),
   );
@@ -111,13 +123,33 @@ async function timed(): Promise<void> {
   const cpu = (runs: Run[], f: (r: Run) => number) => spread(runs.map(f), 1000);
   const providerCpu = (r: Run) => r.providers.reduce((t, p) => t + p.cpuMs, 0);
   const rows: (string | number)[][] = [];
-  for (const [scenario, runs] of [[`apply ${APPLY_COUNT}`, applies], [`plan ${PLAN_COUNT}`, plans]] as const) {
+  for (const [scenario, runs] of [
+    [`apply ${APPLY_COUNT}`, applies],
+    [`plan ${PLAN_COUNT}`, plans],
+  ] as const) {
     for (const c of CONTENDERS) {
       const rs = runs.get(c.name)!;
-      rows.push([scenario, c.name, cpu(rs, (r) => r.terraformCpuMs), cpu(rs, providerCpu), cpu(rs, (r) => r.emulatorCpuMs), cpu(rs, (r) => r.otherCpuMs), spread(rs.map((r) => Math.max(0, ...r.providers.map((p) => p.maxRssKb))), 1024, 1)]);
+      rows.push([
+        scenario,
+        c.name,
+        cpu(rs, (r) => r.terraformCpuMs),
+        cpu(rs, providerCpu),
+        cpu(rs, (r) => r.emulatorCpuMs),
+        cpu(rs, (r) => r.otherCpuMs),
+        spread(
+          rs.map((r) => Math.max(0, ...r.providers.map((p) => p.maxRssKb))),
+          1024,
+          1,
+        ),
+      ]);
     }
   }
-  console.log(table(["scenario", "contender", "terraform CPU s", "provider CPU s (all processes)", "emulator CPU s", "other processes' CPU s", "provider peak RSS MiB"], rows));
+  console.log(
+    table(
+      ["scenario", "contender", "terraform CPU s", "provider CPU s (all processes)", "emulator CPU s", "other processes' CPU s", "provider peak RSS MiB"],
+      rows,
+    ),
+  );
 
   // Where siteops_site's extra time goes: the same RPCs, with and without the API behind them.
   const perRpc = (runs: Run[], rpc: string) => {
@@ -125,7 +157,12 @@ async function timed(): Promise<void> {
     const wallMs = median(runs.map((r) => r.providers.reduce((t, p) => t + (p.rpcs[rpc]?.wallMs ?? 0), 0)));
     return calls ? `${calls} x ${(wallMs / calls).toFixed(2)} ms` : "-";
   };
-  const rpcRow = (scenario: string, runs: Map<string, Run[]>, rpc: string) => [scenario, rpc, perRpc(runs.get("siteops_noop")!, rpc), perRpc(runs.get("siteops_site")!, rpc)];
+  const rpcRow = (scenario: string, runs: Map<string, Run[]>, rpc: string) => [
+    scenario,
+    rpc,
+    perRpc(runs.get("siteops_noop")!, rpc),
+    perRpc(runs.get("siteops_site")!, rpc),
+  ];
   const rpcRows = [
     rpcRow("apply", applies, "validateResourceConfig"),
     rpcRow("apply", applies, "planResourceChange"),

@@ -27,7 +27,8 @@ function loadWithCache() {
   } catch {
     missing();
   }
-  const home = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
+  const home =
+    process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
   const cacheFile = path.join(home, "siteops", `cli-${process.versions.v8}-${process.arch}.cache`);
   let cachedData;
   try {

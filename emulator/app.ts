@@ -93,7 +93,11 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
       } catch (err) {
         return finish(undefined, err);
       }
-      if (auth instanceof Promise) auth.then((a) => finish(a), (err: unknown) => finish(undefined, err));
+      if (auth instanceof Promise)
+        auth.then(
+          (a) => finish(a),
+          (err: unknown) => finish(undefined, err),
+        );
       else finish(auth);
     };
     try {
@@ -128,7 +132,9 @@ async function registerConsoleIfInstalled(app: App, ctx: EmulatorContext): Promi
     mod = await import("./console/index.js");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    process.stderr.write(`[emulator] web console off: ${(err as Error).message.split("\n")[0]} (npm install @fastify/cookie @fastify/csrf-protection @fastify/formbody)\n`);
+    process.stderr.write(
+      `[emulator] web console off: ${(err as Error).message.split("\n")[0]} (npm install @fastify/cookie @fastify/csrf-protection @fastify/formbody)\n`,
+    );
     return;
   }
   await mod.registerConsole(app as never, ctx);
@@ -169,9 +175,12 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   app.setNotFoundHandler((req, reply) => sendError(reply, 404, { error: "Not found" }));
 
   registerOpenApiRoute(app);
-  await app.register(async (api) => {
-    for (const register of routeModules) await register(api as App, ctx);
-  }, { prefix: "/api/v1" });
+  await app.register(
+    async (api) => {
+      for (const register of routeModules) await register(api as App, ctx);
+    },
+    { prefix: "/api/v1" },
+  );
   await app.register(async (control) => registerControlRoutes(control as App, ctx, controls), { prefix: "/__emulator" });
   await registerConsoleIfInstalled(app, ctx);
 

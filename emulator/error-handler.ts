@@ -77,4 +77,3 @@ export function errorHandler(ctx: EmulatorContext) {
     return sendError(reply, 500, { error: MESSAGES.internal });
   };
 }
-

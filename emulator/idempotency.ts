@@ -40,7 +40,10 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
         throw new HttpError(422, "Idempotency-Key was already used with different request parameters");
       }
       reply.header("Idempotent-Replayed", "true");
-      await reply.code(row.status).type("application/json; charset=utf-8").send(seal ? unseal(row.body, seal) : row.body);
+      await reply
+        .code(row.status)
+        .type("application/json; charset=utf-8")
+        .send(seal ? unseal(row.body, seal) : row.body);
       return reply;
     }
     const scope = `${accountId}/${userId}/${key}`;
@@ -57,8 +60,13 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
     if (reply.statusCode >= 500 || reply.statusCode === 429 || reply.statusCode === 409) return payload;
     if (typeof payload === "string") {
       insertIdempotencyKey(ctx.db, {
-        accountId: idem.owner[0], userId: idem.owner[1], key: idem.key, hash: idem.hash, status: reply.statusCode,
-        body: idem.seal ? sealed(payload, idem.seal) : payload, atMs: ctx.clock.nowMs(),
+        accountId: idem.owner[0],
+        userId: idem.owner[1],
+        key: idem.key,
+        hash: idem.hash,
+        status: reply.statusCode,
+        body: idem.seal ? sealed(payload, idem.seal) : payload,
+        atMs: ctx.clock.nowMs(),
       });
     }
     return payload;

@@ -68,7 +68,12 @@ function errorResponses(r: Collected): Record<string, unknown> {
   add(401, true, r.public ? "Wrong credentials" : "Missing, unknown, expired or revoked credentials");
   add(403, !r.public && r.method !== "get" && !MEMBER_WRITES.has(String(s.operationId)), "The caller is a member: only owners and admins may do this");
   add(404, !r.public, "No such record in the current account (or X-Account-Id names an account the user is not in)");
-  add(409, (post && !r.public) || upload, upload ? "The upload continues at another offset, or another upload to it is in progress" : "A request with this Idempotency-Key is in progress", upload ? "UploadConflict" : "Error");
+  add(
+    409,
+    (post && !r.public) || upload,
+    upload ? "The upload continues at another offset, or another upload to it is in progress" : "A request with this Idempotency-Key is in progress",
+    upload ? "UploadConflict" : "Error",
+  );
   add(413, json || upload, "Payload too large");
   add(415, json || upload, "Unsupported media type");
   add(422, json || post || upload || s.operationId === "deleteSnapshot", "Validation failed, or a state that does not allow this", "ValidationError");
@@ -96,7 +101,11 @@ function buildOpenApiDocument(app: App): Record<string, unknown> {
       responses,
     };
     if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
-    if (s.consumes) op.requestBody = { required: true, content: Object.fromEntries((s.consumes as string[]).map((t) => [t, { schema: { type: "string", format: "binary" } }])) };
+    if (s.consumes)
+      op.requestBody = {
+        required: true,
+        content: Object.fromEntries((s.consumes as string[]).map((t) => [t, { schema: { type: "string", format: "binary" } }])),
+      };
     if (r.public) op.security = [];
     (paths[path] ??= {})[r.method] = op;
   }

@@ -44,7 +44,8 @@ export function validateSeed(seed: unknown): SeedFile {
       checkText(`${q}.name`, u.name);
       checkText(`${q}.email`, u.email);
       if (!["owner", "admin", "member"].includes(u.role)) fail(`${q}.role`, "must be owner, admin or member");
-      if (u.otp_secret !== undefined && (typeof u.otp_secret !== "string" || !/^[A-Z2-7]+=*$/i.test(u.otp_secret))) fail(`${q}.otp_secret`, "must be a base32 string");
+      if (u.otp_secret !== undefined && (typeof u.otp_secret !== "string" || !/^[A-Z2-7]+=*$/i.test(u.otp_secret)))
+        fail(`${q}.otp_secret`, "must be a base32 string");
     });
     (a.api_tokens ?? []).forEach((t, j) => {
       const q = `${p}.api_tokens[${j}]`;
@@ -68,14 +69,19 @@ const isCount = (v: unknown, max: number): v is number => typeof v === "number" 
 function validateGenerate(s: SeedFile): void {
   const g = s.generate as unknown as Record<string, unknown>;
   if (!g || typeof g !== "object" || Array.isArray(g)) fail("generate", "must be an object");
-  for (const k of Object.keys(g)) if (!["sites", "snapshots_per_site", "account"].includes(k)) fail(`generate.${k}`, "is not a known field (sites, snapshots_per_site, account)");
+  for (const k of Object.keys(g))
+    if (!["sites", "snapshots_per_site", "account"].includes(k)) fail(`generate.${k}`, "is not a known field (sites, snapshots_per_site, account)");
   if (!isCount(g.sites, MAX_GENERATED_SITES)) fail("generate.sites", `must be an integer from 0 to ${MAX_GENERATED_SITES}`);
   if (g.snapshots_per_site !== undefined && !isCount(g.snapshots_per_site, MAX_GENERATED_SNAPSHOTS_PER_SITE)) {
     fail("generate.snapshots_per_site", `must be an integer from 0 to ${MAX_GENERATED_SNAPSHOTS_PER_SITE}`);
   }
   if (g.account !== undefined && typeof g.account !== "string") fail("generate.account", "must be the name of an account of this seed");
   const index = generateTarget(s);
-  if (index < 0) fail("generate.account", s.accounts.length ? `must be the name of an account of this seed (not ${JSON.stringify(g.account)})` : "needs an account: accounts is empty");
+  if (index < 0)
+    fail(
+      "generate.account",
+      s.accounts.length ? `must be the name of an account of this seed (not ${JSON.stringify(g.account)})` : "needs an account: accounts is empty",
+    );
   // A seed site on a generated URL would break the account's URL uniqueness half-way through the insert.
   (s.accounts[index]!.sites ?? []).forEach((site, j) => {
     const m = isHttpUrl(site.url) ? /^https:\/\/site-(\d+)\.fleet\.test$/.exec(siteUrlKey(site.url)) : null;
@@ -122,13 +128,28 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
         const existing = findUserByEmail(db, u.email);
         const userId = existing?.id ?? newId("usr");
         if (!existing) {
-          insertUser(db, { id: userId, email: u.email, name: u.name, passwordHash: hashPassword(u.password), otpSecret: u.otp_secret?.toUpperCase() ?? null, at: now });
+          insertUser(db, {
+            id: userId,
+            email: u.email,
+            name: u.name,
+            passwordHash: hashPassword(u.password),
+            otpSecret: u.otp_secret?.toUpperCase() ?? null,
+            at: now,
+          });
         }
         userIds.set(u.email, userId);
         putMembership(db, accountId, userId, u.role, now);
       }
       for (const t of a.api_tokens ?? []) {
-        insertApiToken(db, { id: newId("tok"), hash: hashToken(t.token), prefix: tokenPrefix(t.token), userId: userIds.get(t.user_email)!, accountId, name: t.name ?? "seed token", at: now });
+        insertApiToken(db, {
+          id: newId("tok"),
+          hash: hashToken(t.token),
+          prefix: tokenPrefix(t.token),
+          userId: userIds.get(t.user_email)!,
+          accountId,
+          name: t.name ?? "seed token",
+          at: now,
+        });
       }
       for (const site of a.sites ?? []) createSite(ctx, accountId, site, SYSTEM_ORIGIN);
     }
@@ -168,6 +189,14 @@ export function reissueDemoToken(ctx: EmulatorContext): DemoCredentials {
   const owned = ownedAccount(ctx.db, DEMO_EMAIL);
   if (!owned) return seedDemo(ctx);
   const token = newApiToken();
-  insertApiToken(ctx.db, { id: newId("tok"), hash: hashToken(token), prefix: tokenPrefix(token), userId: owned.userId, accountId: owned.accountId, name: "demo token", at: ctx.clock.iso() });
+  insertApiToken(ctx.db, {
+    id: newId("tok"),
+    hash: hashToken(token),
+    prefix: tokenPrefix(token),
+    userId: owned.userId,
+    accountId: owned.accountId,
+    name: "demo token",
+    at: ctx.clock.iso(),
+  });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, api_token: token, account_id: owned.accountId };
 }

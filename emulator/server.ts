@@ -63,7 +63,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   );
   const events = new Events(db, clock, scheduler);
   const ctx: EmulatorContext = {
-    db, clock, options: opts, dataDir, scheduler, events, jwtSecret: loadJwtSecret(db), log,
+    db,
+    clock,
+    options: opts,
+    dataDir,
+    scheduler,
+    events,
+    jwtSecret: loadJwtSecret(db),
+    log,
     listener: { port: null, publicUrl: null },
     loginThrottle: new LoginThrottle(opts.loginThrottle, () => clock.nowMs()),
   };

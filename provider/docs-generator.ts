@@ -73,7 +73,12 @@ function example(file: string): string | undefined {
 
 function page(frontTitle: string, subcategory: boolean, description: string, body: string[]): string {
   const front = ["---", `page_title: "${frontTitle}"`, ...(subcategory ? ['subcategory: ""'] : []), "description: |-", `  ${description}`, "---", ""];
-  return [...front, GENERATED_HEADER, "", ...body].join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    [...front, GENERATED_HEADER, "", ...body]
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }
 
 export function generateDocs(outDir: string, examplesDir: string): string[] {
@@ -112,7 +117,12 @@ export function generateDocs(outDir: string, examplesDir: string): string[] {
         ...(usage ? ["## Example Usage\n", "```terraform", usage, "```\n"] : []),
         schemaSection(r.schema),
         ...(importSh || importBlock
-          ? ["## Import\n", "Import is supported using the following syntax:\n", ...(importSh ? ["```shell", importSh, "```\n"] : []), ...(importBlock ? ["```terraform", importBlock, "```\n"] : [])]
+          ? [
+              "## Import\n",
+              "Import is supported using the following syntax:\n",
+              ...(importSh ? ["```shell", importSh, "```\n"] : []),
+              ...(importBlock ? ["```terraform", importBlock, "```\n"] : []),
+            ]
           : []),
       ]),
     );

@@ -49,8 +49,7 @@ export interface ProviderSchemasJson {
   provider_schemas: Record<string, JsonProviderSchema>;
 }
 
-const byName = <T>(entries: [string, T][]): Record<string, T> =>
-  Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const byName = <T>(entries: [string, T][]): Record<string, T> => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** cty's JSON type notation; object attribute names sorted as Go marshals them. */
 function ctyType(t: CtyType): unknown {

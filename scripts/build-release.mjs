@@ -62,7 +62,13 @@ export default async function buildRelease({ root, outDir = path.join(root, "dis
     writeFileSync(path.join(outDir, manifestName), manifest);
     sums.push([sha256(Buffer.from(manifest)), manifestName]);
     const sumsName = releaseFileName(version, "SHA256SUMS");
-    writeFileSync(path.join(outDir, sumsName), sums.sort((a, b) => (a[1] < b[1] ? -1 : 1)).map(([hash, name]) => `${hash}  ${name}\n`).join(""));
+    writeFileSync(
+      path.join(outDir, sumsName),
+      sums
+        .sort((a, b) => (a[1] < b[1] ? -1 : 1))
+        .map(([hash, name]) => `${hash}  ${name}\n`)
+        .join(""),
+    );
 
     writeFileSync(path.join(mirrorDir, `${version}.json`), `${JSON.stringify({ archives }, null, 2)}\n`);
     writeMirrorIndex(mirrorDir);
@@ -84,7 +90,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   try {
-    await buildRelease({ root, outDir: values.out ? path.resolve(values.out) : undefined, targets: values.target, log: (m) => console.error(`build:release: ${m}`) });
+    await buildRelease({
+      root,
+      outDir: values.out ? path.resolve(values.out) : undefined,
+      targets: values.target,
+      log: (m) => console.error(`build:release: ${m}`),
+    });
   } catch (err) {
     console.error(`build:release: ${err.message}`);
     process.exit(1);

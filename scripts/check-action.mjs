@@ -32,8 +32,7 @@ try {
   });
   if (stale.length > 0) {
     problems.push(
-      `action/dist is stale (${stale.join(", ")} differ from a fresh build of action/src and src/): ` +
-        "run `npm run build` and commit action/dist/.",
+      `action/dist is stale (${stale.join(", ")} differ from a fresh build of action/src and src/): ` + "run `npm run build` and commit action/dist/.",
     );
   }
 
@@ -46,7 +45,11 @@ try {
   if (!/^\s*using:\s*node24\s*$/m.test(actionYml)) problems.push("action/action.yml: runs.using must be node24");
   writeFileSync(path.join(actionCopyDir, "action.yml"), actionYml.replace(/^(\s*using:\s*)node24(\s*)$/m, "$1node20$2"));
   validate(validator, path.join(actionCopyDir, "action.yml"), "action/action.yml");
-  const workflows = existsSync(workflowsDir) ? readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+  const workflows = existsSync(workflowsDir)
+    ? readdirSync(workflowsDir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
   if (workflows.length === 0) problems.push("examples/workflows/ has no workflow files");
   for (const file of workflows) validate(validator, path.join(workflowsDir, file), `examples/workflows/${file}`);
 
@@ -129,7 +132,11 @@ function actionWithKeys(workflow) {
 }
 
 function listFiles(dir) {
-  return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name))) : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name)))
+    : [];
 }
 
 function validate(cli, file, label) {

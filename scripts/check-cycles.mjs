@@ -17,13 +17,16 @@ export async function findCycles({ root = ROOT, dirs = SOURCE_DIRS } = {}) {
   const { existsSync } = await import("node:fs");
   const present = dirs.filter((d) => existsSync(path.join(root, d)));
   const detective = { skipTypeImports: false, skipAsyncImports: false };
-  const result = await madge(present.map((d) => path.join(root, d)), {
-    baseDir: root,
-    fileExtensions: ["ts", "mts", "mjs", "js"],
-    excludeRegExp: EXCLUDE,
-    tsConfig: path.join(root, "tsconfig.json"),
-    detectiveOptions: { ts: detective, tsx: detective, es6: detective },
-  });
+  const result = await madge(
+    present.map((d) => path.join(root, d)),
+    {
+      baseDir: root,
+      fileExtensions: ["ts", "mts", "mjs", "js"],
+      excludeRegExp: EXCLUDE,
+      tsConfig: path.join(root, "tsconfig.json"),
+      detectiveOptions: { ts: detective, tsx: detective, es6: detective },
+    },
+  );
   return result.circular();
 }
 

@@ -39,7 +39,11 @@ export function headingSlugs(markdown) {
     if (/^\s*```/.test(line)) fenced = !fenced;
     const m = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
-    const base = m[1].replace(/<[^>]+>/g, "").toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+    const base = m[1]
+      .replace(/<[^>]+>/g, "")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     slugs.add(n ? `${base}-${n}` : base);
@@ -58,7 +62,9 @@ function markdownAnchors(markdown) {
 export function markdownProblems(root) {
   const problems = [];
   for (const file of walk(root, (n) => n.endsWith(".md"))) {
-    const text = readFileSync(file, "utf8").replace(/^\s*```[\s\S]*?^\s*```/gm, "").replace(/`[^`\n]*`/g, "");
+    const text = readFileSync(file, "utf8")
+      .replace(/^\s*```[\s\S]*?^\s*```/gm, "")
+      .replace(/`[^`\n]*`/g, "");
     for (const m of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = m[1];
       if (/^[a-z][\w+.-]*:/i.test(target)) continue; // https:, mailto:
@@ -113,7 +119,9 @@ function main() {
       console.error(`check-docs: ${problems.join("\ncheck-docs: ")}`);
       return 1;
     }
-    console.error(`check-docs: API reference generated${values.out ? ` in ${path.relative(process.cwd(), out) || out}` : ""}; its links and the Markdown links resolve`);
+    console.error(
+      `check-docs: API reference generated${values.out ? ` in ${path.relative(process.cwd(), out) || out}` : ""}; its links and the Markdown links resolve`,
+    );
     return 0;
   } finally {
     if (!values.out) rmSync(out, { recursive: true, force: true });

@@ -34,7 +34,9 @@ function mentions(expected) {
       return false;
     }
   });
-  const workflows = readdirSync(path.join(ROOT, "examples/workflows")).filter((f) => f.endsWith(".yml")).map((f) => `examples/workflows/${f}`);
+  const workflows = readdirSync(path.join(ROOT, "examples/workflows"))
+    .filter((f) => f.endsWith(".yml"))
+    .map((f) => `examples/workflows/${f}`);
   return [
     ...docs.map((file) => [file, /siteops-\d+\.\d+\.\d+(?:-[\w.]+)?\.tgz/g, expected.tarball]),
     ...["README.md", ...workflows].map((file) => [file, /(?<=siteops\/siteops\/action@)v\d+\b/g, expected.actionTag]),

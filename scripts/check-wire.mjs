@@ -71,7 +71,8 @@ async function main() {
   let wireTypes;
   if (values.registry) {
     const { tsImport } = await import("tsx/esm/api");
-    wireTypes = (await tsImport(pathToFileURL(path.resolve(values.registry)).href, { parentURL: import.meta.url, tsconfig: path.join(ROOT, "tsconfig.json") })).WIRE_TYPES;
+    wireTypes = (await tsImport(pathToFileURL(path.resolve(values.registry)).href, { parentURL: import.meta.url, tsconfig: path.join(ROOT, "tsconfig.json") }))
+      .WIRE_TYPES;
   }
   const problems = await staleWire({ wireTypes });
   if (problems.length) {

@@ -46,7 +46,8 @@ async function loadModules() {
   } catch {
     throw new DemoError("the dev dependencies are missing: run `npm ci` first.");
   }
-  const ts = (file, tsconfig = path.join(root, "tsconfig.json")) => tsImport(pathToFileURL(path.join(root, file)).href, { parentURL: import.meta.url, tsconfig });
+  const ts = (file, tsconfig = path.join(root, "tsconfig.json")) =>
+    tsImport(pathToFileURL(path.join(root, file)).href, { parentURL: import.meta.url, tsconfig });
   const exampleTsconfig = path.join(root, "tsconfig.examples.json"); // resolves "siteops/cdktf" to the sources
   const [emulator, core, stack, lists, cdktf] = await Promise.all([
     ts("emulator/index.ts"),
@@ -82,7 +83,11 @@ async function main() {
   const port = process.env.SITEOPS_DEMO_PORT ?? (keep ? "4747" : "0");
   const emu = await m.emulator
     .startEmulator({
-      port: Number(port), db: path.join(dir, "siteops.db"), dataDir: path.join(dir, "data"), demo: true, stepSeconds: STEP_SECONDS,
+      port: Number(port),
+      db: path.join(dir, "siteops.db"),
+      dataDir: path.join(dir, "data"),
+      demo: true,
+      stepSeconds: STEP_SECONDS,
       allowPrivateWebhookTargets: true, // the webhooks go to the demo's receiver on 127.0.0.1
     })
     .catch((err) => {
@@ -133,7 +138,9 @@ async function main() {
 
   // --- The core's operations ---
   const siteId = siteIds[target.key];
-  const data = gzipSync(Buffer.from(JSON.stringify({ site: target.url, exported_at: new Date().toISOString(), tables: Array.from({ length: 2000 }, (_, i) => `wp_table_${i}`) })));
+  const data = gzipSync(
+    Buffer.from(JSON.stringify({ site: target.url, exported_at: new Date().toISOString(), tables: Array.from({ length: 2000 }, (_, i) => `wp_table_${i}`) })),
+  );
   const snapshot = await client.operations.createSnapshot(siteId, {
     description: "siteops demo: export before the upgrade",
     upload: data,
@@ -187,19 +194,40 @@ async function summary({ client, siteIds, endpointIds, snapshot, pipeline, recei
   );
   console.log("  Webhook endpoints");
   const endpoints = await Promise.all(Object.entries(endpointIds).map(async ([key, id]) => [key, await client.webhookEndpoints.get(id)]));
-  console.log(table(["key", "id", "status", "events"], endpoints.map(([key, e]) => [key, e.id, e.status, e.enabled_events.join(", ")])));
+  console.log(
+    table(
+      ["key", "id", "status", "events"],
+      endpoints.map(([key, e]) => [key, e.id, e.status, e.enabled_events.join(", ")]),
+    ),
+  );
   console.log("  Snapshot");
   console.log(
     table(
       ["id", "status", "source", "size", "sha256"],
-      [[snapshot.id, snapshot.status, snapshot.source, kib(snapshot.size_bytes), snapshot.checksum_sha256 ? `${snapshot.checksum_sha256.slice(0, 16)}...` : null]],
+      [
+        [
+          snapshot.id,
+          snapshot.status,
+          snapshot.source,
+          kib(snapshot.size_bytes),
+          snapshot.checksum_sha256 ? `${snapshot.checksum_sha256.slice(0, 16)}...` : null,
+        ],
+      ],
     ),
   );
   console.log("  Upgrade pipeline");
   console.log(
     table(
       ["id", "status", "WordPress", "approved by", "steps"],
-      [[pipeline.id, pipeline.status, `${pipeline.from_wp_version} -> ${pipeline.to_wp_version}`, pipeline.approved_by, (pipeline.steps ?? []).map((s) => `${s.name}:${s.status}`).join(" ")]],
+      [
+        [
+          pipeline.id,
+          pipeline.status,
+          `${pipeline.from_wp_version} -> ${pipeline.to_wp_version}`,
+          pipeline.approved_by,
+          (pipeline.steps ?? []).map((s) => `${s.name}:${s.status}`).join(" "),
+        ],
+      ],
     ),
   );
 
@@ -236,7 +264,14 @@ async function summary({ client, siteIds, endpointIds, snapshot, pipeline, recei
   console.log(
     table(
       ["time", "action", "actor", "subject"],
-      rows.slice(0, 12).map((l) => [l.created_at.slice(11, 19), l.count > 1 ? `${l.action} x${l.count}` : l.action, `${l.actor.type}${l.actor.name ? ` (${l.actor.name})` : ""}`, l.count > 1 ? "..." : l.subject_id]),
+      rows
+        .slice(0, 12)
+        .map((l) => [
+          l.created_at.slice(11, 19),
+          l.count > 1 ? `${l.action} x${l.count}` : l.action,
+          `${l.actor.type}${l.actor.name ? ` (${l.actor.name})` : ""}`,
+          l.count > 1 ? "..." : l.subject_id,
+        ]),
     ),
   );
   console.log("");

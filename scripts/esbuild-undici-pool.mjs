@@ -119,7 +119,8 @@ export function undiciPoolOnly(namespace) {
           if (read) return { errors: [{ text: `${args.path} reads llhttp's constants.${read}: add it to LLHTTP_TABLES in scripts/esbuild-undici-pool.mjs` }] };
         }
         for (const [from, to] of REWRITES[file] ?? []) {
-          if (!contents.includes(from)) return { errors: [{ text: `${args.path} no longer contains the code scripts/esbuild-undici-pool.mjs rewrites:\n${from}` }] };
+          if (!contents.includes(from))
+            return { errors: [{ text: `${args.path} no longer contains the code scripts/esbuild-undici-pool.mjs rewrites:\n${from}` }] };
           contents = contents.replace(from, to);
         }
         return { contents, loader: "js" };

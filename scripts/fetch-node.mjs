@@ -23,7 +23,10 @@ export function nodeBinary(major) {
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", partial, "--silent"], { cwd: partial, encoding: "utf8" }).trim().split("\n").pop();
+  const tarball = execFileSync("npm", ["pack", `${pkg}@${major}`, "--pack-destination", partial, "--silent"], { cwd: partial, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop();
   execFileSync("tar", ["xzf", path.join(partial, tarball), "-C", partial]);
   rmSync(path.join(partial, tarball), { force: true });
   rmSync(dir, { recursive: true, force: true });

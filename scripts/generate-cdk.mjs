@@ -143,7 +143,8 @@ export async function renderBindings({ root = ROOT, flavor, schema }) {
       const text = readFileSync(path.join(src, rel), "utf8");
       const classes = [...text.matchAll(/^export class (\w+)/gm)].map((m) => m[1]);
       for (const m of text.matchAll(/^export (?:class|interface|function|const|type) (\w+)/gm)) {
-        if (exported.has(m[1])) throw new GenerateError(`${m[1]} is generated in both ${exported.get(m[1])} and ${parts[0]}: the flat index would be ambiguous`);
+        if (exported.has(m[1]))
+          throw new GenerateError(`${m[1]} is generated in both ${exported.get(m[1])} and ${parts[0]}: the flat index would be ambiguous`);
         exported.set(m[1], parts[0]);
       }
       const namespace = parts[0].replace(/-(\w)/g, (_, c) => c.toUpperCase());

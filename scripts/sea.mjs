@@ -53,11 +53,16 @@ export function nodeBinary({ root, target, version = SEA_NODE_VERSION, log = () 
   const shown = path.relative(root, dir).startsWith("..") ? dir : path.relative(root, dir);
   log(`fetching ${pkg}@${version} from the npm registry (once, into ${shown})`);
   try {
-    execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", partial, "--loglevel=error"], { cwd: partial, stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", partial, "--loglevel=error"], {
+      cwd: partial,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
   } catch (err) {
     rmSync(partial, { recursive: true, force: true });
     // npm's first error line after its code says what went wrong (e.g. "No matching version found for ...").
-    const lines = String(err.stderr || err.message).split("\n").filter((l) => l.startsWith("npm error") && !/ code |complete log/.test(l));
+    const lines = String(err.stderr || err.message)
+      .split("\n")
+      .filter((l) => l.startsWith("npm error") && !/ code |complete log/.test(l));
     throw new Error(`cannot fetch ${pkg}@${version} from the npm registry: ${(lines[0] ?? String(err.message)).replace(/^npm error( \w+)? /, "").trim()}`);
   }
   const tarball = readdirSync(partial).find((f) => f.endsWith(".tgz"));
@@ -84,7 +89,13 @@ export async function buildSeaBlob({ root, work, options = {}, entry = path.join
   if (!host) throw new Error(`the single executable is built on linux x64 or arm64 (this is ${process.platform} ${process.arch})`);
   const { node, version } = nodeBinary({ root, target: host, log });
   mkdirSync(work, { recursive: true });
-  await bundleProvider({ root, outDir: work, entry, mainName: SEA_MAIN, define: { ...define, __SITEOPS_SEA_ASSETS__: JSON.stringify([SERVE_NAME, CLIENT_NAME]) } });
+  await bundleProvider({
+    root,
+    outDir: work,
+    entry,
+    mainName: SEA_MAIN,
+    define: { ...define, __SITEOPS_SEA_ASSETS__: JSON.stringify([SERVE_NAME, CLIENT_NAME]) },
+  });
   // Paths relative to `work`: the blob records the main script's path, and a build should not depend on where
   // it ran.
   const config = {
@@ -120,7 +131,12 @@ export function injectBlob({ root, target, blob, outFile, log = () => {} }) {
     execFileSync(process.execPath, [postject, outFile, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SENTINEL_FUSE], { stdio: ["ignore", "ignore", "pipe"] });
   } catch (err) {
     rmSync(outFile, { force: true });
-    throw new Error(`postject could not inject the blob into ${outFile}: ${String(err.stderr || err.message).trim().split("\n").pop()}`);
+    throw new Error(
+      `postject could not inject the blob into ${outFile}: ${String(err.stderr || err.message)
+        .trim()
+        .split("\n")
+        .pop()}`,
+    );
   }
   return outFile;
 }

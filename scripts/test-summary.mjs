@@ -18,9 +18,7 @@ for (const file of process.argv.slice(2)) {
   passed += report.numPassedTests ?? 0;
   // A file that fails to load runs no test, and one whose beforeAll throws reports its tests as skipped: either
   // is broken, so a failed file without a failed test counts as one failure.
-  const brokenFiles = (report.testResults ?? []).filter(
-    (s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed"),
-  ).length;
+  const brokenFiles = (report.testResults ?? []).filter((s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed")).length;
   failed += (report.numFailedTests ?? 0) + brokenFiles;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }

@@ -52,7 +52,8 @@ export interface ClientOptions {
   /** Per-attempt timeout in ms: for the response headers, then for each gap in the response body.
    * Default DEFAULT_TIMEOUT_MS (60 000). Env SITEOPS_TIMEOUT_MS. */
   timeout?: number;
-  /** Retries of a failed request (connection errors, 408, 429, 5xx, 409 of a keyed request in progress).
+  /** Retries of a failed request (connection errors, 408, 5xx, 409 of a keyed request in progress). 429s are
+   * waited out within retryBudgetMs without spending these (0 turns them off too).
    * Default DEFAULT_MAX_RETRIES (8). Env SITEOPS_MAX_RETRIES. */
   maxRetries?: number;
   /** No retry starts later than this many ms after a call's first attempt; a server asking for a longer
@@ -123,7 +124,11 @@ export class SiteOps implements APIClient {
       basePath: url.pathname.replace(/\/+$/, ""),
       dispatcher:
         options.dispatcher ??
-        new Pool(url.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, keepAliveTimeout: DEFAULT_KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES }),
+        new Pool(url.origin, {
+          connections: options.connections ?? DEFAULT_CONNECTIONS,
+          keepAliveTimeout: DEFAULT_KEEP_ALIVE_MS,
+          maxHeaderSize: MAX_HEADER_BYTES,
+        }),
       defaultHeaders: { ...options.defaultHeaders },
       accountId: options.accountId ?? env.SITEOPS_ACCOUNT_ID,
       timeout: this.timeout,

@@ -64,9 +64,7 @@ export class APIError extends SiteOpsError {
       case 415:
         return new UnsupportedMediaTypeError(status, body, headers);
       case 422:
-        return error === "otp_attempt_required"
-          ? new OtpRequiredError(status, body, headers)
-          : new UnprocessableEntityError(status, body, headers);
+        return error === "otp_attempt_required" ? new OtpRequiredError(status, body, headers) : new UnprocessableEntityError(status, body, headers);
       case 429:
         return new RateLimitError(status, body, headers);
     }

@@ -43,14 +43,7 @@ export class Page<T> implements AsyncIterable<T> {
   #options: ListOptions;
   #pagesFetched: number;
 
-  constructor(
-    client: APIClient,
-    path: string,
-    query: Record<string, QueryValue>,
-    options: ListOptions,
-    response: APIResponse<T[]>,
-    pagesFetched = 1,
-  ) {
+  constructor(client: APIClient, path: string, query: Record<string, QueryValue>, options: ListOptions, response: APIResponse<T[]>, pagesFetched = 1) {
     this.#client = client;
     this.#path = path;
     this.#query = query;
@@ -160,13 +153,7 @@ function itemIterator<T>(first: Promise<Page<T>>): AsyncIterator<T> {
 }
 
 /** Requests one page. Used by the resources' list methods. */
-async function fetchPage<T>(
-  client: APIClient,
-  path: string,
-  query: Record<string, QueryValue>,
-  options: ListOptions = {},
-  pagesFetched = 1,
-): Promise<Page<T>> {
+async function fetchPage<T>(client: APIClient, path: string, query: Record<string, QueryValue>, options: ListOptions = {}, pagesFetched = 1): Promise<Page<T>> {
   const { maxPages: _maxPages, ...requestOptions } = options;
   const response = await client.request<T[]>({ method: "GET", path, query, ...requestOptions });
   return new Page<T>(client, path, query, options, response, pagesFetched);

@@ -71,10 +71,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   if (age < -tolerance) throw new WebhookVerificationError("Webhook timestamp is too new");
 
   const body = typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  const expected = createHmac("sha256", secretKey(secret))
-    .update(`${id}.${timestamp}.`)
-    .update(body)
-    .digest();
+  const expected = createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.`).update(body).digest();
   let valid = false;
   for (const entry of signatures.split(" ")) {
     const [version, signature] = entry.split(",", 2);

@@ -290,11 +290,7 @@ function parseNumber(
 ): number | undefined {
   if (value === undefined) return fallback;
   const n = /^[+]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
-  const ok =
-    Number.isFinite(n) &&
-    (rule.exclusiveMin ? n > rule.min : n >= rule.min) &&
-    n <= rule.max &&
-    (!rule.integer || Number.isInteger(n));
+  const ok = Number.isFinite(n) && (rule.exclusiveMin ? n > rule.min : n >= rule.min) && n <= rule.max && (!rule.integer || Number.isInteger(n));
   if (!ok) {
     problems.push(`${rule.env ? name : `'${name}'`} must be ${rule.what} (got ${quote(value)})`);
     return fallback;

@@ -55,9 +55,7 @@ function findIn(sites: Site[], ref: string): Site | undefined {
   if (SITE_ID.test(ref)) return sites.find((s) => s.id === ref);
   const named = sites.filter((s) => s.name === ref);
   if (named.length > 1) {
-    throw new SiteLookupError(
-      `${named.length} sites are named ${JSON.stringify(ref)}: give one of their ids instead (${named.map((s) => s.id).join(", ")}).`,
-    );
+    throw new SiteLookupError(`${named.length} sites are named ${JSON.stringify(ref)}: give one of their ids instead (${named.map((s) => s.id).join(", ")}).`);
   }
   return named[0];
 }

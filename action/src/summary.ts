@@ -39,15 +39,16 @@ export function snapshotSummary(rows: SnapshotRow[], run: RunInfo, headline: str
   if (rows.length > 0) {
     core.summary.addTable([
       header("Site", "Snapshot", "Status", "Size", "Duration", "Details"),
-      ...rows.map((r): Row =>
-        [
-          siteCell(r.site),
-          code(r.snapshot?.id),
-          escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
-          escapeHtml(formatBytes(r.snapshot?.size_bytes)),
-          escapeHtml(formatDuration(r.durationMs)),
-          escapeHtml(r.error ?? r.snapshot?.description ?? ""),
-        ].map(cell),
+      ...rows.map(
+        (r): Row =>
+          [
+            siteCell(r.site),
+            code(r.snapshot?.id),
+            escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
+            escapeHtml(formatBytes(r.snapshot?.size_bytes)),
+            escapeHtml(formatDuration(r.durationMs)),
+            escapeHtml(r.error ?? r.snapshot?.description ?? ""),
+          ].map(cell),
       ),
     ]);
   }

@@ -62,7 +62,12 @@ export function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv, clie
         const session = http2.connect("https://localhost", {
           createConnection: () => tls.connect({ path: socket!, ca, key: client.key, cert: client.cert, servername: "localhost", ALPNProtocols: ["h2"] }),
         });
-        const req = session.request({ ":method": "POST", ":path": "/tfplugin6.Provider/GetProviderSchema", "content-type": "application/grpc", te: "trailers" });
+        const req = session.request({
+          ":method": "POST",
+          ":path": "/tfplugin6.Provider/GetProviderSchema",
+          "content-type": "application/grpc",
+          te: "trailers",
+        });
         req.on("data", () => {});
         req.on("end", () => {
           resolve({ handshake, firstReply: elapsed() });

@@ -43,11 +43,23 @@ try {
 
 const total = (k: "operations" | "succeeded" | "failed" | "duplicates" | "lost") => results.reduce((t, r) => t + r[k], 0);
 const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
-console.log(`Soak, ${new Date().toISOString()}, load average at start ${load}; faults: 10 % 503 before, 5 % reset after, 2 % 429 (Retry-After 1 s), 1 % cut mid-body${process.env.SOAK_429_BURST ? `, bursts of ${process.env.SOAK_429_BURST} 429s every 10 s` : ""}\n`);
+console.log(
+  `Soak, ${new Date().toISOString()}, load average at start ${load}; faults: 10 % 503 before, 5 % reset after, 2 % 429 (Retry-After 1 s), 1 % cut mid-body${process.env.SOAK_429_BURST ? `, bursts of ${process.env.SOAK_429_BURST} 429s every 10 s` : ""}\n`,
+);
 console.log(line(["phase", "operations", "succeeded", "failed", "duplicates", "lost", "wall s"]));
 console.log(line(["---", "---", "---", "---", "---", "---", "---"]));
 for (const r of results) console.log(line([r.phase, r.operations, r.succeeded, r.failed, r.duplicates, r.lost, (r.wallMs / 1000).toFixed(1)]));
-console.log(line(["**total**", total("operations"), total("succeeded"), total("failed"), total("duplicates"), total("lost"), ((performance.now() - started) / 1000).toFixed(1)]));
+console.log(
+  line([
+    "**total**",
+    total("operations"),
+    total("succeeded"),
+    total("failed"),
+    total("duplicates"),
+    total("lost"),
+    ((performance.now() - started) / 1000).toFixed(1),
+  ]),
+);
 const [s503, reset, s429, cut] = emu.struck;
 console.log(`\nfaults that struck: ${s503} x 503 before the handler, ${reset} x reset after the commit, ${s429} x 429, ${cut} x cut mid-body`);
 console.log(`peak RSS: emulator ${mib(emu.peakRss)}, soak driver (core client) ${mib(clientPeak.rss)}`);

@@ -39,7 +39,16 @@ const errorText = (err: unknown) => (err instanceof Error ? `${err.constructor.n
 /** 1. Site creates, updates and deletes through the core with its default retry policy, 8 at a time. */
 export async function coreCrud(emu: SoakEmulator, n: number): Promise<PhaseResult> {
   const so = client(emu);
-  const r: PhaseResult = { phase: `core: ${n} site creates, updates, deletes`, operations: 3 * n, succeeded: 0, failed: 0, duplicates: 0, lost: 0, wallMs: 0, notes: [] };
+  const r: PhaseResult = {
+    phase: `core: ${n} site creates, updates, deletes`,
+    operations: 3 * n,
+    succeeded: 0,
+    failed: 0,
+    duplicates: 0,
+    lost: 0,
+    wallMs: 0,
+    notes: [],
+  };
   const started = performance.now();
   await emu.faultsOn();
   const made = await mapPool([...Array(n).keys()], 8, async (i) => {
@@ -137,7 +146,16 @@ export async function actionSnapshotAll(emu: SoakEmulator, n: number, dir: strin
 
 /** 3. `terraform apply` of `n` siteops_site, an in-place update of each, and `terraform destroy`. */
 export async function terraformLifecycle(emu: SoakEmulator, n: number, dir: string): Promise<PhaseResult> {
-  const r: PhaseResult = { phase: `terraform: ${n} sites applied, updated, destroyed`, operations: 3 * n, succeeded: 0, failed: 0, duplicates: 0, lost: 0, wallMs: 0, notes: [] };
+  const r: PhaseResult = {
+    phase: `terraform: ${n} sites applied, updated, destroyed`,
+    operations: 3 * n,
+    succeeded: 0,
+    failed: 0,
+    duplicates: 0,
+    lost: 0,
+    wallMs: 0,
+    notes: [],
+  };
   const ws = new Workspace(await buildProvider(path.join(dir, "provider")));
   const hcl = (suffix: string) =>
     `${providerHcl(emu.url, TOKEN)}\nresource "siteops_site" "s" {\n  count = ${n}\n  name  = "tf \${count.index}${suffix}"\n  url   = "https://tf-\${count.index}.soak.test"\n}\n`;
@@ -169,7 +187,9 @@ export async function terraformLifecycle(emu: SoakEmulator, n: number, dir: stri
     await step("update", expectNames([...Array(n).keys()].map((i) => `tf ${i} v2`)), ["apply", "-auto-approve", "-input=false", "-no-color"]);
     // A plan now (faults on) must find nothing to do: Terraform's state agrees with the service.
     await emu.faultsOn();
-    const plan = await ws.measure(cwd, ["plan", "-detailed-exitcode", "-input=false", "-no-color"]).catch((err: unknown) => ({ exitCode: String(err).slice(0, 300) }));
+    const plan = await ws
+      .measure(cwd, ["plan", "-detailed-exitcode", "-input=false", "-no-color"])
+      .catch((err: unknown) => ({ exitCode: String(err).slice(0, 300) }));
     await emu.faultsOff();
     if (plan.exitCode !== 0) r.notes.push(`the plan after the update found changes or failed: ${plan.exitCode}`), (r.lost += 1);
     await step(
@@ -190,7 +210,16 @@ export async function terraformLifecycle(emu: SoakEmulator, n: number, dir: stri
 
 /** 4. A resumable upload of `mib` MiB during which the emulator is killed with SIGKILL and started again. */
 export async function uploadThroughCrash(emu: SoakEmulator, mib: number, dir: string): Promise<PhaseResult> {
-  const r: PhaseResult = { phase: `upload: ${mib} MiB resumable, emulator killed (-9) and restarted`, operations: 1, succeeded: 0, failed: 0, duplicates: 0, lost: 0, wallMs: 0, notes: [] };
+  const r: PhaseResult = {
+    phase: `upload: ${mib} MiB resumable, emulator killed (-9) and restarted`,
+    operations: 1,
+    succeeded: 0,
+    failed: 0,
+    duplicates: 0,
+    lost: 0,
+    wallMs: 0,
+    notes: [],
+  };
   const file = path.join(dir, "dump.bin");
   const hash = createHash("sha256");
   await new Promise<void>((resolve, reject) => {

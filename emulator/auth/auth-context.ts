@@ -15,9 +15,7 @@ export interface AuthContext {
   role: Role;
   actor: Actor;
   /** How the request authenticated, for logout/revoke. */
-  credential:
-    | { kind: "api_token"; tokenId: string }
-    | { kind: "jwt"; jti: string; expMs: number };
+  credential: { kind: "api_token"; tokenId: string } | { kind: "jwt"; jti: string; expMs: number };
 }
 
 /** Who did a write, from where, in which request: the activity log's view of it. */

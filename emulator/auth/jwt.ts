@@ -14,11 +14,7 @@ export interface AccessClaims {
   exp: number;
 }
 
-export async function signAccessToken(
-  ctx: EmulatorContext,
-  userId: string,
-  accountId: string,
-): Promise<{ token: string; jti: string; expMs: number }> {
+export async function signAccessToken(ctx: EmulatorContext, userId: string, accountId: string): Promise<{ token: string; jti: string; expMs: number }> {
   const iat = Math.floor(ctx.clock.nowMs() / 1000);
   const exp = iat + ctx.options.accessTtl;
   const jti = randomAlphanumeric(24);

@@ -30,7 +30,10 @@ export class LoginThrottle {
 
   #keys(a: SignInAttempt): [string, number][] {
     const o = this.#opts!;
-    return [[`user:${a.email.trim().toLowerCase()}`, o.perUser], [`addr:${a.address}`, o.perAddress]];
+    return [
+      [`user:${a.email.trim().toLowerCase()}`, o.perUser],
+      [`addr:${a.address}`, o.perAddress],
+    ];
   }
 
   /** Throws 429 with Retry-After when the user or the address is locked. */
@@ -93,4 +96,3 @@ export class LoginThrottle {
     }
   }
 }
-

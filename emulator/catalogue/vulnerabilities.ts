@@ -40,8 +40,7 @@ const DRAFTS: Draft[] = [
   {
     key: "wp-core-5.9-wp-query-sqli",
     title: "WordPress Core < 6.0 - Authenticated SQL Injection via WP_Query",
-    description:
-      "Improper sanitization of the tax_query argument of WP_Query lets a plugin or theme that passes user input through it run arbitrary SQL.",
+    description: "Improper sanitization of the tax_query argument of WP_Query lets a plugin or theme that passes user input through it run arbitrary SQL.",
     software: WORDPRESS,
     fixed_in: "6.0",
     cve: "CVE-2022-21661",
@@ -84,8 +83,7 @@ const DRAFTS: Draft[] = [
   {
     key: "wp-core-6.3-pop-chain-rce",
     title: "WordPress Core < 6.4 - PHP Object Injection gadget chain (WP_HTML_Token)",
-    description:
-      "A property-oriented programming chain in WP_HTML_Token can turn any PHP object injection in a plugin or theme into remote code execution.",
+    description: "A property-oriented programming chain in WP_HTML_Token can turn any PHP object injection in a plugin or theme into remote code execution.",
     software: WORDPRESS,
     fixed_in: "6.4",
     cve: "CVE-2023-39999",
@@ -95,8 +93,7 @@ const DRAFTS: Draft[] = [
   {
     key: "wp-core-6.4-avatar-block-xss",
     title: "WordPress Core < 6.5 - Contributor+ Stored XSS via Avatar block",
-    description:
-      "Attributes of the Avatar block are output without escaping, letting a contributor store JavaScript that runs for every visitor of the post.",
+    description: "Attributes of the Avatar block are output without escaping, letting a contributor store JavaScript that runs for every visitor of the post.",
     software: WORDPRESS,
     fixed_in: "6.5",
     cve: "CVE-2024-31111",
@@ -194,7 +191,8 @@ const DRAFTS: Draft[] = [
   {
     key: "elementor-3.18.2-rce",
     title: "Elementor < 3.18.2 - Contributor+ Remote Code Execution via template import",
-    description: "The template import action extracts ZIP archives without checking entry names, letting a contributor write PHP files into the uploads directory.",
+    description:
+      "The template import action extracts ZIP archives without checking entry names, letting a contributor write PHP files into the uploads directory.",
     software: { type: "plugin", slug: "elementor", name: "Elementor Website Builder", installed_version: "3.16.4" },
     fixed_in: "3.18.2",
     cve: "CVE-2023-48777",

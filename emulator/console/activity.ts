@@ -27,7 +27,12 @@ export function registerActivityRoutes(c: FastifyInstance, ui: Console): void {
       const action = q.action?.trim() || null;
       const prefix = action?.endsWith(".*") ? action.slice(0, -1) : null;
       const source = listActivity(ui.ctx, {
-        accountId: user.accountId, siteId: q.site_id || null, action: prefix ? null : action, prefix, since: timeParam("since", q.since), until: timeParam("until", q.until),
+        accountId: user.accountId,
+        siteId: q.site_id || null,
+        action: prefix ? null : action,
+        prefix,
+        since: timeParam("since", q.since),
+        until: timeParam("until", q.until),
       });
       total = source.count();
       entries = source.rows(PER_PAGE, (current - 1) * PER_PAGE);
@@ -43,11 +48,19 @@ export function registerActivityRoutes(c: FastifyInstance, ui: Console): void {
     <label>Until <input name="until" value="${q.until ?? ""}" placeholder="ISO 8601 time"></label>
     <button type="submit">Filter</button> <a href="/activity">Clear</a></form>
     <p>${total} entr${total === 1 ? "y" : "ies"}.</p>
-    ${entries.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Subject</th><th scope="col">Site</th><th scope="col">Request</th></tr></thead><tbody>
-    ${entries.map((e) => html`<tr><td>${time(e.created_at)}</td><td><code>${e.action}</code>${e.changes ? html`<br><code class="muted">${JSON.stringify(e.changes)}</code>` : ""}</td>
+    ${
+      entries.length
+        ? html`<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Subject</th><th scope="col">Site</th><th scope="col">Request</th></tr></thead><tbody>
+    ${entries.map(
+      (
+        e,
+      ) => html`<tr><td>${time(e.created_at)}</td><td><code>${e.action}</code>${e.changes ? html`<br><code class="muted">${JSON.stringify(e.changes)}</code>` : ""}</td>
       <td>${e.actor.name} <span class="muted">(${e.actor.type.replace("_", " ")})</span></td><td>${e.subject_type} <code>${e.subject_id ?? ""}</code></td>
-      <td>${e.site_id ? html`<a href="/sites/${e.site_id}">${names.get(e.site_id) ?? e.site_id}</a>` : ""}</td><td><code class="muted">${e.ip_address ?? ""} ${e.request_id ?? ""}</code></td></tr>`)}
-    </tbody></table></div>` : ""}
+      <td>${e.site_id ? html`<a href="/sites/${e.site_id}">${names.get(e.site_id) ?? e.site_id}</a>` : ""}</td><td><code class="muted">${e.ip_address ?? ""} ${e.request_id ?? ""}</code></td></tr>`,
+    )}
+    </tbody></table></div>`
+        : ""
+    }
     <nav aria-label="Pages"><p>${current > 1 ? html`<a href="${link(current - 1)}">Newer</a>` : ""} ${current * PER_PAGE < total ? html`<a href="${link(current + 1)}">Older</a>` : ""}</p></nav>`;
     return ui.send(reply, page({ title: "Activity", user, nav: "activity", error }, body, ui.csrf(reply)), error ? 400 : 200);
   });

@@ -55,12 +55,32 @@ export async function registerConsole(app: FastifyInstance, ctx: EmulatorContext
       const user = currentUser(ctx, req);
       const pageUser = user && { ...user };
       if (CSRF_ERRORS.has(err.code)) {
-        return ui.send(reply, page({ title: "Form refused", user: pageUser, error: "This form did not come from this console page (missing or stale CSRF token). Reload the page and try again." }, html``, user && ui.csrf(reply)), 403);
+        return ui.send(
+          reply,
+          page(
+            {
+              title: "Form refused",
+              user: pageUser,
+              error: "This form did not come from this console page (missing or stale CSRF token). Reload the page and try again.",
+            },
+            html``,
+            user && ui.csrf(reply),
+          ),
+          403,
+        );
       }
       const status = err instanceof HttpError ? err.status : err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
       const message = err instanceof HttpError ? String(err.body.error) : status < 500 ? err.message : "Something went wrong in the emulator; see its log.";
       if (status >= 500) ctx.log(`console error ${req.method} ${req.url}: ${err.stack ?? err.message}`);
-      return ui.send(reply, page({ title: status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Error", user: pageUser, error: message }, html``, user && ui.csrf(reply)), status);
+      return ui.send(
+        reply,
+        page(
+          { title: status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Error", user: pageUser, error: message },
+          html``,
+          user && ui.csrf(reply),
+        ),
+        status,
+      );
     });
 
     c.get("/console/assets/console.css", (req, reply) => reply.type("text/css; charset=utf-8").send(CONSOLE_CSS));

@@ -17,9 +17,19 @@ const SESSION_TTL_MS = 8 * 3600 * 1000;
 /** Time to enter the 2FA code after the password was accepted. */
 const PENDING_TTL_MS = 5 * 60 * 1000;
 
-interface Session { userId: string; accountId: string; expiresAtMs: number }
-interface Pending { input: LoginInput; expiresAtMs: number }
-interface Stores { sessions: Map<string, Session>; pending: Map<string, Pending> }
+interface Session {
+  userId: string;
+  accountId: string;
+  expiresAtMs: number;
+}
+interface Pending {
+  input: LoginInput;
+  expiresAtMs: number;
+}
+interface Stores {
+  sessions: Map<string, Session>;
+  pending: Map<string, Pending>;
+}
 
 const stores = new WeakMap<object, Stores>();
 function storesOf(ctx: EmulatorContext): Stores {

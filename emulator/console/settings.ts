@@ -8,7 +8,12 @@ import { originOfUser, type ConsoleUser } from "./session.js";
 
 const NAME_MAX = 100;
 
-function tokensPage(ui: Console, user: ConsoleUser, csrf: string, extra: { created?: { name: string; token: string }; notice?: string; error?: string } = {}): string {
+function tokensPage(
+  ui: Console,
+  user: ConsoleUser,
+  csrf: string,
+  extra: { created?: { name: string; token: string }; notice?: string; error?: string } = {},
+): string {
   const tokens = listOwnApiTokens(ui.ctx, user.accountId, user.userId);
   const created: Html | "" = extra.created
     ? html`<section class="secret" aria-labelledby="new-token"><h2 id="new-token">Your new token “${extra.created.name}”</h2>
@@ -16,15 +21,21 @@ function tokensPage(ui: Console, user: ConsoleUser, csrf: string, extra: { creat
       <label>Token <input id="new-token-value" class="mono" readonly value="${extra.created.token}" size="48"></label>
       <p><button type="button" data-copy="new-token-value">Copy</button></p></section>`
     : "";
-  const rows = tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.token_prefix ? `${t.token_prefix}…` : "(created before prefixes were kept)"}</code></td>
+  const rows = tokens.map(
+    (t) => html`<tr><td>${t.name}</td><td><code>${t.token_prefix ? `${t.token_prefix}…` : "(created before prefixes were kept)"}</code></td>
     <td>${time(t.created_at)}</td><td>${time(t.last_used_at)}</td>
     <td><form method="post" action="/settings/api/tokens/${t.id}/delete" class="inline"><input type="hidden" name="_csrf" value="${csrf}">
-    <button type="submit" class="danger" aria-label="Delete token ${t.name}">Delete</button></form></td></tr>`);
+    <button type="submit" class="danger" aria-label="Delete token ${t.name}">Delete</button></form></td></tr>`,
+  );
   const body = html`${created}
   <p>API tokens act as you in <strong>${user.accountName}</strong> with your role (${user.role}). They are listed here by name and prefix only.</p>
   <h2>Your tokens</h2>
-  ${tokens.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-  <tbody>${rows}</tbody></table></div>` : html`<p class="muted">You have no API tokens.</p>`}
+  ${
+    tokens.length
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+  <tbody>${rows}</tbody></table></div>`
+      : html`<p class="muted">You have no API tokens.</p>`
+  }
   <h2>Create a token</h2>
   <form method="post" action="/settings/api/tokens" class="stack"><input type="hidden" name="_csrf" value="${csrf}">
   <label>Token name <input name="name" required maxlength="${NAME_MAX}" placeholder="e.g. GitHub Actions"></label>

@@ -18,12 +18,15 @@ const RUNNING = new Set(["requested", "in_progress", "pending", "running", "appl
 const COMMENT_MAX = 1000;
 
 function pipelineCard(p: UpgradePipelineJson, siteId: string, user: ConsoleUser, csrf: string): ReturnType<typeof html> {
-  const approve = p.status === "awaiting_approval" && canApprove(user)
-    ? html`<form method="post" action="/sites/${siteId}/pipelines/${p.id}/approve" class="stack">
+  const approve =
+    p.status === "awaiting_approval" && canApprove(user)
+      ? html`<form method="post" action="/sites/${siteId}/pipelines/${p.id}/approve" class="stack">
       <input type="hidden" name="_csrf" value="${csrf}">
       <label>Comment (optional) <textarea name="comment" rows="2" maxlength="${COMMENT_MAX}"></textarea></label>
       <button type="submit">Approve upgrade</button></form>`
-    : p.status === "awaiting_approval" ? html`<p class="muted">Waiting for an owner or admin to approve.</p>` : "";
+      : p.status === "awaiting_approval"
+        ? html`<p class="muted">Waiting for an owner or admin to approve.</p>`
+        : "";
   return html`<article class="card" id="pipeline-${p.id}"><h3>${p.id} ${badge(p.status)}</h3>
   <p>WordPress ${p.from_wp_version} → ${p.to_wp_version}, PHP ${p.from_php_version} → ${p.to_php_version}. Opened ${time(p.created_at)}.
   ${p.approved_at ? html`Approved ${time(p.approved_at)}${p.comment ? html`: “${p.comment}”` : ""}.` : ""} ${p.error ? html`<span class="error">${p.error}</span>` : ""}</p>
@@ -42,14 +45,26 @@ function sitePage(ui: Console, user: ConsoleUser, siteId: string, csrf: string, 
   <section id="pipelines" data-live-region aria-labelledby="h-pipelines"><h2 id="h-pipelines">Upgrade pipelines</h2>
   ${pipelines.length ? pipelines.map((p) => pipelineCard(p, site.id, user, csrf)) : html`<p class="muted">No upgrade pipelines.</p>`}</section>
   <section id="snapshots" data-live-region aria-labelledby="h-snapshots"><h2 id="h-snapshots">Snapshots</h2>
-  ${snapshots.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Snapshot</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">SHA-256</th><th scope="col">Created</th></tr></thead><tbody>
-  ${snapshots.map((s) => html`<tr><td>${s.id}<br><span class="muted">${s.trigger}${s.description ? ` · ${s.description}` : ""}</span></td><td>${badge(s.status)}${s.error ? html`<br>${s.error}` : ""}</td><td>${s.source}</td>
-    <td>${s.size_bytes === null ? html`<span class="muted">–</span>` : `${s.size_bytes.toLocaleString("en")} B`}</td><td><code>${s.checksum_sha256 ?? "–"}</code></td><td>${time(s.created_at)}</td></tr>`)}
-  </tbody></table></div>` : html`<p class="muted">No snapshots.</p>`}</section>
+  ${
+    snapshots.length
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Snapshot</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">SHA-256</th><th scope="col">Created</th></tr></thead><tbody>
+  ${snapshots.map(
+    (
+      s,
+    ) => html`<tr><td>${s.id}<br><span class="muted">${s.trigger}${s.description ? ` · ${s.description}` : ""}</span></td><td>${badge(s.status)}${s.error ? html`<br>${s.error}` : ""}</td><td>${s.source}</td>
+    <td>${s.size_bytes === null ? html`<span class="muted">–</span>` : `${s.size_bytes.toLocaleString("en")} B`}</td><td><code>${s.checksum_sha256 ?? "–"}</code></td><td>${time(s.created_at)}</td></tr>`,
+  )}
+  </tbody></table></div>`
+      : html`<p class="muted">No snapshots.</p>`
+  }</section>
   <section id="health" data-live-region aria-labelledby="h-health"><h2 id="h-health">Health checks</h2>${responseTimeChart(checks)}
-  ${checks.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Checked</th><th scope="col">Status</th><th scope="col">HTTP</th><th scope="col">Response</th></tr></thead><tbody>
+  ${
+    checks.length
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Checked</th><th scope="col">Status</th><th scope="col">HTTP</th><th scope="col">Response</th></tr></thead><tbody>
   ${checks.slice(0, 10).map((h) => html`<tr><td>${time(h.checked_at)}</td><td>${badge(h.status)}</td><td>${h.http_status ?? "–"}</td><td>${h.response_time_ms === null ? "–" : `${h.response_time_ms} ms`}</td></tr>`)}
-  </tbody></table></div>` : ""}</section>`;
+  </tbody></table></div>`
+      : ""
+  }</section>`;
   return page({ title: site.name, user, nav: "sites", live, ...extra }, body, csrf);
 }
 

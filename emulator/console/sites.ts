@@ -29,15 +29,25 @@ export function registerSitesRoutes(c: FastifyInstance, ui: Console): void {
     const pages = Math.max(1, Math.ceil(total / SITES_PER_PAGE));
     const current = Math.min(Math.max(1, Number.parseInt(req.query.page ?? "1", 10) || 1), pages);
     const sites = source.rows(SITES_PER_PAGE, (current - 1) * SITES_PER_PAGE);
-    const rows = sites.map((s) => html`<tr><td><a href="/sites/${s.id}">${s.name}</a><br><span class="muted">${s.url}</span></td>
-      <td>${badge(s.status)}</td><td>${s.wp_version}</td><td>${s.php_version}</td>${vulnerabilityCells(openVulnerabilities(ui, s.id))}<td>${time(s.updated_at)}</td></tr>`);
+    const rows = sites.map(
+      (s) => html`<tr><td><a href="/sites/${s.id}">${s.name}</a><br><span class="muted">${s.url}</span></td>
+      <td>${badge(s.status)}</td><td>${s.wp_version}</td><td>${s.php_version}</td>${vulnerabilityCells(openVulnerabilities(ui, s.id))}<td>${time(s.updated_at)}</td></tr>`,
+    );
     const body = html`<p>${total} site${total === 1 ? "" : "s"} in ${user.accountName}.</p>
-    ${total ? html`<div class="table-wrap"><table><caption class="muted">Open vulnerabilities by severity</caption>
+    ${
+      total
+        ? html`<div class="table-wrap"><table><caption class="muted">Open vulnerabilities by severity</caption>
     <thead><tr><th scope="col">Site</th><th scope="col">Status</th><th scope="col">WordPress</th><th scope="col">PHP</th>
     <th scope="col">Critical</th><th scope="col">High</th><th scope="col">Medium</th><th scope="col">Low</th><th scope="col">Updated</th></tr></thead>
-    <tbody>${rows}</tbody></table></div>` : html`<p class="muted">No sites yet: create one with Terraform, the CLI or the API.</p>`}
-    ${pages > 1 ? html`<nav aria-label="Pages"><p>Page ${current} of ${pages}
-      ${current > 1 ? html`<a href="/sites?page=${current - 1}">Previous</a>` : ""} ${current < pages ? html`<a href="/sites?page=${current + 1}">Next</a>` : ""}</p></nav>` : ""}`;
+    <tbody>${rows}</tbody></table></div>`
+        : html`<p class="muted">No sites yet: create one with Terraform, the CLI or the API.</p>`
+    }
+    ${
+      pages > 1
+        ? html`<nav aria-label="Pages"><p>Page ${current} of ${pages}
+      ${current > 1 ? html`<a href="/sites?page=${current - 1}">Previous</a>` : ""} ${current < pages ? html`<a href="/sites?page=${current + 1}">Next</a>` : ""}</p></nav>`
+        : ""
+    }`;
     return ui.send(reply, page({ title: "Sites", user, nav: "sites" }, body, ui.csrf(reply)));
   });
 }

@@ -26,7 +26,8 @@ function isOwnAuthority(authority: string, port: number | null): boolean {
 /** Why a control request is refused, or null: peer address, Host, Origin (see the file comment). */
 function controlRefusal(req: FastifyRequest, port: number | null): string | null {
   if (!LOOPBACK.test(req.ip)) return "The control API is only available on loopback";
-  if (!isOwnAuthority(req.headers.host ?? "", port)) return "The control API needs a loopback Host header (127.0.0.1, localhost or [::1] with the emulator's port)";
+  if (!isOwnAuthority(req.headers.host ?? "", port))
+    return "The control API needs a loopback Host header (127.0.0.1, localhost or [::1] with the emulator's port)";
   const origin = req.headers.origin;
   if (origin !== undefined) {
     const m = /^http:\/\/([^/]+)$/i.exec(origin);
@@ -68,14 +69,10 @@ export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: 
 
   app.get("/clock", async () => ({ now: ctx.clock.iso(), offset_seconds: ctx.clock.offsetMs / 1000 }));
 
-  app.post(
-    "/clock",
-    { schema: { body: Type.Object({ advance_seconds: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400 }) }) } },
-    async (req) => {
-      ctx.clock.advance(req.body.advance_seconds);
-      return { now: ctx.clock.iso(), offset_seconds: ctx.clock.offsetMs / 1000 };
-    },
-  );
+  app.post("/clock", { schema: { body: Type.Object({ advance_seconds: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400 }) }) } }, async (req) => {
+    ctx.clock.advance(req.body.advance_seconds);
+    return { now: ctx.clock.iso(), offset_seconds: ctx.clock.offsetMs / 1000 };
+  });
 
   app.get("/faults", async () => ({ rules: controls.faults.list() }));
   app.post("/faults", { schema: { body: Type.Object({ rules: Type.Array(FaultRuleSchema, { maxItems: 100 }) }) } }, async (req) => {

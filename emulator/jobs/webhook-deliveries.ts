@@ -10,7 +10,15 @@ import type { EmulatorContext } from "../context.js";
 import { resolveTarget } from "../services/webhook-targets.js";
 import type { Job } from "./scheduler.js";
 import {
-  dueDeliveries, markFailed, markRetry, markSending, markSucceeded, nextDeliveryDueMs, recordAttemptTimestamp, requeueSending, type DueDelivery,
+  dueDeliveries,
+  markFailed,
+  markRetry,
+  markSending,
+  markSucceeded,
+  nextDeliveryDueMs,
+  recordAttemptTimestamp,
+  requeueSending,
+  type DueDelivery,
 } from "../store/webhook-deliveries.js";
 
 const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const;

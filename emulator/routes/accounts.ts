@@ -15,8 +15,11 @@ export function registerAccountRoutes(app: App, ctx: EmulatorContext): void {
     "/accounts",
     {
       schema: {
-        operationId: "listAccounts", summary: "List the accounts the current user belongs to (oldest first)", tags,
-        querystring: Type.Object(PageQuery), response: { 200: Type.Array(AccountSchema) },
+        operationId: "listAccounts",
+        summary: "List the accounts the current user belongs to (oldest first)",
+        tags,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(AccountSchema) },
       },
     },
     async (req, reply) => paginate(req, reply, listAccounts(ctx, requireAuth(req).userId)),

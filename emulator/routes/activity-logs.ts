@@ -23,8 +23,11 @@ export function registerActivityLogRoutes(app: App, ctx: EmulatorContext): void 
     "/activity_logs",
     {
       schema: {
-        operationId: "listActivityLogs", summary: "List the activity log of the current account (newest first)", tags: ["activity_logs"],
-        querystring: Type.Object({ ...PageQuery, ...ActivityLogFiltersSchema.properties }), response: { 200: Type.Array(ActivityLogSchema) },
+        operationId: "listActivityLogs",
+        summary: "List the activity log of the current account (newest first)",
+        tags: ["activity_logs"],
+        querystring: Type.Object({ ...PageQuery, ...ActivityLogFiltersSchema.properties }),
+        response: { 200: Type.Array(ActivityLogSchema) },
       },
     },
     async (req, reply) => {
@@ -32,9 +35,18 @@ export function registerActivityLogRoutes(app: App, ctx: EmulatorContext): void 
       const q = req.query;
       const action = q.action || null;
       const prefix = action?.endsWith(".*") ? action.slice(0, -1) : null;
-      return paginate(req, reply, listActivity(ctx, {
-        accountId, siteId: q.site_id || null, action: prefix ? null : action, prefix, since: timeParam("since", q.since), until: timeParam("until", q.until),
-      }));
+      return paginate(
+        req,
+        reply,
+        listActivity(ctx, {
+          accountId,
+          siteId: q.site_id || null,
+          action: prefix ? null : action,
+          prefix,
+          since: timeParam("since", q.since),
+          until: timeParam("until", q.until),
+        }),
+      );
     },
   );
 }

@@ -16,8 +16,11 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
     {
       config: { public: true, signIn: true },
       schema: {
-        operationId: "login", summary: "Log in with email and password (and otp_attempt with 2FA); returns a JWT pair", tags,
-        body: LoginSchema, response: { 200: TokenPairSchema },
+        operationId: "login",
+        summary: "Log in with email and password (and otp_attempt with 2FA); returns a JWT pair",
+        tags,
+        body: LoginSchema,
+        response: { 200: TokenPairSchema },
       },
     },
     async (req) => {
@@ -31,8 +34,11 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
     {
       config: { public: true },
       schema: {
-        operationId: "refreshToken", summary: "Exchange a refresh token for a new pair (the old refresh token is spent)", tags,
-        body: RefreshSchema, response: { 200: TokenPairSchema },
+        operationId: "refreshToken",
+        summary: "Exchange a refresh token for a new pair (the old refresh token is spent)",
+        tags,
+        body: RefreshSchema,
+        response: { 200: TokenPairSchema },
       },
     },
     async (req) => rotateRefreshToken(ctx, req.body.refresh_token),
@@ -42,8 +48,11 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
     "/jwt/revoke",
     {
       schema: {
-        operationId: "revokeToken", summary: "Revoke an access or refresh token (200 even for an unknown token)", tags,
-        body: RevokeSchema, response: { 200: RevokeResultSchema },
+        operationId: "revokeToken",
+        summary: "Revoke an access or refresh token (200 even for an unknown token)",
+        tags,
+        body: RevokeSchema,
+        response: { 200: RevokeResultSchema },
       },
     },
     async (req) => {
@@ -57,8 +66,11 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
     {
       config: { public: true, signIn: true },
       schema: {
-        operationId: "createApiToken", summary: "Log in and get an API token for a native client", tags,
-        body: ApiTokenLoginSchema, response: { 201: ApiTokenSchema },
+        operationId: "createApiToken",
+        summary: "Log in and get an API token for a native client",
+        tags,
+        body: ApiTokenLoginSchema,
+        response: { 201: ApiTokenSchema },
       },
     },
     async (req, reply) => reply.code(201).send(await createApiToken(ctx, req.body, { ip: req.ip, requestId: req.id })),
@@ -66,7 +78,9 @@ export function registerAuthRoutes(app: App, ctx: EmulatorContext): void {
 
   app.delete(
     "/auth",
-    { schema: { operationId: "deleteApiToken", summary: "Log out a native client: revokes the credential of this request", tags, response: { 204: NoContent } } },
+    {
+      schema: { operationId: "deleteApiToken", summary: "Log out a native client: revokes the credential of this request", tags, response: { 204: NoContent } },
+    },
     async (req, reply) => {
       revokeOwnCredential(ctx, requireAuth(req), originOf(req));
       return reply.code(204).send(null);

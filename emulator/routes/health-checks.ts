@@ -17,8 +17,12 @@ export function registerHealthCheckRoutes(app: App, ctx: EmulatorContext): void 
     "/sites/:site_id/health_checks",
     {
       schema: {
-        operationId: "listHealthChecks", summary: "List the health checks of a site (newest first)", tags, params: SiteParams,
-        querystring: Type.Object(PageQuery), response: { 200: Type.Array(HealthCheckSchema) },
+        operationId: "listHealthChecks",
+        summary: "List the health checks of a site (newest first)",
+        tags,
+        params: SiteParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(HealthCheckSchema) },
       },
     },
     async (req, reply) => paginate(req, reply, listHealthChecks(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id)),

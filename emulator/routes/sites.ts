@@ -13,14 +13,20 @@ const tags = ["sites"];
 export function registerSiteRoutes(app: App, ctx: EmulatorContext): void {
   app.get(
     "/sites",
-    { schema: { operationId: "listSites", summary: "List the sites of the current account (oldest first)", tags, querystring: Type.Object(PageQuery), response: { 200: Type.Array(SiteSchema) } } },
+    {
+      schema: {
+        operationId: "listSites",
+        summary: "List the sites of the current account (oldest first)",
+        tags,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(SiteSchema) },
+      },
+    },
     async (req, reply) => paginate(req, reply, listSites(ctx, requireAuth(req).accountId)),
   );
 
-  app.get(
-    "/sites/:id",
-    { schema: { operationId: "getSite", summary: "Get a site", tags, params: IdParams, response: { 200: SiteSchema } } },
-    async (req) => getSite(ctx, requireAuth(req).accountId, req.params.id),
+  app.get("/sites/:id", { schema: { operationId: "getSite", summary: "Get a site", tags, params: IdParams, response: { 200: SiteSchema } } }, async (req) =>
+    getSite(ctx, requireAuth(req).accountId, req.params.id),
   );
 
   app.post(
@@ -31,14 +37,29 @@ export function registerSiteRoutes(app: App, ctx: EmulatorContext): void {
 
   app.patch(
     "/sites/:id",
-    { schema: { operationId: "updateSite", summary: "Update a site's name, url or versions", tags, params: IdParams, body: SiteUpdateSchema, response: { 200: SiteSchema } } },
+    {
+      schema: {
+        operationId: "updateSite",
+        summary: "Update a site's name, url or versions",
+        tags,
+        params: IdParams,
+        body: SiteUpdateSchema,
+        response: { 200: SiteSchema },
+      },
+    },
     async (req) => updateSite(ctx, requireWriter(req).accountId, req.params.id, req.body, originOf(req)),
   );
 
   app.delete(
     "/sites/:id",
     {
-      schema: { operationId: "deleteSite", summary: "Delete a site with its snapshots, pipelines, checks and records", tags, params: IdParams, response: { 204: NoContent } },
+      schema: {
+        operationId: "deleteSite",
+        summary: "Delete a site with its snapshots, pipelines, checks and records",
+        tags,
+        params: IdParams,
+        response: { 204: NoContent },
+      },
     },
     async (req, reply) => {
       deleteSite(ctx, requireWriter(req).accountId, req.params.id, originOf(req));

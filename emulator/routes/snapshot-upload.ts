@@ -64,9 +64,7 @@ export async function registerSnapshotUploadRoutes(app: App, ctx: EmulatorContex
       const declared = parseLength(req.headers["content-length"]);
       if (range?.kind === "query" && declared) throw badRequest("An offset query (Content-Range: bytes */total) has an empty body");
       const out =
-        range?.kind === "query"
-          ? uploads.offset(row)
-          : await uploads.put(row, req.body as Readable | undefined, { declared, range, digests }, originOf(req));
+        range?.kind === "query" ? uploads.offset(row) : await uploads.put(row, req.body as Readable | undefined, { declared, range, digests }, originOf(req));
       return reply.code(out.status).send(out.body as never);
     });
   });

@@ -18,8 +18,12 @@ export function registerSnapshotRoutes(app: App, ctx: EmulatorContext): void {
     "/sites/:site_id/snapshots",
     {
       schema: {
-        operationId: "listSnapshots", summary: "List the snapshots of a site (newest first)", tags, params: SiteParams,
-        querystring: Type.Object(PageQuery), response: { 200: Type.Array(SnapshotSchema) },
+        operationId: "listSnapshots",
+        summary: "List the snapshots of a site (newest first)",
+        tags,
+        params: SiteParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(SnapshotSchema) },
       },
     },
     async (req, reply) => paginate(req, reply, listSnapshots(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id)),
@@ -35,8 +39,12 @@ export function registerSnapshotRoutes(app: App, ctx: EmulatorContext): void {
     "/sites/:site_id/snapshots",
     {
       schema: {
-        operationId: "createSnapshot", summary: "Create a snapshot (captured by the service, or `upload: true` to send the data)", tags,
-        params: SiteParams, body: SnapshotCreateSchema, response: { 201: SnapshotSchema },
+        operationId: "createSnapshot",
+        summary: "Create a snapshot (captured by the service, or `upload: true` to send the data)",
+        tags,
+        params: SiteParams,
+        body: SnapshotCreateSchema,
+        response: { 201: SnapshotSchema },
       },
       preValidation: emptyBodyAsObject,
     },

@@ -18,8 +18,12 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
     "/sites/:site_id/upgrade_pipelines",
     {
       schema: {
-        operationId: "listUpgradePipelines", summary: "List the upgrade pipelines of a site (newest first)", tags, params: SiteParams,
-        querystring: Type.Object(PageQuery), response: { 200: Type.Array(UpgradePipelineSchema) },
+        operationId: "listUpgradePipelines",
+        summary: "List the upgrade pipelines of a site (newest first)",
+        tags,
+        params: SiteParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(UpgradePipelineSchema) },
       },
     },
     async (req, reply) => paginate(req, reply, listPipelines(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id)),
@@ -27,7 +31,9 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
 
   app.get(
     "/sites/:site_id/upgrade_pipelines/:id",
-    { schema: { operationId: "getUpgradePipeline", summary: "Get an upgrade pipeline", tags, params: SiteItemParams, response: { 200: UpgradePipelineSchema } } },
+    {
+      schema: { operationId: "getUpgradePipeline", summary: "Get an upgrade pipeline", tags, params: SiteItemParams, response: { 200: UpgradePipelineSchema } },
+    },
     async (req) => getPipeline(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id, req.params.id),
   );
 
@@ -35,8 +41,12 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
     "/sites/:site_id/upgrade_pipelines",
     {
       schema: {
-        operationId: "createUpgradePipeline", summary: "Open an upgrade pipeline to newer WordPress and/or PHP versions", tags, params: SiteParams,
-        body: PipelineCreateSchema, response: { 201: UpgradePipelineSchema },
+        operationId: "createUpgradePipeline",
+        summary: "Open an upgrade pipeline to newer WordPress and/or PHP versions",
+        tags,
+        params: SiteParams,
+        body: PipelineCreateSchema,
+        response: { 201: UpgradePipelineSchema },
       },
     },
     async (req, reply) => {
@@ -50,8 +60,12 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
     "/sites/:site_id/upgrade_pipelines/:id/approve",
     {
       schema: {
-        operationId: "approveUpgradePipeline", summary: "Approve a pipeline that is awaiting approval", tags, params: SiteItemParams,
-        body: PipelineApproveSchema, response: { 200: UpgradePipelineSchema },
+        operationId: "approveUpgradePipeline",
+        summary: "Approve a pipeline that is awaiting approval",
+        tags,
+        params: SiteItemParams,
+        body: PipelineApproveSchema,
+        response: { 200: UpgradePipelineSchema },
       },
       preValidation: emptyBodyAsObject,
     },

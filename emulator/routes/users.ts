@@ -13,8 +13,11 @@ export function registerUserRoutes(app: App, ctx: EmulatorContext): void {
     "/users",
     {
       schema: {
-        operationId: "listUsers", summary: "List the users of the current account (oldest first)", tags: ["users"],
-        querystring: Type.Object(PageQuery), response: { 200: Type.Array(UserSchema) },
+        operationId: "listUsers",
+        summary: "List the users of the current account (oldest first)",
+        tags: ["users"],
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(UserSchema) },
       },
     },
     async (req, reply) => paginate(req, reply, listMembers(ctx, requireAuth(req).accountId)),

@@ -15,7 +15,10 @@ export function registerWebhookEndpointRoutes(app: App, ctx: EmulatorContext): v
     "/webhook_endpoints",
     {
       schema: {
-        operationId: "listWebhookEndpoints", summary: "List webhook endpoints (oldest first)", tags, querystring: Type.Object(PageQuery),
+        operationId: "listWebhookEndpoints",
+        summary: "List webhook endpoints (oldest first)",
+        tags,
+        querystring: Type.Object(PageQuery),
         response: { 200: Type.Array(WebhookEndpointSchema) },
       },
     },
@@ -24,7 +27,15 @@ export function registerWebhookEndpointRoutes(app: App, ctx: EmulatorContext): v
 
   app.get(
     "/webhook_endpoints/:id",
-    { schema: { operationId: "getWebhookEndpoint", summary: "Get a webhook endpoint (without its secret)", tags, params: IdParams, response: { 200: WebhookEndpointSchema } } },
+    {
+      schema: {
+        operationId: "getWebhookEndpoint",
+        summary: "Get a webhook endpoint (without its secret)",
+        tags,
+        params: IdParams,
+        response: { 200: WebhookEndpointSchema },
+      },
+    },
     async (req) => getEndpoint(ctx, requireAuth(req).accountId, req.params.id),
   );
 
@@ -32,8 +43,11 @@ export function registerWebhookEndpointRoutes(app: App, ctx: EmulatorContext): v
     "/webhook_endpoints",
     {
       schema: {
-        operationId: "createWebhookEndpoint", summary: "Create a webhook endpoint; the response carries its signing secret, shown only once", tags,
-        body: EndpointCreateSchema, response: { 201: WebhookEndpointCreatedSchema },
+        operationId: "createWebhookEndpoint",
+        summary: "Create a webhook endpoint; the response carries its signing secret, shown only once",
+        tags,
+        body: EndpointCreateSchema,
+        response: { 201: WebhookEndpointCreatedSchema },
       },
     },
     async (req, reply) => reply.code(201).send(createEndpoint(ctx, requireWriter(req).accountId, req.body, originOf(req))),
@@ -43,8 +57,12 @@ export function registerWebhookEndpointRoutes(app: App, ctx: EmulatorContext): v
     "/webhook_endpoints/:id",
     {
       schema: {
-        operationId: "updateWebhookEndpoint", summary: "Update a webhook endpoint's url, description, enabled_events or status", tags, params: IdParams,
-        body: EndpointUpdateSchema, response: { 200: WebhookEndpointSchema },
+        operationId: "updateWebhookEndpoint",
+        summary: "Update a webhook endpoint's url, description, enabled_events or status",
+        tags,
+        params: IdParams,
+        body: EndpointUpdateSchema,
+        response: { 200: WebhookEndpointSchema },
       },
     },
     async (req) => updateEndpoint(ctx, requireWriter(req).accountId, req.params.id, req.body, originOf(req)),
@@ -52,7 +70,15 @@ export function registerWebhookEndpointRoutes(app: App, ctx: EmulatorContext): v
 
   app.delete(
     "/webhook_endpoints/:id",
-    { schema: { operationId: "deleteWebhookEndpoint", summary: "Delete a webhook endpoint and its pending deliveries", tags, params: IdParams, response: { 204: NoContent } } },
+    {
+      schema: {
+        operationId: "deleteWebhookEndpoint",
+        summary: "Delete a webhook endpoint and its pending deliveries",
+        tags,
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
     async (req, reply) => {
       deleteEndpoint(ctx, requireWriter(req).accountId, req.params.id, originOf(req));
       return reply.code(204).send(null);

@@ -22,8 +22,7 @@ export const PageQuery = {
  * validation.ts turns a miss into "must not contain control characters".
  */
 export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
-export const Text = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
-  Type.String({ ...options, pattern: TEXT_PATTERN });
+export const Text = (options: { minLength?: number; maxLength?: number; description?: string } = {}) => Type.String({ ...options, pattern: TEXT_PATTERN });
 
 export const NoContent = Type.Null({ description: "No content" });
 
@@ -35,9 +34,7 @@ export const ErrorSchema = Type.Object({
 /** 422: `Validation failed: Name can't be blank` with the messages per field (or only `error`, for a rule). */
 export const ValidationErrorSchema = Type.Object({
   error: Type.String({ description: "`Validation failed: ...` (field errors), or the rule that was broken" }),
-  errors: Type.Optional(
-    Type.Record(Type.String(), Type.Array(Type.String()), { description: "Messages per field, e.g. `{\"name\": [\"can't be blank\"]}`" }),
-  ),
+  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Messages per field, e.g. `{"name": ["can\'t be blank"]}`' })),
 });
 
 /** 409 of the resumable upload: where the upload continues. */

@@ -2,12 +2,7 @@
 import { Type, type Static } from "typebox";
 import { Nullable, Text } from "./common.js";
 
-export const SnapshotStatusSchema = Type.Union([
-  Type.Literal("requested"),
-  Type.Literal("in_progress"),
-  Type.Literal("completed"),
-  Type.Literal("failed"),
-]);
+export const SnapshotStatusSchema = Type.Union([Type.Literal("requested"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("failed")]);
 
 const SNAPSHOT_TRIGGERS = ["manual", "scheduled", "pre_upgrade", "system"] as const;
 export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];

@@ -9,7 +9,7 @@ const endpointFields = {
   id: Type.String(),
   url: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
-  enabled_events: Type.Array(Type.String(), { description: "Event types delivered; [\"*\"] means all" }),
+  enabled_events: Type.Array(Type.String(), { description: 'Event types delivered; ["*"] means all' }),
   status: EndpointStatusSchema,
   created_at: Type.String(),
   updated_at: Type.String(),
@@ -28,7 +28,7 @@ export type WebhookEndpointJson = Static<typeof WebhookEndpointSchema>;
 export const EndpointCreateSchema = Type.Object({
   url: Type.String({ description: "https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks)" }),
   description: Type.Optional(Type.Union([Text(), Type.Null()])),
-  enabled_events: Type.Optional(Type.Array(Type.String(), { description: "Default [\"*\"]: every event" })),
+  enabled_events: Type.Optional(Type.Array(Type.String(), { description: 'Default ["*"]: every event' })),
   status: Type.Optional(EndpointStatusSchema),
 });
 export const EndpointUpdateSchema = Type.Object({

@@ -12,7 +12,11 @@ import { SnapshotCreateSchema, SnapshotSchema, SnapshotStatusSchema, UploadRecei
 import { PipelineApproveSchema, PipelineCreateSchema, PipelineStatusSchema, PipelineStepSchema, UpgradePipelineSchema } from "./upgrade-pipelines.js";
 import { AccountSchema, MeSchema, RoleSchema, UserSchema } from "./users.js";
 import {
-  DismissedReasonSchema, RecordUpdateSchema, VulnerabilityRecordSchema, VulnerabilitySeveritySchema, VulnerabilityStatusSchema,
+  DismissedReasonSchema,
+  RecordUpdateSchema,
+  VulnerabilityRecordSchema,
+  VulnerabilitySeveritySchema,
+  VulnerabilityStatusSchema,
 } from "./vulnerability-records.js";
 import { EndpointCreateSchema, EndpointUpdateSchema, WebhookEndpointCreatedSchema, WebhookEndpointSchema } from "./webhook-endpoints.js";
 
@@ -67,4 +71,3 @@ export const WIRE_TYPES: readonly WireType[] = [
   t("ValidationErrorBody", ValidationErrorSchema, "The body of a 422."),
   t("UploadConflictBody", UploadConflictSchema, "The body of a 409 from the upload endpoint."),
 ];
-

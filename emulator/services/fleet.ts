@@ -67,7 +67,12 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
     const id = newId("site");
     const common = { account_id: accountId, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION };
     insertFleetSite(db, {
-      ...common, id, name, url, created_at: created, updated_at: now,
+      ...common,
+      id,
+      name,
+      url,
+      created_at: created,
+      updated_at: now,
       next_health_check_ms: nowMs + Math.max(1, Math.round((intervalMs * i) / gen.sites)),
     });
     insertFleetHealthCheck(db, { ...common, id: newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: checks(url), checked_at: now });
@@ -76,8 +81,13 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
       const snapId = newId("snap");
       const size = (40 + ((i * 7 + k * 13) % 360)) * MIB + ((i * 7919 + k * 104_729) % MIB);
       insertFleetSnapshot(db, {
-        ...common, id: snapId, site_id: id, size_bytes: size, checksum_sha256: createHash("sha256").update(`${snapId}:${size}`).digest("hex"),
-        created_at: snapCreated[k]!, completed_at: snapCompleted[k]!,
+        ...common,
+        id: snapId,
+        site_id: id,
+        size_bytes: size,
+        checksum_sha256: createHash("sha256").update(`${snapId}:${size}`).digest("hex"),
+        created_at: snapCreated[k]!,
+        completed_at: snapCompleted[k]!,
       });
       snapshots++;
     }

@@ -40,18 +40,34 @@ interface StepInput {
 
 function apply(ctx: EmulatorContext, row: PipelineRow, t: Transition, atMs: number): void {
   updatePipelineRow(ctx.db, row.id, {
-    status: t.status ?? row.status, steps: t.steps, nextStepMs: t.nextMs, error: t.error ?? null, snapshotId: t.snapshotId ?? null,
-    completed: Boolean(t.completed), at: ctx.clock.iso(atMs),
+    status: t.status ?? row.status,
+    steps: t.steps,
+    nextStepMs: t.nextMs,
+    error: t.error ?? null,
+    snapshotId: t.snapshotId ?? null,
+    completed: Boolean(t.completed),
+    at: ctx.clock.iso(atMs),
   });
   if (t.event) {
-    recordActivity(ctx, { accountId: row.account_id, siteId: row.site_id, action: `upgrade_pipeline.${t.event}`, subjectType: "UpgradePipeline", subjectId: row.id });
+    recordActivity(ctx, {
+      accountId: row.account_id,
+      siteId: row.site_id,
+      action: `upgrade_pipeline.${t.event}`,
+      subjectType: "UpgradePipeline",
+      subjectId: row.id,
+    });
     ctx.events.emit(row.account_id, `upgrade_pipeline.${t.event}`, pipelineToJson(findPipeline(ctx.db, row.id)!));
   }
 }
 
 function fail(s: StepInput, name: StepName, error: string, rollback: boolean): Transition {
   return {
-    status: "failed", steps: setStep(s.steps, name, "failed", s.at), nextMs: rollback ? s.dueMs + s.stepMs : null, error, completed: !rollback, event: "failed",
+    status: "failed",
+    steps: setStep(s.steps, name, "failed", s.at),
+    nextMs: rollback ? s.dueMs + s.stepMs : null,
+    error,
+    completed: !rollback,
+    event: "failed",
   };
 }
 

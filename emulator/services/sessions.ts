@@ -81,7 +81,6 @@ export function defaultAccountOf(ctx: EmulatorContext, userId: string): { accoun
 
 const PRUNE_AFTER_MS = 24 * 3600 * 1000;
 
-
 /** A new access token and a refresh token in `familyId` (a new family on login). */
 export async function issueTokenPair(ctx: EmulatorContext, userId: string, accountId: string, familyId: string = randomUUID()): Promise<TokenPair> {
   const access = await signAccessToken(ctx, userId, accountId);
@@ -90,7 +89,13 @@ export async function issueTokenPair(ctx: EmulatorContext, userId: string, accou
   // Refresh tokens and revoked jtis are forgotten a day after they expired (they can no longer be used).
   pruneTokens(ctx.db, nowMs - PRUNE_AFTER_MS);
   insertRefreshToken(ctx.db, {
-    hash: hashToken(refresh), familyId, userId, accountId, accessJti: access.jti, expiresAtMs: nowMs + ctx.options.refreshTtl * 1000, at: ctx.clock.iso(nowMs),
+    hash: hashToken(refresh),
+    familyId,
+    userId,
+    accountId,
+    accessJti: access.jti,
+    expiresAtMs: nowMs + ctx.options.refreshTtl * 1000,
+    at: ctx.clock.iso(nowMs),
   });
   return { access_token: access.token, refresh_token: refresh, token_type: "Bearer", expires_in: ctx.options.accessTtl };
 }

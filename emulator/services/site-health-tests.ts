@@ -30,22 +30,38 @@ function vulnerabilityTest(site: SiteRow, ignored: Set<string>): HealthCheckItem
 export function siteTests(site: SiteRow, reachable: boolean, ignored: Set<string>): HealthCheckItem[] {
   if (!reachable) {
     return [
-      item("http_requests", "The site could not be reached", "critical",
-        `Requests to ${site.url} failed or returned a server error; the site is not serving pages.`),
+      item(
+        "http_requests",
+        "The site could not be reached",
+        "critical",
+        `Requests to ${site.url} failed or returned a server error; the site is not serving pages.`,
+      ),
     ];
   }
   const https = site.url.startsWith("https:");
   return [
     item("http_requests", "The site responds to requests", "good", `${site.url} answered with a successful status.`),
-    item("https_status", "Your website is using an active HTTPS connection", https ? "good" : "recommended",
-      https ? "Visitors are served over HTTPS." : "The site is served over plain HTTP; enable HTTPS."),
+    item(
+      "https_status",
+      "Your website is using an active HTTPS connection",
+      https ? "good" : "recommended",
+      https ? "Visitors are served over HTTPS." : "The site is served over plain HTTP; enable HTTPS.",
+    ),
     compareVersions(site.wp_version, CURRENT_WP_VERSION) >= 0
       ? item("wordpress_version", "Your version of WordPress is up to date", "good", `WordPress ${site.wp_version} is the latest version.`)
-      : item("wordpress_version", "A new version of WordPress is available", "recommended",
-          `WordPress ${site.wp_version} is installed; ${CURRENT_WP_VERSION} is available.`),
+      : item(
+          "wordpress_version",
+          "A new version of WordPress is available",
+          "recommended",
+          `WordPress ${site.wp_version} is installed; ${CURRENT_WP_VERSION} is available.`,
+        ),
     compareVersions(site.php_version, PHP_END_OF_LIFE) < 0
-      ? item("php_version", "Your site is running an outdated version of PHP", "critical",
-          `PHP ${site.php_version} no longer receives security updates; upgrade to ${PHP_END_OF_LIFE} or newer.`)
+      ? item(
+          "php_version",
+          "Your site is running an outdated version of PHP",
+          "critical",
+          `PHP ${site.php_version} no longer receives security updates; upgrade to ${PHP_END_OF_LIFE} or newer.`,
+        )
       : item("php_version", "Your site is running a supported version of PHP", "good", `PHP ${site.php_version} receives security updates.`),
     vulnerabilityTest(site, ignored),
     item("rest_availability", "The REST API is available", "good", "The REST API answered the loopback request."),

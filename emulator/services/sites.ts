@@ -10,7 +10,16 @@ import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../ver
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
 import {
-  deleteSiteRow, findSite, findSiteOf, insertSite, sitesWithUrlLike, siteJson, siteToJson, sitesPage, updateSiteRow, type SiteRow,
+  deleteSiteRow,
+  findSite,
+  findSiteOf,
+  insertSite,
+  sitesWithUrlLike,
+  siteJson,
+  siteToJson,
+  sitesPage,
+  updateSiteRow,
+  type SiteRow,
 } from "../store/sites.js";
 import { diff, recordActivity } from "./activity.js";
 import { runHealthCheck } from "./health-checks.js";
@@ -108,8 +117,14 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
     const nowMs = ctx.clock.nowMs();
     const nextCheck = nowMs + ctx.options.healthCheckInterval * 1000;
     insertSite(ctx.db, {
-      id, account_id: accountId, name: input.name, url: input.url, wp_version: input.wp_version ?? CURRENT_WP_VERSION,
-      php_version: input.php_version ?? CURRENT_PHP_VERSION, next_health_check_ms: nextCheck, created_at: ctx.clock.iso(nowMs),
+      id,
+      account_id: accountId,
+      name: input.name,
+      url: input.url,
+      wp_version: input.wp_version ?? CURRENT_WP_VERSION,
+      php_version: input.php_version ?? CURRENT_PHP_VERSION,
+      next_health_check_ms: nextCheck,
+      created_at: ctx.clock.iso(nowMs),
     });
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, origin);
     ctx.events.emit(accountId, "site.created", () => siteToJson(loadSite(ctx, accountId, id)));

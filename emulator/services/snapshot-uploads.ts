@@ -62,7 +62,12 @@ export class SnapshotUploads {
   }
 
   /** The whole body, or one chunk of a resumable upload. */
-  async put(row: SnapshotRow, source: Readable | undefined, h: { declared?: number; range?: ChunkRange; digests: ExpectedDigest[] }, origin: Origin): Promise<UploadResult> {
+  async put(
+    row: SnapshotRow,
+    source: Readable | undefined,
+    h: { declared?: number; range?: ChunkRange; digests: ExpectedDigest[] },
+    origin: Origin,
+  ): Promise<UploadResult> {
     if ((h.declared !== undefined && h.declared > UPLOAD_LIMIT) || (h.range && h.range.total > UPLOAD_LIMIT)) throw tooLarge();
     if (!source || h.declared === 0) throw badRequest("Upload body is empty");
     if (this.#busy.has(row.id)) throw new HttpError(409, "Another upload to this snapshot is in progress", { received_bytes: row.upload_received });
@@ -86,7 +91,12 @@ export class SnapshotUploads {
 
   async #whole(row: SnapshotRow, source: Readable, declared: number | undefined, digests: ExpectedDigest[], origin: Origin): Promise<SnapshotJson> {
     const ctx = this.#ctx;
-    const counter = new HashingCounter(UPLOAD_LIMIT, digests.map((d) => d.algorithm), [], { highWaterMark: UPLOAD_BUFFER_BYTES });
+    const counter = new HashingCounter(
+      UPLOAD_LIMIT,
+      digests.map((d) => d.algorithm),
+      [],
+      { highWaterMark: UPLOAD_BUFFER_BYTES },
+    );
     if (row.status === "completed") {
       await streamInto(source, counter, devNull());
       if (!counter.matches(digests)) throw mismatch();
@@ -116,7 +126,10 @@ export class SnapshotUploads {
   async #repeatChunk(row: SnapshotRow, source: Readable, { start, end, total }: ChunkRange, digests: ExpectedDigest[]): Promise<UploadResult> {
     const length = end - start + 1;
     if (total !== row.size_bytes || !row.data_path || !existsSync(row.data_path)) throw differentData();
-    const counter = new HashingCounter(length, digests.map((d) => d.algorithm));
+    const counter = new HashingCounter(
+      length,
+      digests.map((d) => d.algorithm),
+    );
     await streamInto(source, counter, devNull());
     if (counter.bytes !== length) throw badRequest("Body does not match Content-Range");
     const stored = digestOf(await hashFileRange(row.data_path, start, end + 1, createHash("sha256")), "hex");
@@ -144,7 +157,12 @@ export class SnapshotUploads {
     const known = this.#running.get(row.id);
     const wholeHash = start === 0 ? createHash("sha256") : known?.offset === start ? known.hash.copy() : undefined;
     this.#running.delete(row.id);
-    const counter = new HashingCounter(length, digests.map((d) => d.algorithm), wholeHash ? [wholeHash] : [], { sha256: false, highWaterMark: UPLOAD_BUFFER_BYTES });
+    const counter = new HashingCounter(
+      length,
+      digests.map((d) => d.algorithm),
+      wholeHash ? [wholeHash] : [],
+      { sha256: false, highWaterMark: UPLOAD_BUFFER_BYTES },
+    );
     const sink = createWriteStream(file, { flags: "r+", start, highWaterMark: UPLOAD_BUFFER_BYTES });
     try {
       await streamInto(source, counter, sink);

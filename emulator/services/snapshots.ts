@@ -10,8 +10,19 @@ import type { SnapshotInput, SnapshotJson } from "../schemas/snapshots.js";
 import type { PageSource } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import {
-  clearSnapshotStep, deleteSnapshotRow, dueSnapshots, findSnapshot, findSnapshotOf, insertSnapshot, markSnapshotCompleted, markSnapshotFailed,
-  markSnapshotInProgress, nextSnapshotDueMs, snapshotToJson, snapshotsPage, type SnapshotRow,
+  clearSnapshotStep,
+  deleteSnapshotRow,
+  dueSnapshots,
+  findSnapshot,
+  findSnapshotOf,
+  insertSnapshot,
+  markSnapshotCompleted,
+  markSnapshotFailed,
+  markSnapshotInProgress,
+  nextSnapshotDueMs,
+  snapshotToJson,
+  snapshotsPage,
+  type SnapshotRow,
 } from "../store/snapshots.js";
 import { snapshotInUse } from "../store/upgrade-pipelines.js";
 import { recordActivity } from "./activity.js";
@@ -46,8 +57,15 @@ export function createSnapshot(
   const nextMs = upload ? null : atMs + ctx.options.stepSeconds * 1000;
   ctx.db.transaction(() => {
     insertSnapshot(ctx.db, {
-      id, site_id: site.id, account_id: site.account_id, source: upload ? "upload" : "service", trigger: input.trigger ?? "manual",
-      description: input.description ?? null, wp_version: site.wp_version, php_version: site.php_version, next_step_ms: nextMs,
+      id,
+      site_id: site.id,
+      account_id: site.account_id,
+      source: upload ? "upload" : "service",
+      trigger: input.trigger ?? "manual",
+      description: input.description ?? null,
+      wp_version: site.wp_version,
+      php_version: site.php_version,
+      next_step_ms: nextMs,
       created_at: ctx.clock.iso(atMs),
     });
     recordActivity(ctx, { accountId: site.account_id, siteId: site.id, action: "snapshot.created", subjectType: "Snapshot", subjectId: id }, origin);

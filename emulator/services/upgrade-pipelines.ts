@@ -19,7 +19,14 @@ import type { PageSource } from "../store/db.js";
 import type { SiteRow } from "../store/sites.js";
 import { findSnapshot } from "../store/snapshots.js";
 import {
-  findPipeline, findPipelineOf, hasActivePipeline, insertPipeline, markPipelineApproved, pipelineToJson, pipelinesPage, type PipelineRow,
+  findPipeline,
+  findPipelineOf,
+  hasActivePipeline,
+  insertPipeline,
+  markPipelineApproved,
+  pipelineToJson,
+  pipelinesPage,
+  type PipelineRow,
 } from "../store/upgrade-pipelines.js";
 import { parseJson } from "../store/db.js";
 import { recordActivity } from "./activity.js";
@@ -82,12 +89,24 @@ export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: Pipel
   const id = newId("upg");
   ctx.db.transaction(() => {
     insertPipeline(ctx.db, {
-      id, site_id: site.id, account_id: site.account_id, from_wp_version: site.wp_version, to_wp_version: input.to_wp_version ?? site.wp_version,
-      from_php_version: site.php_version, to_php_version: input.to_php_version ?? site.php_version, snapshot_id: input.snapshot_id ?? null,
-      requires_approval: input.requires_approval === false ? 0 : 1, next_step_ms: nextMs, created_at: ctx.clock.iso(nowMs),
+      id,
+      site_id: site.id,
+      account_id: site.account_id,
+      from_wp_version: site.wp_version,
+      to_wp_version: input.to_wp_version ?? site.wp_version,
+      from_php_version: site.php_version,
+      to_php_version: input.to_php_version ?? site.php_version,
+      snapshot_id: input.snapshot_id ?? null,
+      requires_approval: input.requires_approval === false ? 0 : 1,
+      next_step_ms: nextMs,
+      created_at: ctx.clock.iso(nowMs),
       steps: STEP_NAMES.map((name) => ({ name, status: "pending", started_at: null, finished_at: null })),
     });
-    recordActivity(ctx, { accountId: site.account_id, siteId: site.id, action: "upgrade_pipeline.created", subjectType: "UpgradePipeline", subjectId: id }, origin);
+    recordActivity(
+      ctx,
+      { accountId: site.account_id, siteId: site.id, action: "upgrade_pipeline.created", subjectType: "UpgradePipeline", subjectId: id },
+      origin,
+    );
   })();
   const json = pipelineToJson(findPipeline(ctx.db, id)!);
   ctx.events.emit(site.account_id, "upgrade_pipeline.created", json);
@@ -103,8 +122,18 @@ export function approvePipeline(ctx: EmulatorContext, row: PipelineRow, userId: 
   const nextMs = nowMs + ctx.options.stepSeconds * 1000;
   ctx.db.transaction(() => {
     markPipelineApproved(ctx.db, row.id, { at: now, userId, comment, steps, nextStepMs: nextMs });
-    recordActivity(ctx, { accountId: row.account_id, siteId: row.site_id, action: "upgrade_pipeline.approved", subjectType: "UpgradePipeline", subjectId: row.id,
-      changes: { status: ["awaiting_approval", "applying"] } }, origin);
+    recordActivity(
+      ctx,
+      {
+        accountId: row.account_id,
+        siteId: row.site_id,
+        action: "upgrade_pipeline.approved",
+        subjectType: "UpgradePipeline",
+        subjectId: row.id,
+        changes: { status: ["awaiting_approval", "applying"] },
+      },
+      origin,
+    );
   })();
   const json = pipelineToJson(findPipeline(ctx.db, row.id)!);
   ctx.events.emit(row.account_id, "upgrade_pipeline.approved", json);

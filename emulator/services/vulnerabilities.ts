@@ -10,13 +10,27 @@ import { RECORD_STATUSES, type RecordPatch, type VulnerabilityRecordJson } from 
 import type { PageSource } from "../store/db.js";
 import { findSite, type SiteRow } from "../store/sites.js";
 import {
-  findRecord, findRecordOf, insertRecord, markRecordFixed, recordToJson, recordsOfSite, recordsPage, reopenRecord, setRecordStatus,
+  findRecord,
+  findRecordOf,
+  insertRecord,
+  markRecordFixed,
+  recordToJson,
+  recordsOfSite,
+  recordsPage,
+  reopenRecord,
+  setRecordStatus,
   type VulnerabilityRecordRow,
 } from "../store/vulnerability-records.js";
 import { diff, recordActivity } from "./activity.js";
 
 function announce(ctx: EmulatorContext, row: VulnerabilityRecordRow, action: "detected" | "fixed"): void {
-  recordActivity(ctx, { accountId: row.account_id, siteId: row.site_id, action: `vulnerability_record.${action}`, subjectType: "VulnerabilityRecord", subjectId: row.id });
+  recordActivity(ctx, {
+    accountId: row.account_id,
+    siteId: row.site_id,
+    action: `vulnerability_record.${action}`,
+    subjectType: "VulnerabilityRecord",
+    subjectId: row.id,
+  });
   ctx.events.emit(row.account_id, `vulnerability_record.${action}`, recordToJson(row));
 }
 
@@ -29,8 +43,17 @@ function insert(ctx: EmulatorContext, site: SiteRow, entry: CatalogueEntry): Vul
   };
   const id = newId("vuln");
   insertRecord(ctx.db, {
-    id, site_id: site.id, account_id: site.account_id, catalogue_key: entry.key, title: entry.title, description: entry.description,
-    software: JSON.stringify(software), fixed_in: entry.fixed_in, cve: entry.cve, cvss: JSON.stringify(entry.cvss), severity: entry.severity,
+    id,
+    site_id: site.id,
+    account_id: site.account_id,
+    catalogue_key: entry.key,
+    title: entry.title,
+    description: entry.description,
+    software: JSON.stringify(software),
+    fixed_in: entry.fixed_in,
+    cve: entry.cve,
+    cvss: JSON.stringify(entry.cvss),
+    severity: entry.severity,
     detected_at: ctx.clock.iso(),
   });
   return findRecord(ctx.db, id);
@@ -88,7 +111,13 @@ export function getRecord(ctx: EmulatorContext, siteId: string, id: string): Vul
 }
 
 /** PATCH: ignore with a reason, or reopen; `fixed` is the service's to set, and a fixed record stays fixed. */
-export function updateRecord(ctx: EmulatorContext, accountId: string, before: VulnerabilityRecordRow, body: RecordPatch, origin: Origin): VulnerabilityRecordJson {
+export function updateRecord(
+  ctx: EmulatorContext,
+  accountId: string,
+  before: VulnerabilityRecordRow,
+  body: RecordPatch,
+  origin: Origin,
+): VulnerabilityRecordJson {
   const errors = new FieldErrorCollector();
   if (body.status === "fixed") errors.add("status", "can't be set to fixed: the service fixes a record when the fix is installed");
   else if (before.status === "fixed" && body.status !== undefined) errors.add("status", "can't be changed once the record is fixed");
@@ -111,7 +140,11 @@ export function updateRecord(ctx: EmulatorContext, accountId: string, before: Vu
   if (!changes) return recordToJson(before);
   ctx.db.transaction(() => {
     setRecordStatus(ctx.db, before.id, { status, reason, comment, at: ctx.clock.iso() });
-    recordActivity(ctx, { accountId, siteId: before.site_id, action: "vulnerability_record.updated", subjectType: "VulnerabilityRecord", subjectId: before.id, changes }, origin);
+    recordActivity(
+      ctx,
+      { accountId, siteId: before.site_id, action: "vulnerability_record.updated", subjectType: "VulnerabilityRecord", subjectId: before.id, changes },
+      origin,
+    );
   })();
   const json = recordToJson(findRecord(ctx.db, before.id));
   ctx.events.emit(accountId, "vulnerability_record.updated", json);

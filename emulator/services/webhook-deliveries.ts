@@ -38,10 +38,22 @@ export function listDeliveryViews(ctx: EmulatorContext, accountId: string, limit
   return recentDeliveries(ctx.db, accountId, limit).map((d) => {
     // The same function and inputs as the sender (jobs/webhook-deliveries.ts): the headers it sent.
     const timestamp = String(d.last_attempt_ts);
-    const headers = d.last_attempt_ts !== null ? { "webhook-id": d.id, "webhook-timestamp": timestamp, "webhook-signature": signWebhook(d.secret, d.id, Number(timestamp), d.payload) } : null;
+    const headers =
+      d.last_attempt_ts !== null
+        ? { "webhook-id": d.id, "webhook-timestamp": timestamp, "webhook-signature": signWebhook(d.secret, d.id, Number(timestamp), d.payload) }
+        : null;
     return {
-      id: d.id, endpointId: d.endpoint_id, url: d.url, eventType: d.event_type, status: d.status, attempts: d.attempts,
-      lastStatus: d.last_status, lastError: d.last_error, createdAt: d.created_at, updatedAt: d.updated_at, headers,
+      id: d.id,
+      endpointId: d.endpoint_id,
+      url: d.url,
+      eventType: d.event_type,
+      status: d.status,
+      attempts: d.attempts,
+      lastStatus: d.last_status,
+      lastError: d.last_error,
+      createdAt: d.created_at,
+      updatedAt: d.updated_at,
+      headers,
       signatureVerifies: headers ? verifySignature(d.secret, d.id, headers["webhook-timestamp"], d.payload, headers["webhook-signature"]) : null,
     };
   });

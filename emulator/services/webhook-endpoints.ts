@@ -11,7 +11,13 @@ import { EVENT_TYPES } from "../events.js";
 import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
 import type { PageSource } from "../store/db.js";
 import {
-  deleteEndpointRow, endpointToJson, endpointsPage, findEndpointOf, insertEndpoint, updateEndpointRow, type EndpointRow,
+  deleteEndpointRow,
+  endpointToJson,
+  endpointsPage,
+  findEndpointOf,
+  insertEndpoint,
+  updateEndpointRow,
+  type EndpointRow,
 } from "../store/webhook-endpoints.js";
 import { diff, recordActivity } from "./activity.js";
 import { checkTargetUrl } from "./webhook-targets.js";
@@ -69,8 +75,14 @@ export function createEndpoint(ctx: EmulatorContext, accountId: string, body: En
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   ctx.db.transaction(() => {
     insertEndpoint(ctx.db, {
-      id, account_id: accountId, url: body.url, description: body.description ?? null, enabled_events: [...new Set(events)],
-      status: body.status ?? "enabled", secret, created_at: ctx.clock.iso(),
+      id,
+      account_id: accountId,
+      url: body.url,
+      description: body.description ?? null,
+      enabled_events: [...new Set(events)],
+      status: body.status ?? "enabled",
+      secret,
+      created_at: ctx.clock.iso(),
     });
     recordActivity(ctx, { accountId, action: "webhook_endpoint.created", subjectType: "WebhookEndpoint", subjectId: id }, origin);
     const json = getEndpoint(ctx, accountId, id);

@@ -18,16 +18,38 @@ type AddressClass = "refused" | "private" | "public";
 
 const REFUSED = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["169.254.0.0", 16], ["100.100.100.200", 32], ["168.63.129.16", 32], ["192.0.0.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) REFUSED.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["fe80::", 10], ["fd00:ec2::254", 128], ["ff00::", 8]] as const) REFUSED.addSubnet(net, prefix, "ipv6");
+  ["0.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["100.100.100.200", 32],
+  ["168.63.129.16", 32],
+  ["192.0.0.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  REFUSED.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128],
+  ["fe80::", 10],
+  ["fd00:ec2::254", 128],
+  ["ff00::", 8],
+] as const)
+  REFUSED.addSubnet(net, prefix, "ipv6");
 
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ["127.0.0.0", 8], ["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["100.64.0.0", 10], ["198.18.0.0", 15],
-] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::1", 128], ["fc00::", 7]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
+  ["127.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+  ["100.64.0.0", 10],
+  ["198.18.0.0", 15],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::1", 128],
+  ["fc00::", 7],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv6");
 
 /** Names that are this machine or a metadata service whatever DNS says. */
 const LOOPBACK_NAME = /^(localhost|.+\.localhost)\.?$/i;
@@ -97,7 +119,10 @@ export function checkTargetUrl(ctx: EmulatorContext, url: URL): string | null {
   if (literal === undefined) return url.protocol === "https:" ? null : "must use https";
   const refusal = refusalOf(ctx, literal, port);
   if (refusal === "is the emulator itself") return "must not point at the emulator itself";
-  if (refusal) return classifyAddress(literal) === "refused" ? "must not be a link-local, metadata or unspecified address" : "must not be a private or loopback address (the emulator allows them with --allow-private-webhooks)";
+  if (refusal)
+    return classifyAddress(literal) === "refused"
+      ? "must not be a link-local, metadata or unspecified address"
+      : "must not be a private or loopback address (the emulator allows them with --allow-private-webhooks)";
   // Plain http only inside this machine or network (a local receiver, with the flag).
   if (url.protocol === "http:" && classifyAddress(literal) === "public") return "must use https";
   return null;

@@ -37,8 +37,17 @@ export function insertActivity(db: Database, e: ActivityLogInsert): void {
     `INSERT INTO activity_logs (id, account_id, site_id, action, actor, subject_type, subject_id, changes, ip_address, request_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    newId("act"), e.accountId, e.siteId, e.action, JSON.stringify(e.actor), e.subjectType, e.subjectId,
-    e.changes ? JSON.stringify(e.changes) : null, e.ip, e.requestId, e.createdAt,
+    newId("act"),
+    e.accountId,
+    e.siteId,
+    e.action,
+    JSON.stringify(e.actor),
+    e.subjectType,
+    e.subjectId,
+    e.changes ? JSON.stringify(e.changes) : null,
+    e.ip,
+    e.requestId,
+    e.createdAt,
   );
 }
 
@@ -90,6 +99,8 @@ export function activityPage(db: Database, f: ActivityFilter): PageSource<Activi
   return {
     count: () => (stmt(db, `SELECT COUNT(*) AS n FROM activity_logs WHERE ${WHERE}`).get(params) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, `SELECT * FROM activity_logs WHERE ${WHERE} ORDER BY seq DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as ActivityRow[]).map(toJson),
+      (
+        stmt(db, `SELECT * FROM activity_logs WHERE ${WHERE} ORDER BY seq DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as ActivityRow[]
+      ).map(toJson),
   };
 }

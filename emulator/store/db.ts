@@ -12,9 +12,7 @@ function loadDriver(): typeof BetterSqlite3 {
   try {
     return require("better-sqlite3") as typeof BetterSqlite3;
   } catch {
-    throw new Error(
-      "the emulator needs the optional dependency better-sqlite3 (npm install better-sqlite3@12) — the API client itself does not",
-    );
+    throw new Error("the emulator needs the optional dependency better-sqlite3 (npm install better-sqlite3@12) — the API client itself does not");
   }
 }
 
@@ -41,9 +39,21 @@ function migrate(db: Database): void {
 
 // Children before parents, so that no foreign key stands in the way.
 const DATA_TABLES = [
-  "webhook_deliveries", "webhook_endpoints", "activity_logs", "vulnerability_records", "upgrade_pipelines",
-  "snapshots", "health_checks", "sites", "idempotency_keys", "revoked_jtis", "refresh_tokens", "api_tokens",
-  "memberships", "users", "accounts",
+  "webhook_deliveries",
+  "webhook_endpoints",
+  "activity_logs",
+  "vulnerability_records",
+  "upgrade_pipelines",
+  "snapshots",
+  "health_checks",
+  "sites",
+  "idempotency_keys",
+  "revoked_jtis",
+  "refresh_tokens",
+  "api_tokens",
+  "memberships",
+  "users",
+  "accounts",
 ];
 
 /** Empties every data table and sets the clock offset back to 0 (POST /__emulator/reset). */

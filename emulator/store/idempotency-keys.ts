@@ -17,7 +17,10 @@ export function findIdempotencyKey(db: Database, accountId: string, userId: stri
     | undefined;
 }
 
-export function insertIdempotencyKey(db: Database, k: { accountId: string; userId: string; key: string; hash: string; status: number; body: string; atMs: number }): void {
+export function insertIdempotencyKey(
+  db: Database,
+  k: { accountId: string; userId: string; key: string; hash: string; status: number; body: string; atMs: number },
+): void {
   stmt(
     db,
     `INSERT OR IGNORE INTO idempotency_keys (account_id, user_id, key, request_hash, status, body, created_at_ms)

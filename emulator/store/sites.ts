@@ -79,10 +79,9 @@ export function siteJson(db: Database, accountId: string, siteId: string): SiteJ
   const hit = cache?.get(siteId);
   if (hit) return hit.accountId === accountId ? hit.json : undefined;
   if (!isId("site", siteId)) return undefined;
-  const row = stmt(
-    db,
-    "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?",
-  ).get(siteId) as (SiteJson & { account_id: string }) | undefined;
+  const row = stmt(db, "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?").get(siteId) as
+    | (SiteJson & { account_id: string })
+    | undefined;
   if (!row || row.account_id !== accountId) return undefined;
   const { account_id: _account, ...json } = row;
   if (!cache) siteCache.set(db, (cache = new Map()));
@@ -119,7 +118,9 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
       let before = offset === 0 ? 0 : l.seqBefore.get(offset);
       if (before === undefined) {
         // A page reached by jumping: skip along the index alone (no row is read), then read by key.
-        const row = stmt(db, "SELECT seq FROM sites WHERE account_id = ? ORDER BY seq LIMIT 1 OFFSET ?").get(accountId, offset - 1) as { seq: number } | undefined;
+        const row = stmt(db, "SELECT seq FROM sites WHERE account_id = ? ORDER BY seq LIMIT 1 OFFSET ?").get(accountId, offset - 1) as
+          | { seq: number }
+          | undefined;
         if (!row) return [];
         before = row.seq;
         l.seqBefore.set(offset, before); // the same jump again is a seek
@@ -145,7 +146,9 @@ export function insertSite(db: Database, s: NewSite): void {
   noteSiteInserted(db, s.account_id);
 }
 
-export type SiteColumns = Partial<Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">>;
+export type SiteColumns = Partial<
+  Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">
+>;
 
 /** The one way to change a site's row (keeps siteJson's cache true). */
 export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns): void {

@@ -59,7 +59,9 @@ export function snapshotsPage(db: Database, siteId: string): PageSource<Snapshot
   return {
     count: () => (stmt(db, "SELECT COUNT(*) AS n FROM snapshots WHERE site_id = ?").get(siteId) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, "SELECT * FROM snapshots WHERE site_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?").all(siteId, limit, offset) as SnapshotRow[]).map(snapshotToJson),
+      (stmt(db, "SELECT * FROM snapshots WHERE site_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?").all(siteId, limit, offset) as SnapshotRow[]).map(
+        snapshotToJson,
+      ),
   };
 }
 

@@ -37,9 +37,18 @@ export function findApiToken(db: Database, hash: string): ApiTokenRow | undefine
 }
 
 /** `prefix`: the token's first characters, kept so the account settings can tell tokens apart. */
-export function insertApiToken(db: Database, t: { id: string; hash: string; prefix: string; userId: string; accountId: string; name: string; at: string }): void {
+export function insertApiToken(
+  db: Database,
+  t: { id: string; hash: string; prefix: string; userId: string; accountId: string; name: string; at: string },
+): void {
   stmt(db, "INSERT INTO api_tokens (id, token_hash, token_prefix, user_id, account_id, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-    t.id, t.hash, t.prefix, t.userId, t.accountId, t.name, t.at,
+    t.id,
+    t.hash,
+    t.prefix,
+    t.userId,
+    t.accountId,
+    t.name,
+    t.at,
   );
 }
 
@@ -98,7 +107,10 @@ export function spendRefreshToken(db: Database, seq: number, at: string): boolea
 
 /** Revokes the family's refresh tokens; returns the access jtis issued with them and when. */
 export function revokeRefreshFamily(db: Database, familyId: string, at: string): { access_jti: string | null; created_at: string }[] {
-  const rows = stmt(db, "SELECT access_jti, created_at FROM refresh_tokens WHERE family_id = ?").all(familyId) as { access_jti: string | null; created_at: string }[];
+  const rows = stmt(db, "SELECT access_jti, created_at FROM refresh_tokens WHERE family_id = ?").all(familyId) as {
+    access_jti: string | null;
+    created_at: string;
+  }[];
   stmt(db, "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?").run(at, familyId);
   return rows;
 }

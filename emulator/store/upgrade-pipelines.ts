@@ -65,7 +65,9 @@ export function pipelinesPage(db: Database, siteId: string): PageSource<UpgradeP
   return {
     count: () => (stmt(db, "SELECT COUNT(*) AS n FROM upgrade_pipelines WHERE site_id = ?").get(siteId) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, "SELECT * FROM upgrade_pipelines WHERE site_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?").all(siteId, limit, offset) as PipelineRow[]).map(pipelineToJson),
+      (stmt(db, "SELECT * FROM upgrade_pipelines WHERE site_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?").all(siteId, limit, offset) as PipelineRow[]).map(
+        pipelineToJson,
+      ),
   };
 }
 
@@ -83,7 +85,17 @@ export function isApplying(db: Database, siteId: string): boolean {
 
 export type NewPipeline = Pick<
   PipelineRow,
-  "id" | "site_id" | "account_id" | "from_wp_version" | "to_wp_version" | "from_php_version" | "to_php_version" | "snapshot_id" | "requires_approval" | "next_step_ms" | "created_at"
+  | "id"
+  | "site_id"
+  | "account_id"
+  | "from_wp_version"
+  | "to_wp_version"
+  | "from_php_version"
+  | "to_php_version"
+  | "snapshot_id"
+  | "requires_approval"
+  | "next_step_ms"
+  | "created_at"
 > & { steps: Step[] };
 
 export function insertPipeline(db: Database, p: NewPipeline): void {
@@ -92,11 +104,28 @@ export function insertPipeline(db: Database, p: NewPipeline): void {
     `INSERT INTO upgrade_pipelines (id, site_id, account_id, status, from_wp_version, to_wp_version, from_php_version, to_php_version,
        snapshot_id, requires_approval, steps, next_step_ms, created_at, updated_at)
      VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(p.id, p.site_id, p.account_id, p.from_wp_version, p.to_wp_version, p.from_php_version, p.to_php_version, p.snapshot_id,
-    p.requires_approval, JSON.stringify(p.steps), p.next_step_ms, p.created_at, p.created_at);
+  ).run(
+    p.id,
+    p.site_id,
+    p.account_id,
+    p.from_wp_version,
+    p.to_wp_version,
+    p.from_php_version,
+    p.to_php_version,
+    p.snapshot_id,
+    p.requires_approval,
+    JSON.stringify(p.steps),
+    p.next_step_ms,
+    p.created_at,
+    p.created_at,
+  );
 }
 
-export function markPipelineApproved(db: Database, id: string, a: { at: string; userId: string; comment: string | null; steps: Step[]; nextStepMs: number }): void {
+export function markPipelineApproved(
+  db: Database,
+  id: string,
+  a: { at: string; userId: string; comment: string | null; steps: Step[]; nextStepMs: number },
+): void {
   stmt(
     db,
     `UPDATE upgrade_pipelines SET status = 'applying', approved_at = ?, approved_by = ?, comment = ?, steps = ?, next_step_ms = ?, updated_at = ?

@@ -46,9 +46,10 @@ function accountToJson(row: AccountRow): AccountJson {
 const MEMBER_COLUMNS = "u.id, u.email, u.name, u.otp_secret, u.created_at, m.role";
 
 export function findMember(db: Database, accountId: string, userId: string): UserJson | undefined {
-  const row = stmt(db, `SELECT ${MEMBER_COLUMNS} FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.account_id = ? AND u.id = ?`).get(accountId, userId) as
-    | MemberRow
-    | undefined;
+  const row = stmt(db, `SELECT ${MEMBER_COLUMNS} FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.account_id = ? AND u.id = ?`).get(
+    accountId,
+    userId,
+  ) as MemberRow | undefined;
   return row && memberToJson(row);
 }
 
@@ -57,8 +58,13 @@ export function membersPage(db: Database, accountId: string): PageSource<UserJso
   return {
     count: () => (stmt(db, "SELECT COUNT(*) AS n FROM memberships WHERE account_id = ?").get(accountId) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, `SELECT ${MEMBER_COLUMNS} FROM users u JOIN memberships m ON m.user_id = u.id
-                  WHERE m.account_id = ? ORDER BY m.rowid LIMIT ? OFFSET ?`).all(accountId, limit, offset) as MemberRow[]).map(memberToJson),
+      (
+        stmt(
+          db,
+          `SELECT ${MEMBER_COLUMNS} FROM users u JOIN memberships m ON m.user_id = u.id
+                  WHERE m.account_id = ? ORDER BY m.rowid LIMIT ? OFFSET ?`,
+        ).all(accountId, limit, offset) as MemberRow[]
+      ).map(memberToJson),
   };
 }
 
@@ -76,9 +82,13 @@ export function accountsPage(db: Database, userId: string): PageSource<AccountJs
   return {
     count: () => (stmt(db, "SELECT COUNT(*) AS n FROM memberships WHERE user_id = ?").get(userId) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, "SELECT a.* FROM accounts a JOIN memberships m ON m.account_id = a.id WHERE m.user_id = ? ORDER BY a.seq LIMIT ? OFFSET ?").all(
-        userId, limit, offset,
-      ) as AccountRow[]).map(accountToJson),
+      (
+        stmt(db, "SELECT a.* FROM accounts a JOIN memberships m ON m.account_id = a.id WHERE m.user_id = ? ORDER BY a.seq LIMIT ? OFFSET ?").all(
+          userId,
+          limit,
+          offset,
+        ) as AccountRow[]
+      ).map(accountToJson),
   };
 }
 
@@ -88,16 +98,17 @@ export function roleIn(db: Database, accountId: string, userId: string): Role | 
 
 /** The user's oldest membership (where a login lands). */
 export function firstMembership(db: Database, userId: string): { accountId: string; role: Role } | undefined {
-  const m = stmt(db, "SELECT m.account_id, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ? ORDER BY a.seq LIMIT 1").get(userId) as
-    | { account_id: string; role: Role }
-    | undefined;
+  const m = stmt(db, "SELECT m.account_id, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ? ORDER BY a.seq LIMIT 1").get(
+    userId,
+  ) as { account_id: string; role: Role } | undefined;
   return m && { accountId: m.account_id, role: m.role };
 }
 
 /** The user's name and role in an account (role undefined when not a member). */
 export function userInAccount(db: Database, accountId: string, userId: string): { name: string; role: Role | null } | undefined {
   const row = stmt(db, "SELECT u.name AS user_name, m.role FROM users u LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = ? WHERE u.id = ?").get(
-    accountId, userId,
+    accountId,
+    userId,
   ) as { user_name: string; role: Role | null } | undefined;
   return row && { name: row.user_name, role: row.role };
 }
@@ -120,7 +131,14 @@ export function insertAccount(db: Database, a: { id: string; name: string; at: s
 }
 
 export function insertUser(db: Database, u: { id: string; email: string; name: string; passwordHash: string; otpSecret: string | null; at: string }): void {
-  stmt(db, "INSERT INTO users (id, email, name, password_hash, otp_secret, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(u.id, u.email, u.name, u.passwordHash, u.otpSecret, u.at);
+  stmt(db, "INSERT INTO users (id, email, name, password_hash, otp_secret, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
+    u.id,
+    u.email,
+    u.name,
+    u.passwordHash,
+    u.otpSecret,
+    u.at,
+  );
 }
 
 /** Adds (or changes) a membership; the first owner becomes the account's owner. */

@@ -63,7 +63,10 @@ export function markRetry(db: Database, id: string, r: { attempts: number; nextM
 }
 
 /** The last retry failed: the delivery is `failed` and its endpoint `disabled`. */
-export function markFailed(db: Database, d: { id: string; endpointId: string; attempts: number; status: number | null; error: string | null; at: string }): void {
+export function markFailed(
+  db: Database,
+  d: { id: string; endpointId: string; attempts: number; status: number | null; error: string | null; at: string },
+): void {
   db.transaction(() => {
     stmt(
       db,
@@ -102,7 +105,11 @@ export function recordAttemptTimestamp(db: Database, id: string, timestamp: numb
 }
 
 /** For the console: the account's latest deliveries, newest first, with their endpoint's URL and secret. */
-export function recentDeliveries(db: Database, accountId: string, limit: number): (DeliveryRow & { url: string; secret: string; updated_at: string; last_attempt_ts: number | null })[] {
+export function recentDeliveries(
+  db: Database,
+  accountId: string,
+  limit: number,
+): (DeliveryRow & { url: string; secret: string; updated_at: string; last_attempt_ts: number | null })[] {
   return stmt(
     db,
     `SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id

@@ -38,13 +38,18 @@ export function endpointsPage(db: Database, accountId: string): PageSource<Webho
   return {
     count: () => (stmt(db, "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?").get(accountId) as { n: number }).n,
     rows: (limit, offset) =>
-      (stmt(db, "SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as EndpointRow[]).map(endpointToJson),
+      (stmt(db, "SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as EndpointRow[]).map(
+        endpointToJson,
+      ),
   };
 }
 
 /** The account's enabled endpoints with the events they take. */
 export function enabledEndpoints(db: Database, accountId: string): { id: string; events: string[] }[] {
-  const rows = stmt(db, "SELECT id, enabled_events FROM webhook_endpoints WHERE account_id = ? AND status = 'enabled'").all(accountId) as { id: string; enabled_events: string }[];
+  const rows = stmt(db, "SELECT id, enabled_events FROM webhook_endpoints WHERE account_id = ? AND status = 'enabled'").all(accountId) as {
+    id: string;
+    enabled_events: string;
+  }[];
   return rows.map((r) => ({ id: r.id, events: JSON.parse(r.enabled_events) as string[] }));
 }
 
@@ -56,9 +61,18 @@ export function insertEndpoint(db: Database, e: Omit<EndpointRow, "enabled_event
   ).run(e.id, e.account_id, e.url, e.description, JSON.stringify(e.enabled_events), e.status, e.secret, e.created_at, e.created_at);
 }
 
-export function updateEndpointRow(db: Database, id: string, e: Pick<WebhookEndpointJson, "url" | "description" | "enabled_events" | "status" | "updated_at">): void {
+export function updateEndpointRow(
+  db: Database,
+  id: string,
+  e: Pick<WebhookEndpointJson, "url" | "description" | "enabled_events" | "status" | "updated_at">,
+): void {
   stmt(db, "UPDATE webhook_endpoints SET url = ?, description = ?, enabled_events = ?, status = ?, updated_at = ? WHERE id = ?").run(
-    e.url, e.description, JSON.stringify(e.enabled_events), e.status, e.updated_at, id,
+    e.url,
+    e.description,
+    JSON.stringify(e.enabled_events),
+    e.status,
+    e.updated_at,
+    id,
   );
 }
 

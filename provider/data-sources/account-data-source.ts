@@ -25,7 +25,14 @@ export const accountDataSource: DataSource<ProviderData, typeof accountDataSourc
       const client = await ctx.data.client();
       const id = config.id ?? (await client.me({ signal: ctx.signal })).current_account_id;
       const a = await client.accounts.get(id, { signal: ctx.signal });
-      return { id: a.id, name: a.name, personal: !!a.personal, owner_id: a.owner_id ?? null, created_at: a.created_at ?? null, updated_at: a.updated_at ?? null };
+      return {
+        id: a.id,
+        name: a.name,
+        personal: !!a.personal,
+        owner_id: a.owner_id ?? null,
+        created_at: a.created_at ?? null,
+        updated_at: a.updated_at ?? null,
+      };
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) {
         diags.error(`No account with id ${JSON.stringify(config.id)}`, "The user the provider is authenticated as does not belong to it.", path("id"));

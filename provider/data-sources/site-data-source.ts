@@ -49,7 +49,9 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
       if (match && others.length === 0) return siteModel(match);
       diags.error(
         matches.length ? `${matches.length} sites have ${key} ${JSON.stringify(wanted)}` : `No site with ${key} ${JSON.stringify(wanted)}`,
-        matches.length ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.` : "Check the value, and that the credentials belong to the site's account.",
+        matches.length
+          ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.`
+          : "Check the value, and that the credentials belong to the site's account.",
         path(key),
       );
       return null;

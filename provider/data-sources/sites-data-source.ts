@@ -18,7 +18,10 @@ export const sitesDataSourceSchema = defineSchema({
       validators: [oneOf("healthy", "degraded", "down", "maintenance", "unknown")],
     },
     sites: {
-      type: ["list", ["object", { id: "string", name: "string", url: "string", wp_version: "string", php_version: "string", status: "string", created_at: "string" }]],
+      type: [
+        "list",
+        ["object", { id: "string", name: "string", url: "string", wp_version: "string", php_version: "string", status: "string", created_at: "string" }],
+      ],
       computed: true,
       description: "The sites, each with `id`, `name`, `url`, `wp_version`, `php_version`, `status` and `created_at`.",
     },

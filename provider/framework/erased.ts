@@ -11,7 +11,11 @@ export interface ErasedResource<D> {
   schema: Schema;
   identity?: string;
   validateConfig?(config: ObjectValue, diags: Diagnostics): void;
-  modifyPlan?(req: { plan: ObjectValue; prior: ObjectValue | null; config: ObjectValue; requiresReplace: AttributePath[] }, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
+  modifyPlan?(
+    req: { plan: ObjectValue; prior: ObjectValue | null; config: ObjectValue; requiresReplace: AttributePath[] },
+    diags: Diagnostics,
+    ctx: PlanContext<D>,
+  ): void | Promise<void>;
   create(req: { plan: ObjectValue; config: ObjectValue }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;

@@ -49,7 +49,9 @@ export type Model<B extends Block> = string extends keyof B["attributes"]
 /** The state read() receives: every attribute may be null (an imported object has only its identity). */
 export type Stored<B extends Block> = string extends keyof B["attributes"]
   ? ObjectValue
-  : { -readonly [K in keyof B["attributes"]]: ValueOf<B["attributes"][K]["type"]> | null } & { -readonly [K in keyof Blocks<B>]: NestedModel<Blocks<B>[K], "stored"> };
+  : { -readonly [K in keyof B["attributes"]]: ValueOf<B["attributes"][K]["type"]> | null } & {
+      -readonly [K in keyof Blocks<B>]: NestedModel<Blocks<B>[K], "stored">;
+    };
 
 /** A model (or value) in which any value below the top, at any depth, may still be unknown (validation, planning). */
 export type Planned<T> = T extends BigNumber | Dynamic | Unknown
@@ -106,7 +108,10 @@ function convertAttribute(attr: Attribute, v: Value, mode: ModelMode, diags: Dia
   if (v instanceof Unknown) return mode === "planned" ? v : null;
   if (v === null) {
     if (mode === "known" && attr.required) {
-      diags.error(CONVERSION, `Received null for the required attribute ${name}. This is always a bug in the provider or Terraform.`, [...at, { attribute: name }]);
+      diags.error(CONVERSION, `Received null for the required attribute ${name}. This is always a bug in the provider or Terraform.`, [
+        ...at,
+        { attribute: name },
+      ]);
     }
     return null;
   }
@@ -114,7 +119,8 @@ function convertAttribute(attr: Attribute, v: Value, mode: ModelMode, diags: Dia
 }
 
 function convertNested(nb: NestedBlock, v: Value, mode: ModelMode, diags: Diagnostics, at: AttributePath): Value {
-  if (v instanceof Unknown) return mode === "planned" ? v : nb.nesting === "single" ? null : nb.nesting === "group" ? convertBlock(nb.block, {}, mode, diags, at) : [];
+  if (v instanceof Unknown)
+    return mode === "planned" ? v : nb.nesting === "single" ? null : nb.nesting === "group" ? convertBlock(nb.block, {}, mode, diags, at) : [];
   if (v === null) return nb.nesting === "single" ? null : nb.nesting === "group" ? convertBlock(nb.block, {}, mode, diags, at) : nb.nesting === "map" ? {} : [];
   if (Array.isArray(v)) return mapArray(v, (x, i) => (isObject(x) ? convertBlock(nb.block, x, mode, diags, [...at, { index: i }]) : x));
   if (!isObject(v)) return v;

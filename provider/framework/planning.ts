@@ -28,11 +28,15 @@ function pairs(nb: NestedBlock, v: Value, other: Value): [ObjectValue, ObjectVal
   if (isObject(v) && (nb.nesting === "single" || nb.nesting === "group")) return [[v, isObject(other) ? other : null, null]];
   if (Array.isArray(v)) {
     const o = Array.isArray(other) ? other : [];
-    return v.flatMap((x, i) => (isObject(x) ? [[x, isObject(o[i] ?? null) ? (o[i] as ObjectValue) : null, i] as [ObjectValue, ObjectValue | null, number]] : []));
+    return v.flatMap((x, i) =>
+      isObject(x) ? [[x, isObject(o[i] ?? null) ? (o[i] as ObjectValue) : null, i] as [ObjectValue, ObjectValue | null, number]] : [],
+    );
   }
   if (isObject(v) && nb.nesting === "map") {
     const o = isObject(other) ? other : {};
-    return Object.entries(v).flatMap(([k, x]) => (isObject(x) ? [[x, isObject(o[k] ?? null) ? (o[k] as ObjectValue) : null, k] as [ObjectValue, ObjectValue | null, string]] : []));
+    return Object.entries(v).flatMap(([k, x]) =>
+      isObject(x) ? [[x, isObject(o[k] ?? null) ? (o[k] as ObjectValue) : null, k] as [ObjectValue, ObjectValue | null, string]] : [],
+    );
   }
   return [];
 }
@@ -78,7 +82,15 @@ function markUnknown(block: Block, plan: ObjectValue, config: ObjectValue | null
 }
 
 /** Step 3. `priorState` is the whole prior object (null when creating), `prior` the one at this level. */
-function modify(block: Block, at: AttributePath, plan: ObjectValue, prior: ObjectValue | null, config: ObjectValue | null, priorState: ObjectValue | null, replace: AttributePath[]): void {
+function modify(
+  block: Block,
+  at: AttributePath,
+  plan: ObjectValue,
+  prior: ObjectValue | null,
+  config: ObjectValue | null,
+  priorState: ObjectValue | null,
+  replace: AttributePath[],
+): void {
   for (const name in block.attributes) {
     const modifiers = block.attributes[name]!.planModifiers;
     if (!modifiers) continue;

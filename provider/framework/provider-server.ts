@@ -72,7 +72,8 @@ export class ProviderServer<D> {
   }
 
   private buildSchemaReply() {
-    const map = <T extends { schema: Schema }>(m: Map<string, Entry<T>>) => Object.fromEntries([...m].map(([name, e]) => [name, toProto.schema(e.impl.schema)]));
+    const map = <T extends { schema: Schema }>(m: Map<string, Entry<T>>) =>
+      Object.fromEntries([...m].map(([name, e]) => [name, toProto.schema(e.impl.schema)]));
     return {
       provider: toProto.schema(this.def.schema),
       resource_schemas: map(this.resources),
@@ -151,7 +152,10 @@ export class ProviderServer<D> {
       if (impl.modifyPlan) {
         const priorModel = prior === null ? null : this.model(impl.schema, prior, "known", diags);
         if (priorModel === undefined) return {};
-        await impl.modifyPlan({ plan, prior: priorModel, config, requiresReplace }, diags, { data: this.configured ? this.data : undefined, signal: this.signal });
+        await impl.modifyPlan({ plan, prior: priorModel, config, requiresReplace }, diags, {
+          data: this.configured ? this.data : undefined,
+          signal: this.signal,
+        });
         if (diags.hasErrors) return {};
       }
       return {
@@ -192,7 +196,12 @@ export class ProviderServer<D> {
       if (impl.importState) partial = impl.importState(req.id, diags);
       else if (impl.identity) {
         const id = req.id.trim();
-        if (!id) diags.error("Invalid import ID", `Import a ${req.type_name} by its ${impl.identity}, e.g. \`terraform import ${req.type_name}.example <${impl.identity}>\`.`, path(impl.identity));
+        if (!id)
+          diags.error(
+            "Invalid import ID",
+            `Import a ${req.type_name} by its ${impl.identity}, e.g. \`terraform import ${req.type_name}.example <${impl.identity}>\`.`,
+            path(impl.identity),
+          );
         partial = { [impl.identity]: id };
       } else {
         diags.error("Resource Import Not Implemented", `${req.type_name} cannot be imported.`);
@@ -221,7 +230,12 @@ export class ProviderServer<D> {
   }
 
   /** Attribute validators at every level, then (when they pass) the cross-attribute checks on the model. */
-  private validate(impl: { schema: Schema; validateConfig?(config: ObjectValue, diags: Diagnostics): void }, type: CtyType, wire: Wire, diags: Diagnostics): void {
+  private validate(
+    impl: { schema: Schema; validateConfig?(config: ObjectValue, diags: Diagnostics): void },
+    type: CtyType,
+    wire: Wire,
+    diags: Diagnostics,
+  ): void {
     const config = this.object(type, wire);
     validateBlock(impl.schema, config, [], diags);
     if (diags.hasErrors || !impl.validateConfig) return;
@@ -280,7 +294,10 @@ export class ProviderServer<D> {
         diags.error("Provider not configured", "The provider was not configured before this operation; this is a bug in Terraform or the provider.");
       } else {
         log.error(`${rpc} failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-        diags.error("Unexpected provider error", `${rpc}: ${err instanceof Error ? err.message : String(err)}\n\nThis is always a bug in the provider; please report it.`);
+        diags.error(
+          "Unexpected provider error",
+          `${rpc}: ${err instanceof Error ? err.message : String(err)}\n\nThis is always a bug in the provider; please report it.`,
+        );
       }
     }
     if (started) log.debug(`served ${rpc}`, { ms: Date.now() - started, diagnostics: diags.items.length });
@@ -289,4 +306,3 @@ export class ProviderServer<D> {
 }
 
 class ProviderNotConfigured extends Error {}
-

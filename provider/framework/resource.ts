@@ -22,7 +22,8 @@ export interface PlanContext<D> {
 }
 
 /** Names of a schema's string attributes: the candidates for a resource's identity. */
-type StringAttribute<S extends Schema> = { [K in keyof S["attributes"]]: S["attributes"][K]["type"] extends "string" ? K : never }[keyof S["attributes"]] & string;
+type StringAttribute<S extends Schema> = { [K in keyof S["attributes"]]: S["attributes"][K]["type"] extends "string" ? K : never }[keyof S["attributes"]] &
+  string;
 
 /** A model whose identity attribute is known to be set. */
 type WithIdentity<M, I extends string> = [I] extends [never] ? M : M & { [K in I]: string };
@@ -61,7 +62,11 @@ export interface Resource<D, S extends Schema = Schema, I extends StringAttribut
   create(req: { plan: Model<S>; config: Model<S> }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
   /** Return state null when the object is gone: Terraform then plans to create it again. */
   read(req: { state: WithIdentity<Stored<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
-  update(req: { plan: WithIdentity<Model<S>, I>; prior: WithIdentity<Model<S>, I>; config: Model<S>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
+  update(
+    req: { plan: WithIdentity<Model<S>, I>; prior: WithIdentity<Model<S>, I>; config: Model<S>; private: PrivateState },
+    diags: Diagnostics,
+    ctx: CallContext<D>,
+  ): Promise<ResourceResult<S>>;
   delete(req: { prior: WithIdentity<Model<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
   /** Turns a `terraform import` id into a partial state; Terraform reads the rest with read(). Default, with
    * an identity: the id, trimmed, becomes the identity attribute. */

@@ -11,19 +11,30 @@ export interface UpgradeRequest {
   raw_state?: { json?: Uint8Array | null; flatmap?: Record<string, string> } | null;
 }
 
-export function upgradeState<D>(impl: ErasedResource<D>, type: CtyType, req: UpgradeRequest, diags: Diagnostics): { upgraded_state?: toProto.ProtoDynamicValue } {
+export function upgradeState<D>(
+  impl: ErasedResource<D>,
+  type: CtyType,
+  req: UpgradeRequest,
+  diags: Diagnostics,
+): { upgraded_state?: toProto.ProtoDynamicValue } {
   const target = impl.schema.version ?? 0;
   let version = typeof req.version === "object" && req.version ? req.version.toNumber() : Number(req.version ?? 0);
   const raw = req.raw_state?.json;
   if (!raw || raw.length === 0) {
     if (req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length) {
-      diags.error("Unsupported state format", "This resource's state uses the legacy flatmap format, which this provider cannot read. Remove it from state and import it again.");
+      diags.error(
+        "Unsupported state format",
+        "This resource's state uses the legacy flatmap format, which this provider cannot read. Remove it from state and import it again.",
+      );
     }
     return { upgraded_state: toProto.dynamicValue(type, null) };
   }
   let json = JSON.parse(Buffer.from(raw).toString("utf8")) as Record<string, unknown>;
   if (version > target) {
-    diags.error("Resource state from a newer provider", `The state of this ${req.type_name} was written with schema version ${version}, but this provider only knows up to version ${target}. Use a newer provider version.`);
+    diags.error(
+      "Resource state from a newer provider",
+      `The state of this ${req.type_name} was written with schema version ${version}, but this provider only knows up to version ${target}. Use a newer provider version.`,
+    );
     return {};
   }
   for (; version < target; version++) {

@@ -63,7 +63,8 @@ export function oneOf(...allowed: string[]): Validator {
   return {
     description: `one of ${allowed.map((a) => `\`${a}\``).join(", ")}`,
     validate(v, at, diags) {
-      if (typeof v === "string" && !allowed.includes(v)) diags.error(invalid, `Attribute value must be one of: ${allowed.map((a) => JSON.stringify(a)).join(", ")}; got: ${JSON.stringify(v)}.`, at);
+      if (typeof v === "string" && !allowed.includes(v))
+        diags.error(invalid, `Attribute value must be one of: ${allowed.map((a) => JSON.stringify(a)).join(", ")}; got: ${JSON.stringify(v)}.`, at);
     },
   };
 }
@@ -82,7 +83,8 @@ export function sizeAtLeast(min: number): Validator {
   return {
     description: `a collection of at least ${min} element${min === 1 ? "" : "s"}`,
     validate(v, at, diags) {
-      if (Array.isArray(v) && v.length < min) diags.error("Invalid Attribute Value", `Attribute must contain at least ${min} element${min === 1 ? "" : "s"}, got: ${v.length}.`, at);
+      if (Array.isArray(v) && v.length < min)
+        diags.error("Invalid Attribute Value", `Attribute must contain at least ${min} element${min === 1 ? "" : "s"}, got: ${v.length}.`, at);
     },
   };
 }

@@ -19,10 +19,7 @@ function pem(label: string, der: Uint8Array): string {
 }
 
 function name(commonName: string): Buffer {
-  return sequence(
-    set(sequence(oid("2.5.4.10"), utf8String("siteops"))),
-    set(sequence(oid("2.5.4.3"), utf8String(commonName))),
-  );
+  return sequence(set(sequence(oid("2.5.4.10"), utf8String("siteops"))), set(sequence(oid("2.5.4.3"), utf8String(commonName))));
 }
 
 function extension(id: string, critical: boolean, value: Uint8Array): Buffer {

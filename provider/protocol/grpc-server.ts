@@ -93,7 +93,14 @@ export async function createGrpcServer(options: GrpcServerOptions): Promise<Grpc
     // building its store of ~140 root certificates for the context: ~18 ms of CPU at every start, for
     // certificates this server never uses.
     const expected = pemToDer(options.tls.clientCert);
-    const server = tls.createServer({ key: options.tls.key, cert: options.tls.cert, ca: [], requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["h2"] });
+    const server = tls.createServer({
+      key: options.tls.key,
+      cert: options.tls.cert,
+      ca: [],
+      requestCert: true,
+      rejectUnauthorized: false,
+      ALPNProtocols: ["h2"],
+    });
     server.on("secureConnection", (socket: TLSSocket) => {
       const peer = socket.getPeerX509Certificate();
       if (!peer || !peer.raw.equals(expected)) {

@@ -26,7 +26,7 @@ function checkLaunch(env: NodeJS.ProcessEnv): void {
     throw new HandshakeError(
       "This binary is a plugin. These are not meant to be executed directly.\n" +
         "Please execute the program that consumes these plugins, which will load any plugins automatically\n" +
-        "(for this one: Terraform, with `source = \"siteops/siteops\"` in required_providers).",
+        '(for this one: Terraform, with `source = "siteops/siteops"` in required_providers).',
     );
   }
   const offered = (env.PLUGIN_PROTOCOL_VERSIONS ?? String(APP_PROTOCOL_VERSION)).split(",").map((v) => v.trim());

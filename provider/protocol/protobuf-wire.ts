@@ -52,8 +52,7 @@ export class Cursor {
     else if (wire === 2) {
       const len = this.varint(); // read before adding: `pos += varint()` would add to the old pos
       this.pos += len;
-    }
-    else if (wire === 5) this.pos += 4;
+    } else if (wire === 5) this.pos += 4;
     else throw new ProtobufError(`unsupported wire type ${wire}`);
   }
 }

@@ -37,7 +37,6 @@ export interface DescriptorJSON {
 
 const SCALARS: Record<string, Kind> = { string: "string", bytes: "bytes", bool: "bool", int64: "int64", uint64: "int64", int32: "int64", uint32: "int64" };
 
-
 export class Protobuf {
   private readonly types = new Map<string, MessageType>();
   private readonly messageNames = new Set<string>();
@@ -69,7 +68,11 @@ export class Protobuf {
       const scope = full.split(".");
       this.services.set(
         full,
-        Object.entries(node.methods).map(([name, m]) => ({ name, requestType: this.resolve(m.requestType, scope), responseType: this.resolve(m.responseType, scope) })),
+        Object.entries(node.methods).map(([name, m]) => ({
+          name,
+          requestType: this.resolve(m.requestType, scope),
+          responseType: this.resolve(m.responseType, scope),
+        })),
       );
     });
   }

@@ -8,7 +8,7 @@ import { defineSchema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
 
-const majorMinor = stringMatches(/^\d+\.\d+$/, "must be a major.minor version such as \"6.4\"");
+const majorMinor = stringMatches(/^\d+\.\d+$/, 'must be a major.minor version such as "6.4"');
 
 export const siteSchema = defineSchema({
   description: "A WordPress site managed by Site Operations. All arguments can be changed in place.",
@@ -55,7 +55,10 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       const { name, url, wp_version, php_version } = plan;
-      const site = await client.sites.create({ name, url, ...(wp_version ? { wp_version } : {}), ...(php_version ? { php_version } : {}) }, { signal: ctx.signal });
+      const site = await client.sites.create(
+        { name, url, ...(wp_version ? { wp_version } : {}), ...(php_version ? { php_version } : {}) },
+        { signal: ctx.signal },
+      );
       return { state: siteModel(site), private: { updated_at: site.updated_at } };
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: "create the site", schema: siteSchema });
@@ -83,7 +86,9 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
-      const site = Object.keys(body).length ? await client.sites.update(prior.id, body, { signal: ctx.signal }) : await client.sites.get(prior.id, { signal: ctx.signal });
+      const site = Object.keys(body).length
+        ? await client.sites.update(prior.id, body, { signal: ctx.signal })
+        : await client.sites.get(prior.id, { signal: ctx.signal });
       return { state: siteModel(site), private: { updated_at: site.updated_at } };
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: `update site ${prior.id}`, schema: siteSchema });

@@ -20,7 +20,7 @@ export const webhookEndpointSchema = defineSchema({
       optional: true,
       computed: true,
       default: ["*"],
-      description: "Event types to deliver, e.g. `site.created`; `[\"*\"]` (the default) means all.",
+      description: 'Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all.',
       validators: [sizeAtLeast(1), eachElement(stringLengthBetween(1, 100))],
     },
     enabled: { type: "bool", optional: true, computed: true, default: true, description: "Whether deliveries are sent. Default `true`." },
@@ -94,7 +94,9 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
     if (plan.enabled !== null && plan.enabled !== prior.enabled) body.status = plan.enabled ? "enabled" : "disabled";
     try {
       const client = await ctx.data.client();
-      const endpoint = Object.keys(body).length ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.signal }) : await client.webhookEndpoints.get(prior.id, { signal: ctx.signal });
+      const endpoint = Object.keys(body).length
+        ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.signal })
+        : await client.webhookEndpoints.get(prior.id, { signal: ctx.signal });
       return { state: endpointModel(endpoint, prior.secret) };
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: `update webhook endpoint ${prior.id}`, schema: webhookEndpointSchema, fieldPaths });

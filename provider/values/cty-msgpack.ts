@@ -3,7 +3,20 @@
 // so every conversion is driven by the cty type.
 import { MsgpackError, Reader } from "./msgpack.js";
 import { Writer } from "./msgpack-writer.js";
-import { BigNumber, Dynamic, Unknown, ValueError, impliedType, isObject, namesOf, numberFrom, within, type CtyType, type ObjectValue, type Value } from "./cty.js";
+import {
+  BigNumber,
+  Dynamic,
+  Unknown,
+  ValueError,
+  impliedType,
+  isObject,
+  namesOf,
+  numberFrom,
+  within,
+  type CtyType,
+  type ObjectValue,
+  type Value,
+} from "./cty.js";
 
 export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
   const r = new Reader(bytes);

@@ -79,9 +79,20 @@ export class Writer {
   str(s: string): void {
     const n = s.length <= SHORT_STRING && isAscii(s) ? s.length : Buffer.byteLength(s);
     if (n < 32) this.byte(0xa0 | n);
-    else if (n < 0x100) { this.byte(0xd9); this.byte(n); }
-    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = 0xda; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
-    else { this.ensure(5); this.buf[this.pos++] = 0xdb; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+    else if (n < 0x100) {
+      this.byte(0xd9);
+      this.byte(n);
+    } else if (n < 0x10000) {
+      this.ensure(3);
+      this.buf[this.pos++] = 0xda;
+      this.buf.writeUInt16BE(n, this.pos);
+      this.pos += 2;
+    } else {
+      this.ensure(5);
+      this.buf[this.pos++] = 0xdb;
+      this.buf.writeUInt32BE(n, this.pos);
+      this.pos += 4;
+    }
     this.ensure(n);
     if (n === s.length && n <= SHORT_STRING) for (let i = 0; i < n; i++) this.buf[this.pos + i] = s.charCodeAt(i);
     else this.buf.write(s, this.pos, "utf8");
@@ -90,16 +101,36 @@ export class Writer {
 
   bin(b: Uint8Array): void {
     const n = b.length;
-    if (n < 0x100) { this.byte(0xc4); this.byte(n); }
-    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = 0xc5; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
-    else { this.ensure(5); this.buf[this.pos++] = 0xc6; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+    if (n < 0x100) {
+      this.byte(0xc4);
+      this.byte(n);
+    } else if (n < 0x10000) {
+      this.ensure(3);
+      this.buf[this.pos++] = 0xc5;
+      this.buf.writeUInt16BE(n, this.pos);
+      this.pos += 2;
+    } else {
+      this.ensure(5);
+      this.buf[this.pos++] = 0xc6;
+      this.buf.writeUInt32BE(n, this.pos);
+      this.pos += 4;
+    }
     this.raw(b);
   }
 
   private header(n: number, fix: number, b16: number, b32: number): void {
     if (n < 16) this.byte(fix | n);
-    else if (n < 0x10000) { this.ensure(3); this.buf[this.pos++] = b16; this.buf.writeUInt16BE(n, this.pos); this.pos += 2; }
-    else { this.ensure(5); this.buf[this.pos++] = b32; this.buf.writeUInt32BE(n, this.pos); this.pos += 4; }
+    else if (n < 0x10000) {
+      this.ensure(3);
+      this.buf[this.pos++] = b16;
+      this.buf.writeUInt16BE(n, this.pos);
+      this.pos += 2;
+    } else {
+      this.ensure(5);
+      this.buf[this.pos++] = b32;
+      this.buf.writeUInt32BE(n, this.pos);
+      this.pos += 4;
+    }
   }
 
   arrayHeader(n: number): void {

@@ -87,27 +87,55 @@ export class Reader {
     if ((b & 0xf0) === 0x90) return this.skipN(b & 0x0f);
     if ((b & 0xe0) === 0xa0) return void this.bytes(b & 0x1f);
     switch (b) {
-      case 0xc4: case 0xd9: return void this.bytes(this.u8());
-      case 0xc5: case 0xda: return void this.bytes(this.u16());
-      case 0xc6: case 0xdb: return void this.bytes(this.u32());
-      case 0xc7: return void this.bytes(this.u8() + 1);
-      case 0xc8: return void this.bytes(this.u16() + 1);
-      case 0xc9: return void this.bytes(this.u32() + 1);
-      case 0xca: return void this.bytes(4);
-      case 0xcb: return void this.bytes(8);
-      case 0xcc: case 0xd0: return void this.bytes(1);
-      case 0xcd: case 0xd1: return void this.bytes(2);
-      case 0xce: case 0xd2: return void this.bytes(4);
-      case 0xcf: case 0xd3: return void this.bytes(8);
-      case 0xd4: return void this.bytes(2);
-      case 0xd5: return void this.bytes(3);
-      case 0xd6: return void this.bytes(5);
-      case 0xd7: return void this.bytes(9);
-      case 0xd8: return void this.bytes(17);
-      case 0xdc: return this.skipN(this.u16());
-      case 0xdd: return this.skipN(this.u32());
-      case 0xde: return this.skipN(this.u16() * 2);
-      case 0xdf: return this.skipN(this.u32() * 2);
+      case 0xc4:
+      case 0xd9:
+        return void this.bytes(this.u8());
+      case 0xc5:
+      case 0xda:
+        return void this.bytes(this.u16());
+      case 0xc6:
+      case 0xdb:
+        return void this.bytes(this.u32());
+      case 0xc7:
+        return void this.bytes(this.u8() + 1);
+      case 0xc8:
+        return void this.bytes(this.u16() + 1);
+      case 0xc9:
+        return void this.bytes(this.u32() + 1);
+      case 0xca:
+        return void this.bytes(4);
+      case 0xcb:
+        return void this.bytes(8);
+      case 0xcc:
+      case 0xd0:
+        return void this.bytes(1);
+      case 0xcd:
+      case 0xd1:
+        return void this.bytes(2);
+      case 0xce:
+      case 0xd2:
+        return void this.bytes(4);
+      case 0xcf:
+      case 0xd3:
+        return void this.bytes(8);
+      case 0xd4:
+        return void this.bytes(2);
+      case 0xd5:
+        return void this.bytes(3);
+      case 0xd6:
+        return void this.bytes(5);
+      case 0xd7:
+        return void this.bytes(9);
+      case 0xd8:
+        return void this.bytes(17);
+      case 0xdc:
+        return this.skipN(this.u16());
+      case 0xdd:
+        return this.skipN(this.u32());
+      case 0xde:
+        return this.skipN(this.u16() * 2);
+      case 0xdf:
+        return this.skipN(this.u32() * 2);
     }
     throw new MsgpackError(`invalid msgpack byte 0x${b.toString(16)}`);
   }
@@ -163,16 +191,54 @@ export class Reader {
     if (b >= 0xe0) return this.u8() - 0x100;
     this.pos++;
     switch (b) {
-      case 0xcc: return this.u8();
-      case 0xcd: return this.u16();
-      case 0xce: return this.u32();
-      case 0xcf: { this.need(8); const v = this.view.getBigUint64(this.pos); this.pos += 8; return safe(v); }
-      case 0xd0: { this.need(1); const v = this.view.getInt8(this.pos); this.pos += 1; return v; }
-      case 0xd1: { this.need(2); const v = this.view.getInt16(this.pos); this.pos += 2; return v; }
-      case 0xd2: { this.need(4); const v = this.view.getInt32(this.pos); this.pos += 4; return v; }
-      case 0xd3: { this.need(8); const v = this.view.getBigInt64(this.pos); this.pos += 8; return safe(v); }
-      case 0xca: { this.need(4); const v = this.view.getFloat32(this.pos); this.pos += 4; return v; }
-      case 0xcb: { this.need(8); const v = this.view.getFloat64(this.pos); this.pos += 8; return v; }
+      case 0xcc:
+        return this.u8();
+      case 0xcd:
+        return this.u16();
+      case 0xce:
+        return this.u32();
+      case 0xcf: {
+        this.need(8);
+        const v = this.view.getBigUint64(this.pos);
+        this.pos += 8;
+        return safe(v);
+      }
+      case 0xd0: {
+        this.need(1);
+        const v = this.view.getInt8(this.pos);
+        this.pos += 1;
+        return v;
+      }
+      case 0xd1: {
+        this.need(2);
+        const v = this.view.getInt16(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case 0xd2: {
+        this.need(4);
+        const v = this.view.getInt32(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case 0xd3: {
+        this.need(8);
+        const v = this.view.getBigInt64(this.pos);
+        this.pos += 8;
+        return safe(v);
+      }
+      case 0xca: {
+        this.need(4);
+        const v = this.view.getFloat32(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case 0xcb: {
+        this.need(8);
+        const v = this.view.getFloat64(this.pos);
+        this.pos += 8;
+        return v;
+      }
     }
     this.pos--;
     if (this.isString()) return this.str();

@@ -21,7 +21,9 @@ function exec(file, args, options) {
 export async function terraformVersion() {
   const { error, stdout } = await exec("terraform", ["version", "-json"], { env: { ...process.env, CHECKPOINT_DISABLE: "1" } });
   if (error && error.code === "ENOENT") {
-    throw new DemoError("terraform is not on the PATH. Install Terraform 1.5 or later (https://developer.hashicorp.com/terraform/install) and run `npm run demo` again.");
+    throw new DemoError(
+      "terraform is not on the PATH. Install Terraform 1.5 or later (https://developer.hashicorp.com/terraform/install) and run `npm run demo` again.",
+    );
   }
   let version;
   try {
@@ -65,7 +67,10 @@ export async function installProvider(root, dir) {
 function errorLines(text) {
   const lines = text.split("\n").map((l) => l.replace(/^[│╷╵]\s?/, "").trimEnd());
   const start = lines.findIndex((l) => l.startsWith("Error:"));
-  return (start >= 0 ? lines.slice(start) : lines).filter((l) => l.trim()).slice(0, 12).join("\n  ");
+  return (start >= 0 ? lines.slice(start) : lines)
+    .filter((l) => l.trim())
+    .slice(0, 12)
+    .join("\n  ");
 }
 
 export class Terraform {

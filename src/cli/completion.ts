@@ -40,7 +40,10 @@ function nodes(commands: readonly Completable[], plain: readonly PlainCommand[])
   out.push({
     path: "",
     words: [...commands.map(({ spec }) => ({ word: spec.name, summary: spec.summary })), ...plain.map((p) => ({ word: p.name, summary: p.summary }))],
-    flags: [{ name: "help", type: "boolean", description: "show help" }, { name: "version", type: "boolean", description: "print the version" }],
+    flags: [
+      { name: "help", type: "boolean", description: "show help" },
+      { name: "version", type: "boolean", description: "print the version" },
+    ],
   });
   for (const { spec, aliases: names } of commands) {
     for (const alias of names) aliases.push([alias, spec.name]);
@@ -68,7 +71,11 @@ function flagWords(flags: readonly FlagSpec[]): string[] {
 
 /** Flags that take a value (the word after them is not a command word). */
 function valueFlags(all: readonly Node[]): string[] {
-  return [...new Set(all.flatMap((n) => n.flags.filter((f) => f.type === "string" && !f.optionalValue).flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])])))].sort();
+  return [
+    ...new Set(
+      all.flatMap((n) => n.flags.filter((f) => f.type === "string" && !f.optionalValue).flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])])),
+    ),
+  ].sort();
 }
 
 function choiceFlags(all: readonly Node[]): Map<string, readonly string[]> {

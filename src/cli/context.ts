@@ -85,7 +85,12 @@ export function createContext(init: ContextInit): Context {
   const json = flagString(parsed, "json");
   const jsonl = flagBool(parsed, "jsonl") === true;
   if (json !== undefined && jsonl) throw new UsageError("--json and --jsonl cannot be used together");
-  const fields = json ? json.split(",").map((f) => f.trim()).filter(Boolean) : undefined;
+  const fields = json
+    ? json
+        .split(",")
+        .map((f) => f.trim())
+        .filter(Boolean)
+    : undefined;
   if (fields && init.jsonFields) {
     const unknown = fields.filter((f) => !init.jsonFields!.includes(f));
     if (unknown.length) {

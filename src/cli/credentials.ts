@@ -32,7 +32,12 @@ export class NotLoggedInError extends CliError {
 
 /** The profile's name and settings, and the config file it is in. Reads the file. */
 export function loadProfile(env: NodeJS.ProcessEnv, profile?: string): { name: string; settings: ProfileConfig; configFile: string } {
-  const name = profile !== undefined ? checkProfileName(profile, "--profile") : env.SITEOPS_PROFILE ? checkProfileName(env.SITEOPS_PROFILE, "SITEOPS_PROFILE") : DEFAULT_PROFILE;
+  const name =
+    profile !== undefined
+      ? checkProfileName(profile, "--profile")
+      : env.SITEOPS_PROFILE
+        ? checkProfileName(env.SITEOPS_PROFILE, "SITEOPS_PROFILE")
+        : DEFAULT_PROFILE;
   const configFile = configPath(env);
   const settings = readConfig(configFile).profiles[name] ?? {};
   return { name, settings, configFile };
@@ -44,19 +49,26 @@ export function resolveTarget(input: TargetInput): Target {
   const envToken = env.SITEOPS_API_TOKEN?.trim() || undefined;
   const configFile = configPath(env);
   // Both from the environment (CI, containers): the config file is not read at all.
-  const profile = envBase && envToken && input.profile === undefined ? { name: env.SITEOPS_PROFILE || DEFAULT_PROFILE, settings: {}, configFile } : loadProfile(env, input.profile);
+  const profile =
+    envBase && envToken && input.profile === undefined
+      ? { name: env.SITEOPS_PROFILE || DEFAULT_PROFILE, settings: {}, configFile }
+      : loadProfile(env, input.profile);
   const baseUrl = envBase
     ? normalizeBaseUrl(envBase, "SITEOPS_BASE_URL")
     : profile.settings.base_url
       ? normalizeBaseUrl(profile.settings.base_url, `profile "${profile.name}" in ${profile.configFile}`)
       : undefined;
   if (!baseUrl) {
-    throw new NotLoggedInError(`not logged in (profile "${profile.name}"): run siteops auth login --base-url URL, or set SITEOPS_BASE_URL and SITEOPS_API_TOKEN`);
+    throw new NotLoggedInError(
+      `not logged in (profile "${profile.name}"): run siteops auth login --base-url URL, or set SITEOPS_BASE_URL and SITEOPS_API_TOKEN`,
+    );
   }
   const saved = profile.settings.base_url && sameUrl(profile.settings.base_url, baseUrl) ? profile.settings.api_token : undefined;
   const token = envToken ?? saved;
   if (!token) {
-    throw new NotLoggedInError(`not logged in to ${baseUrl} (profile "${profile.name}"): run siteops auth login${envBase ? ` --base-url ${baseUrl}` : ""}, or set SITEOPS_API_TOKEN`);
+    throw new NotLoggedInError(
+      `not logged in to ${baseUrl} (profile "${profile.name}"): run siteops auth login${envBase ? ` --base-url ${baseUrl}` : ""}, or set SITEOPS_API_TOKEN`,
+    );
   }
   if (/\s/.test(token)) throw new UsageError(`${envToken ? "SITEOPS_API_TOKEN" : `the token of profile "${profile.name}"`} contains whitespace`);
   return {
@@ -82,7 +94,8 @@ export function normalizeBaseUrl(value: string, source: string): string {
   } catch {
     throw new UsageError(`${source}: ${JSON.stringify(value)} is not a valid URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${source}: the URL must be http or https (got ${url.protocol.replace(/:$/, "")})`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${source}: the URL must be http or https (got ${url.protocol.replace(/:$/, "")})`);
   if (url.username || url.password) throw new UsageError(`${source}: the URL must not contain credentials; log in with siteops auth login`);
   if (url.search || url.hash) throw new UsageError(`${source}: the URL must not have a query or fragment`);
   return url.href.replace(/\/+$/, "");

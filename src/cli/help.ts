@@ -20,7 +20,9 @@ function columns(rows: [string, string][], indent = "  "): string[] {
 export function leafHelp(path: string, leaf: LeafSpec): string {
   const args = (leaf.args ?? []).map(argUsage).join(" ");
   const own = leaf.flags.map(flagLine);
-  const common = allFlags(leaf).filter((f) => !leaf.flags.includes(f)).map(flagLine);
+  const common = allFlags(leaf)
+    .filter((f) => !leaf.flags.includes(f))
+    .map(flagLine);
   const lines = [`${leaf.summary}`, "", `usage: ${path}${args ? ` ${args}` : ""} [flags]`];
   if (leaf.description) lines.push("", leaf.description);
   if (own.length) lines.push("", "flags:", ...columns(own));

@@ -37,7 +37,10 @@ function runtimeDir(env: NodeJS.ProcessEnv): string {
 
 /** The default lock file of a job: `<runtime dir>/<command>-<hash of service + arguments>.lock`. */
 export function defaultLockFile(env: NodeJS.ProcessEnv, command: string, baseUrl: string, profile: string, argv: readonly string[]): string {
-  const key = createHash("sha256").update(JSON.stringify([baseUrl, profile, command, argv])).digest("hex").slice(0, 16);
+  const key = createHash("sha256")
+    .update(JSON.stringify([baseUrl, profile, command, argv]))
+    .digest("hex")
+    .slice(0, 16);
   return path.join(runtimeDir(env), `${command.replace(/\W+/g, "-")}-${key}.lock`);
 }
 

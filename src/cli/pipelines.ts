@@ -20,8 +20,23 @@ const PIPELINE_ID = /^upg_[A-Za-z0-9]{16,}$/;
 const ACTIVITY_PAGES = 10;
 
 export const PIPELINE_FIELDS = [
-  "id", "site_id", "status", "from_wp_version", "to_wp_version", "from_php_version", "to_php_version", "snapshot_id", "requires_approval",
-  "approved_at", "approved_by", "comment", "error", "steps", "created_at", "updated_at", "completed_at",
+  "id",
+  "site_id",
+  "status",
+  "from_wp_version",
+  "to_wp_version",
+  "from_php_version",
+  "to_php_version",
+  "snapshot_id",
+  "requires_approval",
+  "approved_at",
+  "approved_by",
+  "comment",
+  "error",
+  "steps",
+  "created_at",
+  "updated_at",
+  "completed_at",
 ] as const;
 
 function checkPipelineId(id: string): string {
@@ -75,7 +90,8 @@ export function stepsText(pipeline: UpgradePipeline, style: Style | undefined): 
       const name = clean(s.name);
       if (!style) return `${name}:${clean(s.status)}`;
       const mark = STEP_MARK[s.status] ?? clean(s.status);
-      const painted = s.status === "passed" ? style.green(mark) : s.status === "failed" ? style.red(mark) : s.status === "running" ? style.yellow(mark) : style.dim(mark);
+      const painted =
+        s.status === "passed" ? style.green(mark) : s.status === "failed" ? style.red(mark) : s.status === "running" ? style.yellow(mark) : style.dim(mark);
       return `${name} ${painted}`;
     })
     .join(" ");

@@ -58,7 +58,11 @@ export async function readStdinLine(stdin: NodeJS.ReadStream, what: string): Pro
     text += chunk as string;
     if (text.length > 64 * 1024) throw new UsageError(`${what} on stdin is longer than 64 KiB`);
   }
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   if (!line) throw new UsageError(`${what} on stdin is empty`);
   return line;
 }

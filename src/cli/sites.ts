@@ -101,7 +101,10 @@ export function shardFlag(raw: string | undefined): ReturnType<typeof parseShard
 }
 
 export function statusFlag(values: string[]): string[] {
-  const statuses = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const statuses = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const bad = statuses.filter((s) => !(SITE_STATUSES as readonly string[]).includes(s));
   if (bad.length) throw new UsageError(`--status must be one of ${SITE_STATUSES.join(", ")} (got ${bad.map((b) => JSON.stringify(b)).join(", ")})`);
   return statuses;
@@ -111,7 +114,13 @@ export function statusFlag(values: string[]): string[] {
 export const SELECTION_FLAGS: FlagSpec[] = [
   { name: "site", short: "s", type: "string", multiple: true, value: "ID|NAME", description: "a site id or exact name" },
   { name: "all", type: "boolean", description: "every site of the account" },
-  { name: "status", type: "string", multiple: true, value: "STATUS", description: "with --all: only sites in this state (healthy, degraded, down, maintenance, unknown)" },
+  {
+    name: "status",
+    type: "string",
+    multiple: true,
+    value: "STATUS",
+    description: "with --all: only sites in this state (healthy, degraded, down, maintenance, unknown)",
+  },
   { name: "shard", type: "string", value: "I/N", description: "with --all: only the sites of shard I of N (siteops sites matrix)" },
 ];
 

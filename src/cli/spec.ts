@@ -33,7 +33,7 @@ export function isGroup(spec: CommandSpec): spec is GroupSpec {
 
 /** Flags every command takes. */
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  { name: "profile", type: "string", value: "NAME", description: "use the credentials saved under this profile (env SITEOPS_PROFILE; default \"default\")" },
+  { name: "profile", type: "string", value: "NAME", description: 'use the credentials saved under this profile (env SITEOPS_PROFILE; default "default")' },
   { name: "account", type: "string", value: "ID", description: "act in another account you belong to (env SITEOPS_ACCOUNT_ID)" },
   { name: "no-color", type: "boolean", description: "no colours (also NO_COLOR=1, or when not a terminal)" },
   { name: "help", short: "h", type: "boolean", description: "show this help" },

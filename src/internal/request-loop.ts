@@ -119,7 +119,13 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
       }
       if (delay === undefined) throw ctx.circuit.openError() ?? failure;
     }
-    log?.({ kind: "retry", method: init.method, path: init.path, attempt: retries.retries, delayMs: refused ? ctx.circuit.waitMs : delay });
+    log?.({
+      kind: "retry",
+      method: init.method,
+      path: init.path,
+      attempt: retries.retries + retries.rateLimits,
+      delayMs: refused ? ctx.circuit.waitMs : delay,
+    });
     await sleep(delay, { signal: init.signal });
   }
 }

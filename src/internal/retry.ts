@@ -108,6 +108,9 @@ export function jitterServerDelay(ms: number, random: () => number = Math.random
   return Math.round(ms + random() * Math.min(ms / 5, 1000));
 }
 
+/** The least a honoured 429 is charged against a call's rate-limit allowance, whatever its Retry-After. */
+const RATE_LIMIT_MIN_CHARGE_MS = 1000;
+
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   maxRetries: number;
@@ -123,6 +126,9 @@ export class RetryState {
   #retries = 0;
   /** Time spent waiting out rate limits, which moves the deadline. */
   #extendedMs = 0;
+  /** 429 waits charged against the rate-limit allowance (budgetMs). */
+  #rateLimitedMs = 0;
+  #rateLimits = 0;
 
   constructor(policy: RetryPolicy, now: () => number = () => Date.now()) {
     this.#policy = policy;
@@ -161,15 +167,27 @@ export class RetryState {
   }
 
   /**
-   * Grants a retry after a rate limit's wait (a 429's Retry-After or reset), or undefined when no retries are
-   * left or the wait is longer than the whole budget. Waiting out a rate limit does not use up the budget:
-   * the deadline moves by the wait.
+   * Grants a retry after a rate limit's wait (a 429's Retry-After or reset), or undefined when retries are
+   * off (maxRetries 0), the wait is longer than the whole budget, or this call has already waited out a
+   * budget's worth of 429s. A 429 says the service is well and asks for time, so honoured 429s do not use up
+   * `maxRetries` (a burst of them may all land on one call: the rate limiter lets one request go alone after
+   * a 429, and that call meets the next 429 first), and waiting them out does not use up the budget: the
+   * deadline moves by the wait. Each 429 counts at least RATE_LIMIT_MIN_CHARGE_MS against its own allowance
+   * of `budgetMs`, so a service answering 429 with no wait cannot hold a call forever.
    */
   rateLimited(wait: number): number | undefined {
-    if (this.#retries >= this.#policy.maxRetries || wait > this.#policy.budgetMs) return undefined;
-    this.#retries++;
+    if (this.#policy.maxRetries === 0 || wait > this.#policy.budgetMs) return undefined;
+    const charge = Math.max(wait, RATE_LIMIT_MIN_CHARGE_MS);
+    if (this.#rateLimitedMs + charge > this.#policy.budgetMs) return undefined;
+    this.#rateLimitedMs += charge;
+    this.#rateLimits++;
     this.extend(wait);
     return wait;
+  }
+
+  /** 429s this call has waited out (not counted in `retries`). */
+  get rateLimits(): number {
+    return this.#rateLimits;
   }
 
   /** Moves the deadline by `ms` spent waiting for the client's rate limiter. */

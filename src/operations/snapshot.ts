@@ -40,13 +40,17 @@ export async function createSnapshot(client: OperationsClient, siteId: string, o
     onProgress?.({ type: "snapshot.uploaded", snapshot });
   }
   if (options.wait === false) return snapshot;
-  const final = await waitUntil(() => client.snapshots.get(siteId, snapshot.id, { signal }), (s) => FINAL.has(s.status), {
-    ...options,
-    first: snapshot,
-    key: (s) => s.status,
-    describe: (s) => `snapshot ${s.id} is ${s.status}`,
-    onChange: (s) => onProgress?.({ type: "snapshot.status", snapshot: s }),
-  });
+  const final = await waitUntil(
+    () => client.snapshots.get(siteId, snapshot.id, { signal }),
+    (s) => FINAL.has(s.status),
+    {
+      ...options,
+      first: snapshot,
+      key: (s) => s.status,
+      describe: (s) => `snapshot ${s.id} is ${s.status}`,
+      onChange: (s) => onProgress?.({ type: "snapshot.status", snapshot: s }),
+    },
+  );
   if (final.status === "failed") {
     throw new OperationFailedError(`Snapshot ${final.id} failed${final.error ? `: ${final.error}` : ""}.`, final);
   }

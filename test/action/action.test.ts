@@ -56,8 +56,7 @@ let sites: Record<string, Site>;
 let dir: string;
 
 const base = (): Record<string, string> => ({ "api-token": TOKEN, "base-url": emu.url });
-const run = (inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> =>
-  runAction(inputs, { ...FAST, ...env });
+const run = (inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> => runAction(inputs, { ...FAST, ...env });
 
 /** Nothing a user of the run sees contains a token (the runner consumes the ::add-mask:: line itself). */
 function expectNoSecrets(r: ActionRun): void {
@@ -125,7 +124,10 @@ describe("snapshot", () => {
 
   it(`snapshots all ${FLEET_SIZE} sites of an account, 8 at a time`, async () => {
     // As the nightly example runs it: on a schedule, the base URL from the environment.
-    const r = await run({ "api-token": FLEET_TOKEN, command: "snapshot", site: "all", concurrency: "8" }, { SITEOPS_BASE_URL: emu.url, GITHUB_EVENT_NAME: "schedule" });
+    const r = await run(
+      { "api-token": FLEET_TOKEN, command: "snapshot", site: "all", concurrency: "8" },
+      { SITEOPS_BASE_URL: emu.url, GITHUB_EVENT_NAME: "schedule" },
+    );
     expect(r.errors).toEqual([]);
     expect(r.code).toBe(0);
     const ids = JSON.parse(r.outputs["snapshot-ids"]!) as Record<string, string>;
@@ -251,9 +253,7 @@ describe("upgrade and approve", () => {
   it("says so in one line when the token's user may not open upgrades (403)", async () => {
     const r = await run({ ...base(), "api-token": MEMBER_TOKEN, command: "upgrade", site: "Shop", "wp-version": "6.7" });
     expect(r.code).toBe(1);
-    expect(r.errors).toEqual([
-      expect.stringMatching(/^Site Operations API 403: You are not authorized to perform this action\..*owner or admin role/),
-    ]);
+    expect(r.errors).toEqual([expect.stringMatching(/^Site Operations API 403: You are not authorized to perform this action\..*owner or admin role/)]);
     expectNoSecrets(r);
   });
 });
@@ -305,9 +305,7 @@ describe("failures", () => {
       "Invalid input: 'site' must be one site for the upgrade command (lists and 'all' are for snapshot); 'wp-version' must be a major.minor version such as 6.5 (got \"6.7.1\").",
     ]);
     const approve = await run({ ...base(), command: "approve", site: "Blog" });
-    expect(approve.errors).toEqual([
-      "Invalid input: 'pipeline-id' is required by the approve command (the pipeline-id output of the upgrade command).",
-    ]);
+    expect(approve.errors).toEqual(["Invalid input: 'pipeline-id' is required by the approve command (the pipeline-id output of the upgrade command)."]);
   });
 
   it("fails with one line on a wrong token (401), without retrying and without printing it", async () => {
@@ -334,7 +332,9 @@ describe("failures", () => {
     const r = await run({ ...base(), command: "approve", site: "Shop", "pipeline-id": "upg_0000000000000000" });
     expect(r.code).toBe(1);
     expect(r.errors).toEqual([
-      expect.stringMatching(/^Site Operations API 404: Record not found\. Request id: \S+\. Site Shop has no pipeline upg_0000000000000000: check 'pipeline-id' and 'site'\.$/),
+      expect.stringMatching(
+        /^Site Operations API 404: Record not found\. Request id: \S+\. Site Shop has no pipeline upg_0000000000000000: check 'pipeline-id' and 'site'\.$/,
+      ),
     ]);
   });
 
@@ -360,9 +360,7 @@ describe("timeout", () => {
     expect(r.code).toBe(1);
     expect(r.outputs["snapshot-id"]).toMatch(/^snap_/);
     expect(r.outputs.status).toBe("failed");
-    expect(r.errors).toEqual([
-      expect.stringMatching(/^Timed out waiting: snapshot snap_\w+ is requested\. Raise 'timeout-minutes', or set 'wait: false'\.$/),
-    ]);
+    expect(r.errors).toEqual([expect.stringMatching(/^Timed out waiting: snapshot snap_\w+ is requested\. Raise 'timeout-minutes', or set 'wait: false'\.$/)]);
   });
 
   it("gives up waiting for a pipeline and outputs its id and last status", async () => {
@@ -374,11 +372,9 @@ describe("timeout", () => {
   });
 
   it("stops waiting when the workflow run is cancelled (SIGINT) and still writes what it started", async () => {
-    const r = await runAction(
-      { "api-token": TOKEN, "base-url": slow.url, command: "snapshot", site: "Blog, Shop" },
-      FAST,
-      { interrupt: { when: /Shop: snapshot snap_\w+ created/, signal: "SIGINT" } },
-    );
+    const r = await runAction({ "api-token": TOKEN, "base-url": slow.url, command: "snapshot", site: "Blog, Shop" }, FAST, {
+      interrupt: { when: /Shop: snapshot snap_\w+ created/, signal: "SIGINT" },
+    });
     expect(r.code).toBe(1);
     const ids = JSON.parse(r.outputs["snapshot-ids"]!) as Record<string, string>;
     expect(Object.keys(ids)).toHaveLength(2);

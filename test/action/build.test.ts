@@ -76,7 +76,9 @@ it("loads no more of Node than its first request needs, and makes that request a
     INPUT_WAIT: "false",
   };
   seen.length = 0;
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ["-r", preload, ACTION], { env }).catch((err: { stdout: string; stderr: string }) => err);
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ["-r", preload, ACTION], { env }).catch(
+    (err: { stdout: string; stderr: string }) => err,
+  );
   const loaded = JSON.parse(/^LOADED (.*)$/m.exec(stderr)?.[1] ?? "null") as string[] | null;
   expect(loaded).not.toBeNull();
   // What undici or the core would otherwise load at start-up, for features the first request does not use.
@@ -106,7 +108,7 @@ it("keeps undici's behaviour where the bundle's HTTP client leaves features out"
         '  const res = await pool.request({ path: "/probe", method: "POST", body: JSON.stringify({ a: 1 }), headers: { "content-type": "application/json" } });',
         "  const body = await res.body.text();",
         "  const http = process.moduleLoadList.includes('NativeModule http');",
-        "  const form = new FormData(); form.append(\"a\", \"b\");",
+        '  const form = new FormData(); form.append("a", "b");',
         '  const formError = await pool.request({ path: "/form", method: "POST", body: form }).then(() => "sent", (err) => `${err.code}: ${err.message}`);',
         "  await pool.close();",
         "  console.log(JSON.stringify({ status: res.statusCode, body, formError, http }));",

@@ -30,5 +30,8 @@ export async function fleetEmulator(token: string, count: number): Promise<{ emu
 
 /** Adds fault rules to the emulator (its control API), or clears them (no rules). */
 export async function setFaults(emu: RunningEmulator, rules?: object[]): Promise<void> {
-  await fetch(`${emu.url}/__emulator/faults`, rules ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) } : { method: "DELETE" });
+  await fetch(
+    `${emu.url}/__emulator/faults`,
+    rules ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) } : { method: "DELETE" },
+  );
 }

@@ -54,7 +54,7 @@ describe("hostile site names", () => {
     expect(r.stdout).toContain(String.raw`old ##\x5bwarning]legacy command: snapshot snap_`);
     // In the summary's HTML a raw newline could end the HTML block and turn the rest into Markdown.
     expect(r.summary).toContain(String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme`);
-    expect(r.summary).not.toContain("<a href=\"https://evil.example.com\n");
+    expect(r.summary).not.toContain('<a href="https://evil.example.com\n');
     // JSON outputs stay exact: the name decodes to what the service holds.
     const result = JSON.parse(r.outputs.result!) as { snapshots: { site: { name: string } }[] };
     expect(result.snapshots.map((s) => s.site.name).sort()).toEqual([EVIL, LEADING, LEGACY].sort());

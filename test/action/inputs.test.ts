@@ -47,9 +47,7 @@ describe("parseInputs", () => {
   });
 
   it("takes the token and base URL from SITEOPS_API_TOKEN and SITEOPS_BASE_URL", () => {
-    const { inputs } = parseInputs(
-      source({ command: "Snapshot", site: "all" }, { SITEOPS_API_TOKEN: TOKEN, SITEOPS_BASE_URL: "http://127.0.0.1:4747" }),
-    );
+    const { inputs } = parseInputs(source({ command: "Snapshot", site: "all" }, { SITEOPS_API_TOKEN: TOKEN, SITEOPS_BASE_URL: "http://127.0.0.1:4747" }));
     expect(inputs).toMatchObject({ command: "snapshot", apiToken: TOKEN, baseUrl: "http://127.0.0.1:4747", sites: { all: true } });
   });
 

@@ -81,7 +81,14 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
   const eventFile = path.join(dir, "event.json");
   writeFileSync(outputFile, "");
   writeFileSync(summaryFile, "");
-  writeFileSync(eventFile, JSON.stringify({ ref: GITHUB_CONTEXT.GITHUB_REF, after: GITHUB_CONTEXT.GITHUB_SHA, repository: { name: "website", full_name: "acme/website", owner: { login: "acme" } } }));
+  writeFileSync(
+    eventFile,
+    JSON.stringify({
+      ref: GITHUB_CONTEXT.GITHUB_REF,
+      after: GITHUB_CONTEXT.GITHUB_SHA,
+      repository: { name: "website", full_name: "acme/website", owner: { login: "acme" } },
+    }),
+  );
   // Nothing from the test's own environment (no SITEOPS_* leaking in), as on a fresh runner.
   const env = {
     PATH: process.env.PATH ?? "",
@@ -116,8 +123,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
     const outputs = parseOutputs(readFileSync(outputFile, "utf8"));
     const summary = readFileSync(summaryFile, "utf8");
     const lines = stdout.split("\n");
-    const commands = (kind: string) =>
-      lines.filter((l) => l.startsWith(`::${kind}`)).map((l) => l.slice(l.indexOf("::", 2) + 2));
+    const commands = (kind: string) => lines.filter((l) => l.startsWith(`::${kind}`)).map((l) => l.slice(l.indexOf("::", 2) + 2));
     const log = lines.filter((l) => !l.startsWith("::add-mask::")).join("\n");
     return {
       code,

@@ -17,7 +17,10 @@ function files(dir: string): string[] {
 
 function check(...args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/check-cdk.mjs"), "--no-typecheck", ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [path.join(ROOT, "scripts/check-cdk.mjs"), "--no-typecheck", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("error", reject);

@@ -17,7 +17,11 @@ export function describeExample(flavor: Flavor): void {
 
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), `siteops-${flavor}-example-`));
-      const run = await runExampleApp(flavor, dir, { SITEOPS_WEBHOOK_URL: "https://hooks.test.example/in", SITEOPS_BASE_URL: BASE_URL, SITEOPS_API_TOKEN: TOKEN });
+      const run = await runExampleApp(flavor, dir, {
+        SITEOPS_WEBHOOK_URL: "https://hooks.test.example/in",
+        SITEOPS_BASE_URL: BASE_URL,
+        SITEOPS_API_TOKEN: TOKEN,
+      });
       stderr = run.stderr;
       expect(run.code, run.stderr).toBe(0);
       tf = readTfJson(path.join(dir, "cdktf.out", "stacks", STACK_NAME, "cdk.tf.json"));
@@ -53,7 +57,11 @@ export function describeExample(flavor: Flavor): void {
 
     it("outputs the ids and the webhook secrets, the secrets marked sensitive", () => {
       expect(Object.keys(tf.output).sort()).toEqual(["account_id", "site_ids", "webhook_endpoint_ids", "webhook_secrets"]);
-      expect(tf.output.site_ids!.value).toEqual({ docs: "${siteops_site.docs.id}", marketing: "${siteops_site.marketing.id}", shop: "${siteops_site.shop.id}" });
+      expect(tf.output.site_ids!.value).toEqual({
+        docs: "${siteops_site.docs.id}",
+        marketing: "${siteops_site.marketing.id}",
+        shop: "${siteops_site.shop.id}",
+      });
       expect(tf.output.webhook_secrets).toMatchObject({ sensitive: true, value: { snapshots: "${siteops_webhook_endpoint.webhook_snapshots.secret}" } });
       expect(tf.output.site_ids!.sensitive).toBeUndefined();
       expect(tf.output.account_id!.value).toBe("${data.siteops_me.me.current_account_id}");

@@ -80,12 +80,7 @@ export type TfJson = {
  * Synthesizes an example's stack with these lists into `outdir` and returns the cdk.tf.json path. The state goes
  * to `stateFile` (the default local backend would put it in the current directory).
  */
-export async function synthStack(
-  flavor: Flavor,
-  outdir: string,
-  stateFile: string,
-  lists: { sites: SiteSpec[]; webhooks: WebhookSpec[] },
-): Promise<string> {
+export async function synthStack(flavor: Flavor, outdir: string, stateFile: string, lists: { sites: SiteSpec[]; webhooks: WebhookSpec[] }): Promise<string> {
   const { SiteopsStack, cdk } = await loadExample(flavor);
   const app = new cdk.App({ outdir });
   const stack = new SiteopsStack(app, STACK_NAME, lists);
@@ -101,11 +96,15 @@ export function readTfJson(file: string): TfJson {
 /** Runs an example's main.ts as `npx tsx main.ts` would, in `cwd`. */
 export function runExampleApp(flavor: Flavor, cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(exampleDir(flavor), "main.ts")], {
-      cwd,
-      env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLES_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(exampleDir(flavor), "main.ts")],
+      {
+        cwd,
+        env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLES_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("error", reject);

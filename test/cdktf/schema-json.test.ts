@@ -43,7 +43,10 @@ describe("providerSchemasJson", () => {
                 block_types: {
                   rule: {
                     nesting_mode: "list",
-                    block: { attributes: { name: { type: "string", description: "Rule name.", description_kind: "markdown", required: true } }, description_kind: "markdown" },
+                    block: {
+                      attributes: { name: { type: "string", description: "Rule name.", description_kind: "markdown", required: true } },
+                      description_kind: "markdown",
+                    },
                     min_items: 1,
                     max_items: 3,
                   },

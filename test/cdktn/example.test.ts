@@ -10,7 +10,12 @@ import { exampleDir, loadExample, readTfJson, synthStack, type Flavor } from "..
 /** A synthesized configuration without its "//" metadata (the CDK's name and version), which Terraform ignores. */
 function withoutMetadata(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutMetadata);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "//").map(([k, v]) => [k, withoutMetadata(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== "//")
+        .map(([k, v]) => [k, withoutMetadata(v)]),
+    );
   return value;
 }
 

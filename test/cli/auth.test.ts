@@ -45,7 +45,13 @@ describe("auth", () => {
 
     const status = await runCli(["auth", "status", "--json"], { env: b.env });
     expect(status.code).toBe(0);
-    expect(json(status)).toMatchObject({ profile: "default", base_url: emu.url, token_source: "config", token: "sot_********", user: { email: "owner@acme.test" } });
+    expect(json(status)).toMatchObject({
+      profile: "default",
+      base_url: emu.url,
+      token_source: "config",
+      token: "sot_********",
+      user: { email: "owner@acme.test" },
+    });
     const human = await runCli(["auth", "status"], { env: b.env });
     expect(human.stdout).toMatch(/user\towner@acme\.test \(Olive Owner, owner\)/);
     expect(json<{ name: string }[]>(await runCli(["sites", "list", "--json"], { env: b.env })).map((s) => s.name)).toContain("Blog");
@@ -71,7 +77,10 @@ describe("auth", () => {
     expect((await runCli(["me", "--json=email"], { env: b.env })).stdout).toContain("owner@acme.test");
     const logout = await runCli(["auth", "logout"], { env: b.env });
     expect(logout.stderr).toMatch(/the token was revoked/);
-    const revoked = await emu.client({ apiToken: token }).me().catch((e: unknown) => e);
+    const revoked = await emu
+      .client({ apiToken: token })
+      .me()
+      .catch((e: unknown) => e);
     expect((revoked as { status?: number }).status).toBe(401);
   });
 

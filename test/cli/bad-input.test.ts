@@ -26,27 +26,59 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
 
 describe("bad input", () => {
   const cases: [string, string[], RegExp][] = [
-    ["unknown flag", ["snapshot", "create", "--site", "Blog", "--concurency", "4"], /^error: unknown flag --concurency for siteops snapshots create \(did you mean --concurrency\?\)/],
+    [
+      "unknown flag",
+      ["snapshot", "create", "--site", "Blog", "--concurency", "4"],
+      /^error: unknown flag --concurency for siteops snapshots create \(did you mean --concurrency\?\)/,
+    ],
     ["missing --site", ["snapshot", "create"], /^error: which sites\? give --site ID\|NAME \(repeatable\) or --all$/],
-    ["a bad duration", ["snapshot", "prune", "--all", "--keep-last", "3", "--older-than", "3x"], /^error: --older-than: "3x" is not a duration \(use a number and a unit/],
+    [
+      "a bad duration",
+      ["snapshot", "prune", "--all", "--keep-last", "3", "--older-than", "3x"],
+      /^error: --older-than: "3x" is not a duration \(use a number and a unit/,
+    ],
     ["a bad timeout", ["snapshot", "create", "--all", "--timeout", "soon"], /^error: --timeout: "soon" is not a duration/],
-    ["an unknown site name", ["snapshot", "create", "--site", "Blgo"], /^error: no site with the id or exact name "Blgo" in this account \(it has \d+ sites\)$/],
+    [
+      "an unknown site name",
+      ["snapshot", "create", "--site", "Blgo"],
+      /^error: no site with the id or exact name "Blgo" in this account \(it has \d+ sites\)$/,
+    ],
     ["a name in another case", ["snapshot", "create", "--site", "blog"], /did you mean "Blog"\?$/],
-    ["two sites with the same name", ["snapshot", "create", "--site", "Twin"], /^error: 2 sites are named "Twin": give one of their ids instead \(site_\w+, site_\w+\)$/],
+    [
+      "two sites with the same name",
+      ["snapshot", "create", "--site", "Twin"],
+      /^error: 2 sites are named "Twin": give one of their ids instead \(site_\w+, site_\w+\)$/,
+    ],
     ["--upload with several sites", ["snapshot", "create", "--all", "--upload", "-"], /^error: --upload needs exactly one --site/],
-    ["a missing upload file", ["snapshot", "create", "--site", "Blog", "--upload", "/nonexistent/dump.sql"], /^error: --upload \/nonexistent\/dump\.sql: no such file$/],
+    [
+      "a missing upload file",
+      ["snapshot", "create", "--site", "Blog", "--upload", "/nonexistent/dump.sql"],
+      /^error: --upload \/nonexistent\/dump\.sql: no such file$/,
+    ],
     ["an empty policy", ["snapshot", "prune", "--all"], /^error: no retention policy: give at least one of --keep-last/],
-    ["a bad keep count", ["snapshot", "prune", "--all", "--keep-daily", "seven"], /^error: --keep-daily must be a whole number from 0 to 1000000 \(got "seven"\)/],
+    [
+      "a bad keep count",
+      ["snapshot", "prune", "--all", "--keep-daily", "seven"],
+      /^error: --keep-daily must be a whole number from 0 to 1000000 \(got "seven"\)/,
+    ],
     ["a bad choice", ["snapshot", "create", "--site", "Blog", "--trigger", "hourly"], /^error: --trigger must be one of manual, scheduled \(got "hourly"\)$/],
     ["a bad shard", ["snapshot", "create", "--all", "--shard", "17/16"], /^error: --shard "17\/16": the index must be from 1 to 16$/],
-    ["too much concurrency", ["snapshot", "create", "--all", "--concurrency", "100"], /^error: --concurrency must be a whole number from 1 to 64 \(got "100"\)$/],
+    [
+      "too much concurrency",
+      ["snapshot", "create", "--all", "--concurrency", "100"],
+      /^error: --concurrency must be a whole number from 1 to 64 \(got "100"\)$/,
+    ],
     ["a flag given twice", ["snapshot", "create", "--all", "--timeout", "1m", "--timeout", "2m"], /^error: --timeout is given twice$/],
     ["an unknown JSON field", ["sites", "list", "--json=id,nme"], /^error: --json: unknown field nme \(fields: id, name, url/],
     ["an extra argument", ["sites", "list", "Blog"], /^error: siteops sites list takes no arguments \(got "Blog"\)$/],
     ["an unknown subcommand", ["sites", "lst"], /^error: unknown command "lst" for siteops sites \(commands: list, get/],
     ["an unknown command", ["snapshotz"], /^error: unknown command "snapshotz"; see siteops --help$/],
     ["a lock with --no-lock", ["snapshot", "create", "--all", "--lock", "/tmp/x.lock", "--no-lock"], /^error: give --lock FILE or --no-lock, not both$/],
-    ["a report in a missing directory", ["snapshot", "create", "--all", "--report", "/nonexistent/dir/report.json"], /^error: --report \/nonexistent\/dir\/report\.json: the directory \/nonexistent\/dir does not exist$/],
+    [
+      "a report in a missing directory",
+      ["snapshot", "create", "--all", "--report", "/nonexistent/dir/report.json"],
+      /^error: --report \/nonexistent\/dir\/report\.json: the directory \/nonexistent\/dir does not exist$/,
+    ],
   ];
   for (const [what, args, pattern] of cases) {
     it(`${what}: one line, exit 2, nothing changed`, async () => {

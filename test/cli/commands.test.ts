@@ -20,7 +20,10 @@ describe("sites", () => {
     expect(Object.keys(all[0]!).sort()).toEqual(["created_at", "id", "name", "php_version", "status", "updated_at", "url", "wp_version"]);
 
     expect(json(await cli("sites", "list", "--json=id,name"))).toEqual(all.map((s) => ({ id: s.id, name: s.name })));
-    const jsonl = (await cli("sites", "list", "--jsonl")).stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string });
+    const jsonl = (await cli("sites", "list", "--jsonl")).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string });
     expect(jsonl.map((s) => s.id)).toEqual(all.map((s) => s.id));
     expect(json(await cli("sites", "list", "--json", "--limit", "1"))).toHaveLength(1);
   });
@@ -64,7 +67,12 @@ describe("snapshots", () => {
     const created = await cli("snapshot", "create", "--site", "Blog", "--description", "before deploy", "--json");
     expect(created.code).toBe(0);
     const [record] = json<{ site: { name: string }; outcome: string; snapshot: { id: string; status: string; description: string }; error: null }[]>(created);
-    expect(record).toMatchObject({ site: { name: "Blog" }, outcome: "completed", snapshot: { status: "completed", description: "before deploy" }, error: null });
+    expect(record).toMatchObject({
+      site: { name: "Blog" },
+      outcome: "completed",
+      snapshot: { status: "completed", description: "before deploy" },
+      error: null,
+    });
     const id = record!.snapshot.id;
     expect(created.stderr).toMatch(new RegExp(`Blog: snapshot ${id} completed`));
 
@@ -78,7 +86,9 @@ describe("snapshots", () => {
   it("--no-wait returns once the snapshot is requested", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
-      const r = await runCli(["snapshot", "create", "--site", "Shop", "--no-wait", "--json=outcome,snapshot"], { env: { ...bed.env, SITEOPS_BASE_URL: slow.url } });
+      const r = await runCli(["snapshot", "create", "--site", "Shop", "--no-wait", "--json=outcome,snapshot"], {
+        env: { ...bed.env, SITEOPS_BASE_URL: slow.url },
+      });
       expect(r.code).toBe(0);
       expect(json(r)).toEqual([{ outcome: "requested", snapshot: expect.objectContaining({ status: "requested" }) }]);
     } finally {
@@ -121,7 +131,20 @@ describe("vulnerabilities", () => {
     const old = await bed.emu.so.sites.create({ name: "Old", url: "https://old.acme.test", wp_version: "6.1" });
     const records = json<{ id: string; status: string; severity: string }[]>(await cli("vulns", "list", "--site", "Old", "--status", "open", "--json"));
     expect(records.length).toBeGreaterThan(0);
-    const updated = await cli("vulns", "update", records[0]!.id, "--site", "Old", "--status", "ignored", "--reason", "not_used", "--comment", "plugin off", "--json");
+    const updated = await cli(
+      "vulns",
+      "update",
+      records[0]!.id,
+      "--site",
+      "Old",
+      "--status",
+      "ignored",
+      "--reason",
+      "not_used",
+      "--comment",
+      "plugin off",
+      "--json",
+    );
     expect(json(updated)).toMatchObject({ id: records[0]!.id, status: "ignored", dismissed_reason: "not_used", dismissed_comment: "plugin off" });
     const fleet = json<{ site_id: string }[]>(await cli("vulns", "list", "--all", "--status", "ignored", "--json"));
     expect(fleet.map((r) => r.site_id)).toContain(old.id);
@@ -143,7 +166,10 @@ describe("activity, webhooks, me, accounts, users", () => {
     run.child.kill("SIGINT");
     const result = await run.done;
     expect(result.code).toBe(130);
-    const lines = result.stdout.trim().split("\n").map((l) => JSON.parse(l) as { action: string });
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { action: string });
     expect(lines.at(-1)!.action).toBe("webhook_endpoint.created");
   });
 
@@ -151,7 +177,11 @@ describe("activity, webhooks, me, accounts, users", () => {
     const created = json<{ id: string; secret: string; enabled_events: string[] }>(
       await cli("webhooks", "create", "--url", "http://127.0.0.1:9/hook", "--event", "snapshot.completed", "--event", "snapshot.failed", "--json"),
     );
-    expect(created).toMatchObject({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/), enabled_events: ["snapshot.completed", "snapshot.failed"] });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^we_/),
+      secret: expect.stringMatching(/^whsec_/),
+      enabled_events: ["snapshot.completed", "snapshot.failed"],
+    });
     const listed = json<{ id: string; secret?: string }[]>(await cli("webhooks", "list", "--json"));
     expect(listed.find((w) => w.id === created.id)?.secret).toBeUndefined();
     expect((await cli("webhooks", "delete", created.id, "--yes")).code).toBe(0);

@@ -27,10 +27,14 @@ afterAll(() => box.cleanup());
 function bashComplete(...words: string[]): string[] {
   const line = ["siteops", ...words];
   const quoted = line.map((w) => `'${w}'`).join(" ");
-  const out = execFileSync("bash", ["-c", `source '${scripts.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${line.length - 1}; _siteops; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-    cwd: box.dir,
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    "bash",
+    ["-c", `source '${scripts.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${line.length - 1}; _siteops; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    {
+      cwd: box.dir,
+      encoding: "utf8",
+    },
+  );
   return out.split("\n").filter(Boolean).sort();
 }
 
@@ -40,7 +44,14 @@ describe("completion", () => {
     expect(bashComplete("snapshot", "")).toEqual(["create", "delete", "get", "list", "prune"]);
     expect(bashComplete("snapshot", "create", "--co")).toEqual(["--concurrency", "--content-type"]);
     expect(bashComplete("snapshot", "create", "--trigger", "")).toEqual(["manual", "scheduled"]);
-    expect(bashComplete("snapshot", "prune", "--site", "Blog", "--keep-")).toEqual(["--keep-daily", "--keep-hourly", "--keep-last", "--keep-monthly", "--keep-weekly", "--keep-yearly"]);
+    expect(bashComplete("snapshot", "prune", "--site", "Blog", "--keep-")).toEqual([
+      "--keep-daily",
+      "--keep-hourly",
+      "--keep-last",
+      "--keep-monthly",
+      "--keep-weekly",
+      "--keep-yearly",
+    ]);
     expect(bashComplete("sites", "ls", "--st")).toEqual(["--status"]);
     expect(bashComplete("upgrade", "open", "--no-")).toEqual(["--no-color", "--no-require-approval", "--no-wait"]);
     expect(bashComplete("provider", "")).toEqual(["install"]);
@@ -50,7 +61,10 @@ describe("completion", () => {
   });
 
   it.skipIf(missing("zsh") || missing("fish"))("zsh and fish accept their scripts", () => {
-    for (const [shell, check] of [["zsh", ["-n"]], ["fish", ["--no-execute"]]] as const) {
+    for (const [shell, check] of [
+      ["zsh", ["-n"]],
+      ["fish", ["--no-execute"]],
+    ] as const) {
       const r = spawnSync(shell, [...check, scripts[shell]!], { encoding: "utf8" });
       expect(r.status, `${shell}: ${r.stderr}`).toBe(0);
     }
@@ -72,7 +86,10 @@ describe("completion", () => {
     const complete = (...words: string[]) =>
       execFileSync(
         "zsh",
-        ["-c", `compdef() { :; }; source '${scripts.zsh}'; compadd() { shift; print -l -- "$@" }; _files() { print FILES }; words=(siteops ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=${words.length + 1}; _siteops`],
+        [
+          "-c",
+          `compdef() { :; }; source '${scripts.zsh}'; compadd() { shift; print -l -- "$@" }; _files() { print FILES }; words=(siteops ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=${words.length + 1}; _siteops`,
+        ],
         { encoding: "utf8" },
       )
         .split("\n")

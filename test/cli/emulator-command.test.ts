@@ -80,7 +80,11 @@ describe("siteops emulator", () => {
     const db = path.join(dir, "emu.db");
     const first = await start(["--demo", "--db", db, "--data-dir", path.join(dir, "data")]);
     const auth = { authorization: `token ${first.line.demo.api_token}`, "content-type": "application/json" };
-    const created = await fetch(`${first.line.url}/api/v1/sites`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Kept", url: "https://kept.example.com" }) });
+    const created = await fetch(`${first.line.url}/api/v1/sites`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Kept", url: "https://kept.example.com" }),
+    });
     expect(created.status).toBe(201);
     const exited = new Promise((r) => first.child.once("exit", r));
     first.child.kill("SIGTERM");

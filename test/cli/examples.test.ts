@@ -47,7 +47,9 @@ describe("examples/cron", () => {
     const r = await nightly();
     await bed.emu.control("DELETE", "faults");
     expect(r.code).toBe(1);
-    expect(r.output.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`error: Blog \\(${blog.id}\\): Injected fault \\[HTTP 422, request req_\\w+\\]\\.$`))]);
+    expect(r.output.trim().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`error: Blog \\(${blog.id}\\): Injected fault \\[HTTP 422, request req_\\w+\\]\\.$`)),
+    ]);
     expect(report("snapshots.json")).toMatchObject({ exit_code: 1, summary: { completed: 1, failed: 1 } });
     expect(report("prune.json").exit_code).toBe(0);
   });
@@ -59,12 +61,16 @@ describe("examples/cron", () => {
     const r = await nightly();
     bed.env.SITEOPS_API_TOKEN = saved;
     expect(r.code).toBe(3);
-    expect(r.output).toMatch(/error: You need to sign in or sign up before continuing \[HTTP 401, request req_\w+\]\. Check the credentials: siteops auth status\./);
+    expect(r.output).toMatch(
+      /error: You need to sign in or sign up before continuing \[HTTP 401, request req_\w+\]\. Check the credentials: siteops auth status\./,
+    );
     expect(readFileSync(path.join(bed.box.dir, "reports", "prune.json"), "utf8")).toBe(before);
   });
 
   it("the crontab line runs the installed script nightly", () => {
-    const line = readFileSync(path.join(CRON, "crontab"), "utf8").split("\n").find((l) => /^\d/.test(l))!;
+    const line = readFileSync(path.join(CRON, "crontab"), "utf8")
+      .split("\n")
+      .find((l) => /^\d/.test(l))!;
     const [minute, hour, dom, month, dow, ...command] = line.split(/\s+/);
     expect([minute, hour, dom, month, dow]).toEqual(["15", "2", "*", "*", "*"]);
     expect(command.join(" ")).toBe("/usr/local/bin/siteops-nightly");
@@ -81,20 +87,32 @@ describe("examples/cron", () => {
       .replace("EnvironmentFile=/etc/siteops/nightly.env", "EnvironmentFile=-/etc/siteops/nightly.env");
     writeFileSync(path.join(dir, "siteops-nightly.service"), service);
     copyFileSync(path.join(CRON, "siteops-nightly.timer"), path.join(dir, "siteops-nightly.timer"));
-    const r = spawnSync("systemd-analyze", ["verify", path.join(dir, "siteops-nightly.service"), path.join(dir, "siteops-nightly.timer")], { encoding: "utf8" });
+    const r = spawnSync("systemd-analyze", ["verify", path.join(dir, "siteops-nightly.service"), path.join(dir, "siteops-nightly.timer")], {
+      encoding: "utf8",
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
   });
 
-  it.skipIf(!ci && spawnSync("python3", ["-c", "import yaml"]).status !== 0)("the Kubernetes CronJob runs the image with the credentials from a Secret, never overlapping", () => {
-    const code = `import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))`;
-    const r = spawnSync("python3", ["-c", code, path.join(CRON, "kubernetes-cronjob.yaml")], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    const job = JSON.parse(r.stdout) as { kind: string; spec: { schedule: string; concurrencyPolicy: string; jobTemplate: { spec: { template: { spec: { containers: { env: { name: string; valueFrom?: { secretKeyRef: { name: string } } }[] }[] } } } } } };
-    expect(job.kind).toBe("CronJob");
-    expect(job.spec).toMatchObject({ schedule: "15 2 * * *", concurrencyPolicy: "Forbid" });
-    const vars = job.spec.jobTemplate.spec.template.spec.containers[0]!.env;
-    expect(vars.find((v) => v.name === "SITEOPS_API_TOKEN")!.valueFrom).toEqual({ secretKeyRef: { name: "siteops", key: "api-token" } });
-    expect(vars.map((v) => v.name)).toEqual(expect.arrayContaining(["SITEOPS_BASE_URL", "SITEOPS_REPORT_DIR", "XDG_RUNTIME_DIR"]));
-  });
+  it.skipIf(!ci && spawnSync("python3", ["-c", "import yaml"]).status !== 0)(
+    "the Kubernetes CronJob runs the image with the credentials from a Secret, never overlapping",
+    () => {
+      const code = `import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))`;
+      const r = spawnSync("python3", ["-c", code, path.join(CRON, "kubernetes-cronjob.yaml")], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const job = JSON.parse(r.stdout) as {
+        kind: string;
+        spec: {
+          schedule: string;
+          concurrencyPolicy: string;
+          jobTemplate: { spec: { template: { spec: { containers: { env: { name: string; valueFrom?: { secretKeyRef: { name: string } } }[] }[] } } } };
+        };
+      };
+      expect(job.kind).toBe("CronJob");
+      expect(job.spec).toMatchObject({ schedule: "15 2 * * *", concurrencyPolicy: "Forbid" });
+      const vars = job.spec.jobTemplate.spec.template.spec.containers[0]!.env;
+      expect(vars.find((v) => v.name === "SITEOPS_API_TOKEN")!.valueFrom).toEqual({ secretKeyRef: { name: "siteops", key: "api-token" } });
+      expect(vars.map((v) => v.name)).toEqual(expect.arrayContaining(["SITEOPS_BASE_URL", "SITEOPS_REPORT_DIR", "XDG_RUNTIME_DIR"]));
+    },
+  );
 });

@@ -9,31 +9,115 @@ import type { Snapshot } from "../../src/index.js";
 import { json, runCli, useTestBed } from "./helpers.js";
 
 const TIMES = [
-  "2099-01-05T03:00", "2099-01-20T03:00", "2099-02-15T03:00", "2099-03-15T03:00", "2099-04-15T03:00", "2099-05-15T03:00",
-  "2099-06-15T03:00", "2099-07-15T03:00", "2099-08-15T03:00", "2099-09-15T03:00", "2099-10-15T03:00", "2099-11-15T03:00",
-  "2099-12-15T03:00", "2100-01-03T03:00", "2100-01-10T03:00", "2100-01-17T03:00", "2100-01-24T03:00", "2100-01-31T03:00",
-  "2100-02-07T03:00", "2100-02-14T03:00", "2100-02-21T03:00", "2100-02-22T03:00", "2100-02-23T03:00", "2100-02-24T03:00",
-  "2100-02-25T03:00", "2100-02-26T03:00", "2100-02-27T03:00", "2100-02-28T03:00", "2100-03-01T03:00", "2100-03-02T03:00",
-  "2100-03-02T15:00", "2100-03-03T03:00", "2100-03-04T03:00", "2100-03-05T03:00", "2100-03-05T15:00", "2100-03-05T15:30",
-  "2100-03-06T03:00", "2100-03-06T09:00", "2100-03-06T10:00",
+  "2099-01-05T03:00",
+  "2099-01-20T03:00",
+  "2099-02-15T03:00",
+  "2099-03-15T03:00",
+  "2099-04-15T03:00",
+  "2099-05-15T03:00",
+  "2099-06-15T03:00",
+  "2099-07-15T03:00",
+  "2099-08-15T03:00",
+  "2099-09-15T03:00",
+  "2099-10-15T03:00",
+  "2099-11-15T03:00",
+  "2099-12-15T03:00",
+  "2100-01-03T03:00",
+  "2100-01-10T03:00",
+  "2100-01-17T03:00",
+  "2100-01-24T03:00",
+  "2100-01-31T03:00",
+  "2100-02-07T03:00",
+  "2100-02-14T03:00",
+  "2100-02-21T03:00",
+  "2100-02-22T03:00",
+  "2100-02-23T03:00",
+  "2100-02-24T03:00",
+  "2100-02-25T03:00",
+  "2100-02-26T03:00",
+  "2100-02-27T03:00",
+  "2100-02-28T03:00",
+  "2100-03-01T03:00",
+  "2100-03-02T03:00",
+  "2100-03-02T15:00",
+  "2100-03-03T03:00",
+  "2100-03-04T03:00",
+  "2100-03-05T03:00",
+  "2100-03-05T15:00",
+  "2100-03-05T15:30",
+  "2100-03-06T03:00",
+  "2100-03-06T09:00",
+  "2100-03-06T10:00",
 ];
 
 const EXPECTED: [string[], string[]][] = [
   [
     ["--keep-last", "3", "--keep-daily", "7", "--keep-weekly", "4", "--keep-monthly", "6"],
-    ["2099-10-15T03:00", "2099-11-15T03:00", "2099-12-15T03:00", "2100-01-31T03:00", "2100-02-14T03:00", "2100-02-21T03:00", "2100-02-28T03:00", "2100-03-01T03:00",
-      "2100-03-02T15:00", "2100-03-03T03:00", "2100-03-04T03:00", "2100-03-05T15:30", "2100-03-06T03:00", "2100-03-06T09:00", "2100-03-06T10:00"],
+    [
+      "2099-10-15T03:00",
+      "2099-11-15T03:00",
+      "2099-12-15T03:00",
+      "2100-01-31T03:00",
+      "2100-02-14T03:00",
+      "2100-02-21T03:00",
+      "2100-02-28T03:00",
+      "2100-03-01T03:00",
+      "2100-03-02T15:00",
+      "2100-03-03T03:00",
+      "2100-03-04T03:00",
+      "2100-03-05T15:30",
+      "2100-03-06T03:00",
+      "2100-03-06T09:00",
+      "2100-03-06T10:00",
+    ],
   ],
-  [["--keep-daily", "5", "--keep-weekly", "2"], ["2100-02-28T03:00", "2100-03-02T15:00", "2100-03-03T03:00", "2100-03-04T03:00", "2100-03-05T15:30", "2100-03-06T10:00"]],
-  [["--keep-hourly", "4", "--keep-yearly", "2"], ["2099-12-15T03:00", "2100-03-05T15:30", "2100-03-06T03:00", "2100-03-06T09:00", "2100-03-06T10:00"]],
+  [
+    ["--keep-daily", "5", "--keep-weekly", "2"],
+    ["2100-02-28T03:00", "2100-03-02T15:00", "2100-03-03T03:00", "2100-03-04T03:00", "2100-03-05T15:30", "2100-03-06T10:00"],
+  ],
+  [
+    ["--keep-hourly", "4", "--keep-yearly", "2"],
+    ["2099-12-15T03:00", "2100-03-05T15:30", "2100-03-06T03:00", "2100-03-06T09:00", "2100-03-06T10:00"],
+  ],
   [["--keep-last", "1"], ["2100-03-06T10:00"]],
   // --older-than is restic's --keep-within: measured back from the newest snapshot.
-  [["--older-than", "7d"], ["2100-02-28T03:00", "2100-03-01T03:00", "2100-03-02T03:00", "2100-03-02T15:00", "2100-03-03T03:00", "2100-03-04T03:00", "2100-03-05T03:00",
-    "2100-03-05T15:00", "2100-03-05T15:30", "2100-03-06T03:00", "2100-03-06T09:00", "2100-03-06T10:00"]],
-  [["--older-than", "30d", "--keep-monthly", "2"], ["2100-02-07T03:00", "2100-02-14T03:00", "2100-02-21T03:00", ...TIMES.slice(TIMES.indexOf("2100-02-22T03:00"))]],
+  [
+    ["--older-than", "7d"],
+    [
+      "2100-02-28T03:00",
+      "2100-03-01T03:00",
+      "2100-03-02T03:00",
+      "2100-03-02T15:00",
+      "2100-03-03T03:00",
+      "2100-03-04T03:00",
+      "2100-03-05T03:00",
+      "2100-03-05T15:00",
+      "2100-03-05T15:30",
+      "2100-03-06T03:00",
+      "2100-03-06T09:00",
+      "2100-03-06T10:00",
+    ],
+  ],
+  [
+    ["--older-than", "30d", "--keep-monthly", "2"],
+    ["2100-02-07T03:00", "2100-02-14T03:00", "2100-02-21T03:00", ...TIMES.slice(TIMES.indexOf("2100-02-22T03:00"))],
+  ],
   // restic >= 0.16: rules with periods left keep the oldest snapshot too (2099-01-05, a second one in its month).
-  [["--keep-monthly", "20"], ["2099-01-05T03:00", "2099-01-20T03:00", ...TIMES.filter((t) => /^2099-(0[2-9]|1[0-2])-15/.test(t)), "2100-01-31T03:00", "2100-02-28T03:00", "2100-03-06T10:00"]],
-  [["--keep-weekly", "3", "--keep-yearly", "5"], ["2099-01-05T03:00", "2099-12-15T03:00", "2100-02-21T03:00", "2100-02-28T03:00", "2100-03-06T10:00"]],
+  [
+    ["--keep-monthly", "20"],
+    [
+      "2099-01-05T03:00",
+      "2099-01-20T03:00",
+      ...TIMES.filter((t) => /^2099-(0[2-9]|1[0-2])-15/.test(t)),
+      "2100-01-31T03:00",
+      "2100-02-28T03:00",
+      "2100-03-06T10:00",
+    ],
+  ],
+  [
+    ["--keep-weekly", "3", "--keep-yearly", "5"],
+    ["2099-01-05T03:00", "2099-12-15T03:00", "2100-02-21T03:00", "2100-02-28T03:00", "2100-03-06T10:00"],
+  ],
 ];
 
 const bed = useTestBed({}, { SITEOPS_POLL_INTERVAL_MS: "20" });
@@ -90,7 +174,10 @@ describe("snapshot prune", () => {
   }
 
   it("says why: restic's reasons for each snapshot kept", async () => {
-    const r = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "3", "--keep-daily", "7", "--keep-weekly", "4", "--keep-monthly", "6", "--dry-run", "--json"], { env: bed.env });
+    const r = await runCli(
+      ["snapshot", "prune", "--site", "Archive", "--keep-last", "3", "--keep-daily", "7", "--keep-weekly", "4", "--keep-monthly", "6", "--dry-run", "--json"],
+      { env: bed.env },
+    );
     const reasons = new Map(json<PruneJson[]>(r)[0]!.snapshots.map((s) => [s.snapshot.created_at.slice(0, 16), s.reasons]));
     expect(reasons.get("2100-03-06T10:00")).toEqual(["last snapshot", "daily snapshot", "weekly snapshot", "monthly snapshot"]);
     expect(reasons.get("2100-02-28T03:00")).toEqual(["daily snapshot", "weekly snapshot", "monthly snapshot"]);
@@ -98,9 +185,20 @@ describe("snapshot prune", () => {
     expect(reasons.get("2099-09-15T03:00")).toEqual(["no rule keeps it"]);
     // Not a terminal: one tab-separated line per snapshot (site, action, id, created, status, size, reasons).
     const tsv = await runCli(["snapshot", "prune", "--site", "Archive", "--keep-last", "1", "--dry-run"], { env: bed.env });
-    const lines = tsv.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const lines = tsv.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(lines).toHaveLength(TIMES.length + 2);
-    expect(lines.find((l) => l[2] === idAt.get("2100-03-06T10:00"))).toEqual([siteId, "keep", idAt.get("2100-03-06T10:00"), expect.stringMatching(/^2100-03-06T10:00/), "completed", expect.stringMatching(/^\d+$/), "last snapshot"]);
+    expect(lines.find((l) => l[2] === idAt.get("2100-03-06T10:00"))).toEqual([
+      siteId,
+      "keep",
+      idAt.get("2100-03-06T10:00"),
+      expect.stringMatching(/^2100-03-06T10:00/),
+      "completed",
+      expect.stringMatching(/^\d+$/),
+      "last snapshot",
+    ]);
     expect(tsv.stderr).toMatch(/Archive: would delete 39 of 41 snapshots, kept 2/);
   });
 
@@ -124,7 +222,9 @@ describe("snapshot prune", () => {
     await bed.emu.so.operations.createSnapshot(site.id, { pollInterval: 10 });
     const r = await runCli(["snapshot", "prune", "--site", "Upgrading", "--keep-last", "1", "--json"], { env: bed.env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`warning: Upgrading \\(${site.id}\\): snapshot ${pipeline.snapshot_id} kept: the service refused to delete it: .*\\[HTTP 422`));
+    expect(r.stderr).toMatch(
+      new RegExp(`warning: Upgrading \\(${site.id}\\): snapshot ${pipeline.snapshot_id} kept: the service refused to delete it: .*\\[HTTP 422`),
+    );
     const refused = json<PruneJson[]>(r)[0]!.snapshots.find((s) => s.snapshot.id === pipeline.snapshot_id);
     expect(refused).toMatchObject({ action: "refused" });
   });

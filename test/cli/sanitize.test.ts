@@ -19,29 +19,33 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => void (async () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
-      const upstream = await fetch(`${bed.emu.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-      let body = await upstream.text();
-      if (upstream.headers.get("content-type")?.includes("json") && body) {
-        const rewrite = (value: unknown): unknown => {
-          if (Array.isArray(value)) return value.map(rewrite);
-          if (value && typeof value === "object") {
-            const o = value as Record<string, unknown>;
-            if (o.id === blogId) o.name = HOSTILE;
-            if (typeof o.id === "string" && o.id.startsWith("snap_")) o.description = DESCRIPTION;
-            if (typeof o.error === "string") o.error = `${o.error}\n::error::forged`;
+    req.on(
+      "end",
+      () =>
+        void (async () => {
+          const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
+          const upstream = await fetch(`${bed.emu.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+          let body = await upstream.text();
+          if (upstream.headers.get("content-type")?.includes("json") && body) {
+            const rewrite = (value: unknown): unknown => {
+              if (Array.isArray(value)) return value.map(rewrite);
+              if (value && typeof value === "object") {
+                const o = value as Record<string, unknown>;
+                if (o.id === blogId) o.name = HOSTILE;
+                if (typeof o.id === "string" && o.id.startsWith("snap_")) o.description = DESCRIPTION;
+                if (typeof o.error === "string") o.error = `${o.error}\n::error::forged`;
+              }
+              return value;
+            };
+            body = JSON.stringify(rewrite(JSON.parse(body)));
           }
-          return value;
-        };
-        body = JSON.stringify(rewrite(JSON.parse(body)));
-      }
-      const out: Record<string, string> = {};
-      upstream.headers.forEach((v, k) => {
-        if (k !== "content-length" && k !== "content-encoding" && k !== "transfer-encoding" && k !== "connection" && k !== "keep-alive") out[k] = v;
-      });
-      res.writeHead(upstream.status, out).end(body);
-    })().catch((err: Error) => res.destroy(err)));
+          const out: Record<string, string> = {};
+          upstream.headers.forEach((v, k) => {
+            if (k !== "content-length" && k !== "content-encoding" && k !== "transfer-encoding" && k !== "connection" && k !== "keep-alive") out[k] = v;
+          });
+          res.writeHead(upstream.status, out).end(body);
+        })().catch((err: Error) => res.destroy(err)),
+    );
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
   const { port } = proxy.address() as { port: number };
@@ -72,7 +76,9 @@ describe("hostile strings from the service", () => {
     const list = await runCli(["sites", "list"], { env: bed.env });
     expect(list.code).toBe(0);
     expectInert(list.stdout);
-    expect(list.stdout).toContain(String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme ##\x5bwarning]legacy\x1b[31mRED\x1b]0;title\x07\x00\u202eNAME\r`);
+    expect(list.stdout).toContain(
+      String.raw`evil\n::warning title=injected::INJECTED\n::add-mask::Acme ##\x5bwarning]legacy\x1b[31mRED\x1b]0;title\x07\x00\u202eNAME\r`,
+    );
     expect(list.stdout.trim().split("\n")).toHaveLength(2);
     const get = await runCli(["sites", "get", blogId], { env: bed.env });
     expectInert(get.stdout);

@@ -63,15 +63,32 @@ describe("snapshot create --all", () => {
     for (const [id, n] of after) expect(n - (before.get(id) ?? 0), id).toBe(id === failing.id ? 0 : 1);
 
     // Not a terminal: one tab-separated line per site on stdout.
-    const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(rows).toHaveLength(SITES);
-    expect(rows.find((row) => row[0] === failing.id)).toEqual([failing.id, failing.name, "", "failed", "", expect.stringMatching(/^\d+$/), expect.stringContaining("Internal server error")]);
+    expect(rows.find((row) => row[0] === failing.id)).toEqual([
+      failing.id,
+      failing.name,
+      "",
+      "failed",
+      "",
+      expect.stringMatching(/^\d+$/),
+      expect.stringContaining("Internal server error"),
+    ]);
 
     const doc = JSON.parse(readFileSync(report, "utf8")) as {
       command: string;
       exit_code: number;
       summary: Record<string, number>;
-      results: { site: { id: string }; outcome: string; snapshot: { id: string; size_bytes: number; status: string } | null; error: { message: string; http_status?: number; request_id?: string } | null; duration_ms: number }[];
+      results: {
+        site: { id: string };
+        outcome: string;
+        snapshot: { id: string; size_bytes: number; status: string } | null;
+        error: { message: string; http_status?: number; request_id?: string } | null;
+        duration_ms: number;
+      }[];
     };
     expect(doc).toMatchObject({ command: "siteops snapshot create", exit_code: 1, summary: { total: 50, completed: 49, failed: 1 } });
     const bad = doc.results.find((x) => x.site.id === failing.id)!;

@@ -80,7 +80,12 @@ describe("not on a terminal", () => {
     expect(lines.filter((l) => /: snapshot snap_\w+ created \(requested\)$/.test(l))).toHaveLength(6);
     expect(lines.filter((l) => /: snapshot snap_\w+ is in_progress$/.test(l))).toHaveLength(6);
     expect(lines.filter((l) => /: snapshot snap_\w+ completed, [\d.]+ MiB in /.test(l))).toHaveLength(6);
-    expect(r.stdout.replace(/\n$/, "").split("\n").map((l) => l.split("\t").length)).toEqual([7, 7, 7, 7, 7, 7]);
+    expect(
+      r.stdout
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((l) => l.split("\t").length),
+    ).toEqual([7, 7, 7, 7, 7, 7]);
   });
 
   it("FORCE_COLOR colours the messages (never tab-separated data), --no-color turns them off again", async () => {

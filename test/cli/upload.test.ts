@@ -32,10 +32,16 @@ describe("snapshot create --upload", () => {
     child.stdin.end();
     const code = await new Promise<number | null>((r) => child.on("close", r));
     expect(code, stderr).toBe(0);
-    const [record] = JSON.parse(stdout) as { outcome: string; snapshot: { id: string; status: string; source: string; size_bytes: number; checksum_sha256: string } }[];
+    const [record] = JSON.parse(stdout) as {
+      outcome: string;
+      snapshot: { id: string; status: string; source: string; size_bytes: number; checksum_sha256: string };
+    }[];
     expect(record!.snapshot).toMatchObject({ status: "completed", source: "upload", size_bytes: 100 * MIB, checksum_sha256: hash.digest("hex") });
     // Not a terminal: upload progress at most every 10 % (or 30 s).
-    const progress = stderr.split("\n").filter((l) => / Blog: uploaded \d+% /.test(l)).map((l) => Number(/uploaded (\d+)%/.exec(l)![1]));
+    const progress = stderr
+      .split("\n")
+      .filter((l) => / Blog: uploaded \d+% /.test(l))
+      .map((l) => Number(/uploaded (\d+)%/.exec(l)![1]));
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.length).toBeLessThanOrEqual(9);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);

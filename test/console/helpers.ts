@@ -79,8 +79,11 @@ export function csrfOf(page: Page): Promise<string> {
 
 /** A form post from inside the page (same origin, its cookies), as a hand-made form would send it. */
 export function postForm(page: Page, url: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
-  return page.evaluate(async ([u, f]) => {
-    const res = await fetch(u, { method: "POST", body: new URLSearchParams(f), redirect: "manual" });
-    return { status: res.status, text: await res.text() };
-  }, [url, fields] as const);
+  return page.evaluate(
+    async ([u, f]) => {
+      const res = await fetch(u, { method: "POST", body: new URLSearchParams(f), redirect: "manual" });
+      return { status: res.status, text: await res.text() };
+    },
+    [url, fields] as const,
+  );
 }

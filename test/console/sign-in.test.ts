@@ -6,7 +6,6 @@ import { PASSWORD, USERS, csrfOf, haveChromium, otpCode, postForm, screenshot, s
 describe.runIf(haveChromium())("console sign-in (Chromium)", () => {
   const env = useConsoleEnv();
 
-
   it("signs in a user with 2FA: password, then the code; the session cookie is HttpOnly and SameSite=Lax", async () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
@@ -45,7 +44,9 @@ describe.runIf(haveChromium())("console sign-in (Chromium)", () => {
 
   it("shows the same error as POST /api/v1/jwt for a wrong password, and keeps the email", async () => {
     const api = await fetch(`${env.emu.url}/api/v1/jwt`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: USERS.owner, password: "wrong password" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: USERS.owner, password: "wrong password" }),
     });
     const apiError = ((await api.json()) as { error: string }).error;
     expect(api.status).toBe(401);
@@ -66,7 +67,9 @@ describe.runIf(haveChromium())("console sign-in (Chromium)", () => {
   it("refuses a form post without the CSRF token (403), and with another session's token", async () => {
     const page = await env.browser.newPage();
     await signIn(page, env.emu, USERS.owner);
-    const before = await (await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.created`, { headers: { authorization: "token sot_helpersOwnerA0000000000000000001" } })).json();
+    const before = await (
+      await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.created`, { headers: { authorization: "token sot_helpersOwnerA0000000000000000001" } })
+    ).json();
 
     const missing = await postForm(page, "/settings/api/tokens", { name: "csrf-less" });
     expect(missing.status).toBe(403);
@@ -77,7 +80,9 @@ describe.runIf(haveChromium())("console sign-in (Chromium)", () => {
     const foreign = await csrfOf(other);
     expect((await postForm(page, "/settings/api/tokens", { name: "foreign token", _csrf: foreign })).status).toBe(403);
 
-    const after = await (await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.created`, { headers: { authorization: "token sot_helpersOwnerA0000000000000000001" } })).json();
+    const after = await (
+      await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.created`, { headers: { authorization: "token sot_helpersOwnerA0000000000000000001" } })
+    ).json();
     expect(after).toEqual(before);
     expect((await postForm(page, "/settings/api/tokens", { name: "with token", _csrf: await csrfOf(page) })).status).toBe(201);
     await Promise.all([page.close(), other.close()]);

@@ -33,7 +33,10 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const endpoint = await so.webhookEndpoints.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, enabled_events: ["upgrade_pipeline.created", "upgrade_pipeline.awaiting_approval", "upgrade_pipeline.approved", "upgrade_pipeline.succeeded"] });
+    const endpoint = await so.webhookEndpoints.create({
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      enabled_events: ["upgrade_pipeline.created", "upgrade_pipeline.awaiting_approval", "upgrade_pipeline.approved", "upgrade_pipeline.succeeded"],
+    });
     secret = endpoint.secret!;
     siteId = (await so.sites.create({ name: "Agency blog", url: "https://blog.agency.example", wp_version: "6.4", php_version: "8.1" })).id;
     // A few hours of health checks, so the site page's chart has a line to draw.
@@ -132,7 +135,10 @@ describe.runIf(haveChromium())("console sites, approvals, activity, webhooks (Ch
     await signIn(page, env.emu, USERS.owner);
     for (const path of ["/sites", `/sites/${siteId}`, "/activity", "/webhooks", "/settings/api"]) {
       await page.goto(`${env.emu.url}${path}`);
-      expect([path, await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)]).toEqual([path, 320]);
+      expect([
+        path,
+        await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth),
+      ]).toEqual([path, 320]);
     }
     await screenshot(page, "site-320px");
     await page.close();

@@ -8,7 +8,6 @@ import { TOKENS, USERS, csrfOf, haveChromium, postForm, screenshot, signIn, useC
 describe.runIf(haveChromium())("console Settings -> API (Chromium)", () => {
   const env = useConsoleEnv();
 
-
   it("creates a token shown once, which works with the core client until it is deleted", async () => {
     const context = await env.browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
     const page = await context.newPage();
@@ -19,7 +18,9 @@ describe.runIf(haveChromium())("console Settings -> API (Chromium)", () => {
     const token = await page.getByLabel("Token", { exact: true }).inputValue();
     expect(token).toMatch(/^sot_[A-Za-z0-9]{40}$/);
     await page.getByRole("button", { name: "Copy" }).click();
-    await expect(page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).resolves.toBe(token);
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()),
+    ).resolves.toBe(token);
     await screenshot(page, "settings-api-created");
 
     const so = new SiteOps({ baseUrl: env.emu.url, apiToken: token, maxRetries: 0 });
@@ -40,8 +41,13 @@ describe.runIf(haveChromium())("console Settings -> API (Chromium)", () => {
     await expect(so.me()).rejects.toBeInstanceOf(AuthenticationError);
     expect(await page.getByRole("row", { name: /GitHub Actions/ }).count()).toBe(0);
 
-    const log = (await (await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.*`, { headers: { authorization: `token ${TOKENS.owner}` } })).json()) as { action: string; actor: { name: string } }[];
-    expect(log.slice(0, 2).map((e) => [e.action, e.actor.name])).toEqual([["api_token.revoked", "Adam Admin"], ["api_token.created", "Adam Admin"]]);
+    const log = (await (
+      await fetch(`${env.emu.url}/api/v1/activity_logs?action=api_token.*`, { headers: { authorization: `token ${TOKENS.owner}` } })
+    ).json()) as { action: string; actor: { name: string } }[];
+    expect(log.slice(0, 2).map((e) => [e.action, e.actor.name])).toEqual([
+      ["api_token.revoked", "Adam Admin"],
+      ["api_token.created", "Adam Admin"],
+    ]);
     await context.close();
   });
 
@@ -56,7 +62,10 @@ describe.runIf(haveChromium())("console Settings -> API (Chromium)", () => {
     const owner = await env.browser.newPage();
     await signIn(owner, env.emu, USERS.owner);
     await owner.goto(`${env.emu.url}/settings/api`);
-    const action = await owner.getByRole("row", { name: /owner token/ }).locator("form").getAttribute("action");
+    const action = await owner
+      .getByRole("row", { name: /owner token/ })
+      .locator("form")
+      .getAttribute("action");
     const res = await postForm(page, action!, { _csrf: await csrfOf(page) });
     expect(res.status).toBe(404);
     const so = new SiteOps({ baseUrl: env.emu.url, apiToken: TOKENS.owner, maxRetries: 0 });

@@ -14,10 +14,10 @@ beforeAll(async () => {
     Object.keys(ops)
       .filter((key) => ["get", "put", "post", "delete", "patch"].includes(key))
       .map((method) => ({
-      method: method.toUpperCase(),
-      path,
-      re: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/?]+")}(\\?.*)?$`),
-    })),
+        method: method.toUpperCase(),
+        path,
+        re: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/?]+")}(\\?.*)?$`),
+      })),
   );
 });
 afterAll(async () => env.close());

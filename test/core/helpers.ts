@@ -160,7 +160,21 @@ export async function spawnEmulator(args: string[] = []): Promise<{ url: string;
   const root = path.resolve(import.meta.dirname, "../..");
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(root, "src/cli/main.ts"), "emulator", "--port", "0", "--seed", seedFile, "--step-seconds", "0", "--data-dir", path.join(dir, "data"), ...args],
+    [
+      "--import",
+      "tsx",
+      path.join(root, "src/cli/main.ts"),
+      "emulator",
+      "--port",
+      "0",
+      "--seed",
+      seedFile,
+      "--step-seconds",
+      "0",
+      "--data-dir",
+      path.join(dir, "data"),
+      ...args,
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";

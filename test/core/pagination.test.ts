@@ -12,7 +12,9 @@ beforeAll(async () => {
   const so = env.client({ apiToken: OTHER_TOKEN });
   for (let i = 0; i < 249; i += 25) {
     await Promise.all(
-      Array.from({ length: Math.min(25, 249 - i) }, (_, j) => so.sites.create({ name: `bulk-${String(i + j).padStart(3, "0")}`, url: `https://bulk-${i + j}.other.test` })),
+      Array.from({ length: Math.min(25, 249 - i) }, (_, j) =>
+        so.sites.create({ name: `bulk-${String(i + j).padStart(3, "0")}`, url: `https://bulk-${i + j}.other.test` }),
+      ),
     );
   }
 });
@@ -56,7 +58,9 @@ describe("pagination against the emulator", () => {
 
 describe("next page logic", () => {
   it("parses RFC 8288 Link headers", () => {
-    const links = parseLinkHeader('<https://x/api/v1/sites?page=1>; rel="first", <https://x/api/v1/sites?page=3&per_page=20>; rel="next", <https://x/a?page=9>; rel=last');
+    const links = parseLinkHeader(
+      '<https://x/api/v1/sites?page=1>; rel="first", <https://x/api/v1/sites?page=3&per_page=20>; rel="next", <https://x/a?page=9>; rel=last',
+    );
     expect(links).toEqual({ first: "https://x/api/v1/sites?page=1", next: "https://x/api/v1/sites?page=3&per_page=20", last: "https://x/a?page=9" });
     expect(parseLinkHeader(undefined)).toEqual({});
   });

@@ -57,7 +57,11 @@ describe("request pipeline", () => {
     for (const status of [503, 200]) {
       pool.intercept({ path: "/api/v1/sites/site_1", method: "PATCH" }).reply((opts) => {
         keys.push((opts.headers as Record<string, string>)["idempotency-key"]!);
-        return { statusCode: status, data: status === 200 ? site(1) : { error: "Service unavailable" }, responseOptions: { headers: { ...json, "retry-after-ms": "1" } } };
+        return {
+          statusCode: status,
+          data: status === 200 ? site(1) : { error: "Service unavailable" },
+          responseOptions: { headers: { ...json, "retry-after-ms": "1" } },
+        };
       });
     }
     await so.sites.update("site_1", { name: "s1" });
@@ -68,7 +72,9 @@ describe("request pipeline", () => {
 
   it("waits for RateLimit-Reset on a 429 without Retry-After", async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: "/api/v1/me" }).reply(429, { error: "Rate limit exceeded" }, { headers: { ...json, "ratelimit-remaining": "0", "ratelimit-reset": "1" } });
+    pool
+      .intercept({ path: "/api/v1/me" })
+      .reply(429, { error: "Rate limit exceeded" }, { headers: { ...json, "ratelimit-remaining": "0", "ratelimit-reset": "1" } });
     pool.intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: json });
     await so.me();
     const retry = events.find((e) => e.kind === "retry");
@@ -78,7 +84,10 @@ describe("request pipeline", () => {
 
   it("gives a successful call's request id and headers through withResponse(), without a logger", async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: "/api/v1/sites/site_1" }).reply(200, site(1), { headers: { ...json, "x-request-id": "req_one" } }).times(2);
+    pool
+      .intercept({ path: "/api/v1/sites/site_1" })
+      .reply(200, site(1), { headers: { ...json, "x-request-id": "req_one" } })
+      .times(2);
     const { data, status, requestId, headers } = await withResponse(so.sites.get("site_1"));
     expect([data.name, status, requestId, headers["content-type"]]).toEqual(["s1", 200, "req_one", "application/json"]);
     const direct = await so.get<{ name: string }>("/api/v1/sites/site_1").withResponse();
@@ -99,20 +108,34 @@ describe("request pipeline", () => {
 
   it("never retries a 400 and reports the proxy's HTML 502 as a server error after the retries", async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: "/api/v1/sites?page=0" }).reply(400, { error: "page must be a positive integer" }, { headers: { ...json, "x-request-id": "req_bad" } });
-    const err = await so.sites.list({ page: 0 }).then(() => null, (e: unknown) => e);
+    pool
+      .intercept({ path: "/api/v1/sites?page=0" })
+      .reply(400, { error: "page must be a positive integer" }, { headers: { ...json, "x-request-id": "req_bad" } });
+    const err = await so.sites.list({ page: 0 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).requestId).toBe("req_bad");
     expect(events.filter((e) => e.kind === "response")).toHaveLength(1);
 
-    pool.intercept({ path: "/api/v1/me" }).reply(502, "<html>Bad Gateway</html>", { headers: { "content-type": "text/html", "retry-after-ms": "1" } }).times(DEFAULT_MAX_RETRIES + 1);
-    const err2 = await so.me().then(() => null, (e: unknown) => e);
+    pool
+      .intercept({ path: "/api/v1/me" })
+      .reply(502, "<html>Bad Gateway</html>", { headers: { "content-type": "text/html", "retry-after-ms": "1" } })
+      .times(DEFAULT_MAX_RETRIES + 1);
+    const err2 = await so.me().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err2).toBeInstanceOf(InternalServerError);
     expect((err2 as InternalServerError).status).toBe(502);
   });
 
   it("does not sit out a Retry-After of an hour: fails at once with RateLimitError", async () => {
-    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(429, { error: "Rate limit exceeded. Try again in 3600 seconds." }, { headers: { ...json, "retry-after": "3600" } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: "/api/v1/me" })
+      .reply(429, { error: "Rate limit exceeded. Try again in 3600 seconds." }, { headers: { ...json, "retry-after": "3600" } });
     const err = await so.me().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfter).toBe(3600);
@@ -121,12 +144,18 @@ describe("request pipeline", () => {
 
   it("per-request maxRetries overrides the client's", async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: "/api/v1/me" }).reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } }).times(1);
+    pool
+      .intercept({ path: "/api/v1/me" })
+      .reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } })
+      .times(1);
     await expect(so.me({ maxRetries: 0 })).rejects.toMatchObject({ status: 503 });
   });
 
   it("logs method, path, status, duration and request id with the token redacted", async () => {
-    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_me" } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: "/api/v1/me" })
+      .reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_me" } });
     await so.me();
     const [event] = events;
     expect(event).toMatchObject({ kind: "response", method: "GET", path: "/api/v1/me", status: 200, requestId: "req_me", attempt: 1 });
@@ -184,8 +213,14 @@ describe("SITEOPS_DEBUG logger", () => {
     const { createDebugLogger } = await import("../../src/internal/logger.js");
     const lines: string[] = [];
     const debug = new SiteOps({ baseUrl: ORIGIN, apiToken: TOKEN, dispatcher: agent, logger: createDebugLogger((l) => lines.push(l)) });
-    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } });
-    agent.get(ORIGIN).intercept({ path: "/api/v1/me" }).reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_dbg" } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: "/api/v1/me" })
+      .reply(503, { error: "Service unavailable" }, { headers: { ...json, "retry-after-ms": "1" } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: "/api/v1/me" })
+      .reply(200, { id: "usr_1" }, { headers: { ...json, "x-request-id": "req_dbg" } });
     await debug.me();
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^siteops: GET \/api\/v1\/me 503 [\d.]+ ms /);

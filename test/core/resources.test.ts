@@ -1,13 +1,6 @@
 // Every resource method against the emulator, as a user of the client sees it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AuthenticationError,
-  NotFoundError,
-  PermissionDeniedError,
-  SiteOps,
-  UnprocessableEntityError,
-  type Site,
-} from "../../src/index.js";
+import { AuthenticationError, NotFoundError, PermissionDeniedError, SiteOps, UnprocessableEntityError, type Site } from "../../src/index.js";
 import { MEMBER_TOKEN, OTHER_TOKEN, PASSWORD, startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;

@@ -36,7 +36,13 @@ describe("applyRetention", () => {
   });
 
   it("never deletes a running snapshot; a failed one counts for no rule", () => {
-    const list = [snap("run", "2100-03-07T03:00:00Z", "in_progress"), snap("req", "2100-03-07T02:00:00Z", "requested"), snap("bad", "2100-03-06T23:00:00Z", "failed"), snap("ok", "2100-03-06T03:00:00Z"), snap("old", "2100-03-05T03:00:00Z")];
+    const list = [
+      snap("run", "2100-03-07T03:00:00Z", "in_progress"),
+      snap("req", "2100-03-07T02:00:00Z", "requested"),
+      snap("bad", "2100-03-06T23:00:00Z", "failed"),
+      snap("ok", "2100-03-06T03:00:00Z"),
+      snap("old", "2100-03-05T03:00:00Z"),
+    ];
     const decisions = applyRetention(list, { keepLast: 1 });
     expect(decisions.map((d) => [d.snapshot.id, d.keep, d.reasons[0]])).toEqual([
       ["run", true, "still running"],
@@ -59,11 +65,22 @@ describe("applyRetention", () => {
   });
 
   it("always keeps the newest completed snapshot, whatever the policy", () => {
-    const policies: RetentionPolicy[] = [{ keepLast: 1 }, { keepHourly: 1 }, { keepDaily: 1 }, { keepWeekly: 1 }, { keepMonthly: 1 }, { keepYearly: 1 }, { keepWithin: { ms: 1, label: "1ms" } }, { keepDaily: -1 }];
+    const policies: RetentionPolicy[] = [
+      { keepLast: 1 },
+      { keepHourly: 1 },
+      { keepDaily: 1 },
+      { keepWeekly: 1 },
+      { keepMonthly: 1 },
+      { keepYearly: 1 },
+      { keepWithin: { ms: 1, label: "1ms" } },
+      { keepDaily: -1 },
+    ];
     for (let seed = 1; seed <= 20; seed++) {
       let x = seed;
-      const random = () => ((x = (x * 48271) % 2147483647) / 2147483647);
-      const list = Array.from({ length: 12 }, (_, i) => snap(`s${i}`, new Date(Date.UTC(2100, 0, 1) + Math.floor(random() * 400 * 86_400_000)).toISOString(), random() < 0.3 ? "failed" : "completed"));
+      const random = () => (x = (x * 48271) % 2147483647) / 2147483647;
+      const list = Array.from({ length: 12 }, (_, i) =>
+        snap(`s${i}`, new Date(Date.UTC(2100, 0, 1) + Math.floor(random() * 400 * 86_400_000)).toISOString(), random() < 0.3 ? "failed" : "completed"),
+      );
       const newest = list.filter((s) => s.status === "completed").sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
       for (const policy of policies) {
         const decisions = applyRetention(list, policy);
@@ -81,7 +98,12 @@ describe("applyRetention", () => {
 
   it("weeks are ISO weeks: Monday to Sunday, week 1 holds the year's first Thursday", () => {
     // 2099-12-31 is a Thursday: 2099-12-28 (Mon) .. 2100-01-03 (Sun) are week 2099-W53.
-    const list = [snap("mon", "2100-01-04T03:00:00Z"), snap("sun", "2100-01-03T03:00:00Z"), snap("mon53", "2099-12-28T03:00:00Z"), snap("sun52", "2099-12-27T03:00:00Z")];
+    const list = [
+      snap("mon", "2100-01-04T03:00:00Z"),
+      snap("sun", "2100-01-03T03:00:00Z"),
+      snap("mon53", "2099-12-28T03:00:00Z"),
+      snap("sun52", "2099-12-27T03:00:00Z"),
+    ];
     expect(kept(applyRetention(list, { keepWeekly: 3 }, { timeZone: "utc" }))).toEqual(["mon", "sun", "sun52"]);
   });
 

@@ -101,7 +101,10 @@ describe("retries", () => {
   it("gives up when the retry budget is spent, whatever maxRetries says", async () => {
     await env.control("POST", "faults", { rules: [{ method: "GET", path: "/api/v1/me", status: 503, retry_after: 5 }] });
     fakeClock();
-    const err = await runFakeClock(env.so.me({ maxRetries: 100, retryBudgetMs: 20_000 }).catch((e: unknown) => e), 1000);
+    const err = await runFakeClock(
+      env.so.me({ maxRetries: 100, retryBudgetMs: 20_000 }).catch((e: unknown) => e),
+      1000,
+    );
     expect(err).toBeInstanceOf(InternalServerError);
     // Every wait is 5 s to 6 s: three or four fit in 20 s, and no retry starts after it.
     expect(attempts(env.events, "GET", "/api/v1/me").length).toBeGreaterThanOrEqual(4);
@@ -171,7 +174,9 @@ describe("a service that accepts no connection", () => {
       expect(errors.every((e) => e instanceof APIConnectionError)).toBe(true);
       const messages = new Set(errors.map((e) => (e as Error).message));
       expect(messages.size).toBe(1);
-      expect([...messages][0]).toMatch(/^Connection error \(ECONNREFUSED\): .* accepted no connection in 9 attempts over 45\.\d s; requests to it fail at once for the next 30 s\.$/);
+      expect([...messages][0]).toMatch(
+        /^Connection error \(ECONNREFUSED\): .* accepted no connection in 9 attempts over 45\.\d s; requests to it fail at once for the next 30 s\.$/,
+      );
       // At most the 16 first attempts (fewer when the first refusal came back before the others went), then
       // one probe per backoff step for all of them: not 16 x 9 attempts.
       const sent = events.filter((e) => e.kind === "response").length;

@@ -54,8 +54,16 @@ describe("parseRetryAfter", () => {
 describe("parseRateLimit and serverDelay", () => {
   const now = 1_800_000_000_000;
   it("reads RateLimit-* (reset in seconds), X-RateLimit-* (reset as a Unix time) and the structured field", () => {
-    expect(parseRateLimit({ "ratelimit-limit": "600", "ratelimit-remaining": "0", "ratelimit-reset": "12" }, now)).toEqual({ limit: 600, remaining: 0, resetMs: 12_000 });
-    expect(parseRateLimit({ "x-ratelimit-remaining": "5", "x-ratelimit-reset": String(now / 1000 + 30) }, now)).toEqual({ limit: undefined, remaining: 5, resetMs: 30_000 });
+    expect(parseRateLimit({ "ratelimit-limit": "600", "ratelimit-remaining": "0", "ratelimit-reset": "12" }, now)).toEqual({
+      limit: 600,
+      remaining: 0,
+      resetMs: 12_000,
+    });
+    expect(parseRateLimit({ "x-ratelimit-remaining": "5", "x-ratelimit-reset": String(now / 1000 + 30) }, now)).toEqual({
+      limit: undefined,
+      remaining: 5,
+      resetMs: 30_000,
+    });
     expect(parseRateLimit({ ratelimit: '"default";r=0;t=7' }, now)).toMatchObject({ remaining: 0, resetMs: 7000 });
     expect(parseRateLimit({ ratelimit: "limit=100, remaining=3, reset=9" }, now)).toEqual({ limit: 100, remaining: 3, resetMs: 9000 });
     expect(parseRateLimit({ "ratelimit-remaining": "many" }, now)).toEqual({ limit: undefined, remaining: undefined, resetMs: undefined });
@@ -95,6 +103,28 @@ describe("RetryState", () => {
     t = 5_000;
     expect(state.next()).toBeUndefined();
     expect(state.retries).toBe(1);
+  });
+
+  it("waits out 429s without spending maxRetries, up to a budget's worth of waits (each charged at least 1 s)", () => {
+    const t = 0;
+    const state = new RetryState({ maxRetries: 2, budgetMs: 10_000 }, () => t);
+    // A burst of 429s landing on one call: more than maxRetries of them, all honoured.
+    for (let i = 0; i < 5; i++) expect(state.rateLimited(1_000)).toBe(1_000);
+    expect(state.retries).toBe(0);
+    expect(state.rateLimits).toBe(5);
+    // The ordinary retries are still there.
+    expect(state.next(100)).toBe(100);
+    expect(state.next(100)).toBe(100);
+    expect(state.next(100)).toBeUndefined();
+    // Zero-second Retry-After is charged 1 s: the allowance (10 s) holds 5 more, then the call gives up.
+    for (let i = 0; i < 5; i++) expect(state.rateLimited(0)).toBe(0);
+    expect(state.rateLimited(0)).toBeUndefined();
+    expect(state.rateLimits).toBe(10);
+  });
+
+  it("does not wait out a 429 when retries are off or the wait exceeds the budget", () => {
+    expect(new RetryState({ maxRetries: 0, budgetMs: 10_000 }).rateLimited(1)).toBeUndefined();
+    expect(new RetryState({ maxRetries: 3, budgetMs: 10_000 }).rateLimited(10_001)).toBeUndefined();
   });
 });
 

@@ -6,7 +6,15 @@ import { inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecEr
 
 /** Ids shaped like the service's (site_ + 20 alphanumerics), deterministic. */
 function siteIds(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `site_${createHash("sha256").update(String(i)).digest("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 20)}`);
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `site_${createHash("sha256")
+        .update(String(i))
+        .digest("base64")
+        .replace(/[^A-Za-z0-9]/g, "")
+        .slice(0, 20)}`,
+  );
 }
 
 describe("shards", () => {

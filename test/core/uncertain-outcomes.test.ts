@@ -4,15 +4,7 @@
 // change undone) and the caller is told the truth.
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  AuthenticationError,
-  JwtAuth,
-  NotFoundError,
-  SiteOps,
-  UnprocessableEntityError,
-  type RequestLogEvent,
-  type Site,
-} from "../../src/index.js";
+import { AuthenticationError, JwtAuth, NotFoundError, SiteOps, UnprocessableEntityError, type RequestLogEvent, type Site } from "../../src/index.js";
 import { hookedDispatcher, OTP_SECRET, PASSWORD, startTestEmulator, totp, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -37,7 +29,8 @@ const fault = (method: string, path: string, rule: Rule) => env.control("POST", 
 const RESET_AFTER = { phase: "after", reset_connection: true };
 const settled = () => env.events.filter((e): e is Extract<RequestLogEvent, { kind: "settled" }> => e.kind === "settled");
 let n = 0;
-const newSite = (so: SiteOps = env.so): Promise<Site> => so.sites.create({ name: `Uncertain ${++n}`, url: `https://uncertain-${n}.acme.test`, wp_version: "6.3" });
+const newSite = (so: SiteOps = env.so): Promise<Site> =>
+  so.sites.create({ name: `Uncertain ${++n}`, url: `https://uncertain-${n}.acme.test`, wp_version: "6.3" });
 const sitesNamed = async (name: string) => (await env.so.sites.list({ per_page: 100 }).toArray()).filter((s) => s.name === name);
 
 describe("DELETE whose answer is lost", () => {
@@ -47,7 +40,12 @@ describe("DELETE whose answer is lost", () => {
     await expect(env.so.sites.delete(site.id)).resolves.toBeUndefined();
     await expect(env.so.sites.get(site.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(settled()).toEqual([
-      expect.objectContaining({ method: "DELETE", status: 404, note: "deleted by an earlier attempt", uncertain: expect.stringMatching(/connection lost|50[23] response/) }),
+      expect.objectContaining({
+        method: "DELETE",
+        status: 404,
+        note: "deleted by an earlier attempt",
+        uncertain: expect.stringMatching(/connection lost|50[23] response/),
+      }),
     ]);
   });
 
@@ -236,7 +234,13 @@ describe("uploads whose answer is lost", () => {
 
 describe("logout whose answer is lost", () => {
   it("an API token revoked by the first attempt: logout resolves, the token is dead", async () => {
-    const native = await SiteOps.login({ baseUrl: env.url, email: "member@acme.test", password: PASSWORD, tokenType: "api_token", logger: (e) => env.events.push(e) });
+    const native = await SiteOps.login({
+      baseUrl: env.url,
+      email: "member@acme.test",
+      password: PASSWORD,
+      tokenType: "api_token",
+      logger: (e) => env.events.push(e),
+    });
     const token = (native.credentials as unknown as { authorization(): string }).authorization().replace(/^token /, "");
     await fault("DELETE", "/api/v1/auth", RESET_AFTER);
     await expect(native.logout()).resolves.toBeUndefined();

@@ -54,9 +54,11 @@ describe("uploads", () => {
     writeFileSync(file, data);
     const snap = await env.so.snapshots.upload(site.id, await uploadable(), createReadStream(file, { highWaterMark: 64 * 1024 }));
     expect(snap.checksum_sha256).toBe(sha256hex(data));
-    const generated = Readable.from((function* () {
-      for (let i = 0; i < 10; i++) yield data.subarray(i * 1000, (i + 1) * 1000);
-    })());
+    const generated = Readable.from(
+      (function* () {
+        for (let i = 0; i < 10; i++) yield data.subarray(i * 1000, (i + 1) * 1000);
+      })(),
+    );
     const snap2 = await env.so.snapshots.upload(site.id, await uploadable(), generated);
     expect(snap2.size_bytes).toBe(10_000);
   });

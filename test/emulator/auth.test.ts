@@ -14,12 +14,10 @@ afterAll(async () => {
   await emu.close();
 });
 
-const login = (email: string, password = PASSWORD, extra: Record<string, unknown> = {}) =>
-  api(emu, "POST", "/jwt", { body: { email, password, ...extra } });
+const login = (email: string, password = PASSWORD, extra: Record<string, unknown> = {}) => api(emu, "POST", "/jwt", { body: { email, password, ...extra } });
 
 /** The TOTP code for the emulator's clock, `offsetSteps` steps away. */
-const otp = (offsetSteps = 0) =>
-  generate({ secret: OTP_SECRET, epoch: Math.floor(emu.context.clock.nowMs() / 1000) + offsetSteps * 30 });
+const otp = (offsetSteps = 0) => generate({ secret: OTP_SECRET, epoch: Math.floor(emu.context.clock.nowMs() / 1000) + offsetSteps * 30 });
 
 describe("POST /jwt", () => {
   it("returns a JWT pair whose access token authenticates", async () => {

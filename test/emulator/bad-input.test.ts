@@ -193,7 +193,11 @@ describe("bad input", () => {
   });
 
   it("unknown routes and methods are JSON 404s", async () => {
-    for (const [method, path] of [["GET", "/nope"], ["PUT", "/sites"], ["GET", "/api/v2/sites"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/nope"],
+      ["PUT", "/sites"],
+      ["GET", "/api/v2/sites"],
+    ] as const) {
       const res = await api(emu, method, path.startsWith("/api") ? `/../..${path}` : path, { token: TOKENS.owner });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(typeof res.body.error).toBe("string");

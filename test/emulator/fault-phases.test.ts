@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 const faults = (rules: unknown[]) => api(emu, "POST", "/__emulator/faults", { body: { rules } });
-const siteNamed = async (name: string) => ((await api(emu, "GET", "/sites?per_page=100", { token: TOKENS.owner })).body as { name: string }[]).filter((s) => s.name === name);
+const siteNamed = async (name: string) =>
+  ((await api(emu, "GET", "/sites?per_page=100", { token: TOKENS.owner })).body as { name: string }[]).filter((s) => s.name === name);
 
 describe("fault phases", () => {
   it("after + status: the change is made, the answer is the proxy's error (with the request id)", async () => {

@@ -15,8 +15,7 @@ async function createSite(body: Record<string, unknown> = {}, token: string = TO
   return res.body;
 }
 
-const checks = async (siteId: string, token: string = TOKENS.owner, query = "") =>
-  api(emu, "GET", `/sites/${siteId}/health_checks${query}`, { token });
+const checks = async (siteId: string, token: string = TOKENS.owner, query = "") => api(emu, "GET", `/sites/${siteId}/health_checks${query}`, { token });
 const site = async (siteId: string) => (await api(emu, "GET", `/sites/${siteId}`, { token: TOKENS.owner })).body;
 const force = (body: Record<string, unknown>) => api(emu, "POST", "/__emulator/health_checks", { body });
 

@@ -4,19 +4,40 @@ import type { RunningEmulator } from "../../emulator/index.js";
 import { api, startTestEmulator } from "./helpers.js";
 
 const SPEC_ENDPOINTS = [
-  "POST /api/v1/auth", "DELETE /api/v1/auth", "POST /api/v1/jwt", "POST /api/v1/jwt/refresh", "POST /api/v1/jwt/revoke",
-  "GET /api/v1/sites", "GET /api/v1/sites/{id}", "POST /api/v1/sites", "PATCH /api/v1/sites/{id}", "DELETE /api/v1/sites/{id}",
-  "GET /api/v1/sites/{site_id}/health_checks", "GET /api/v1/sites/{site_id}/health_checks/{id}",
-  "GET /api/v1/sites/{site_id}/snapshots", "GET /api/v1/sites/{site_id}/snapshots/{id}", "POST /api/v1/sites/{site_id}/snapshots",
-  "DELETE /api/v1/sites/{site_id}/snapshots/{id}", "PUT /api/v1/sites/{site_id}/snapshots/{id}/upload",
-  "GET /api/v1/sites/{site_id}/upgrade_pipelines", "GET /api/v1/sites/{site_id}/upgrade_pipelines/{id}",
-  "POST /api/v1/sites/{site_id}/upgrade_pipelines", "POST /api/v1/sites/{site_id}/upgrade_pipelines/{id}/approve",
-  "GET /api/v1/sites/{site_id}/vulnerability_records", "GET /api/v1/sites/{site_id}/vulnerability_records/{id}",
+  "POST /api/v1/auth",
+  "DELETE /api/v1/auth",
+  "POST /api/v1/jwt",
+  "POST /api/v1/jwt/refresh",
+  "POST /api/v1/jwt/revoke",
+  "GET /api/v1/sites",
+  "GET /api/v1/sites/{id}",
+  "POST /api/v1/sites",
+  "PATCH /api/v1/sites/{id}",
+  "DELETE /api/v1/sites/{id}",
+  "GET /api/v1/sites/{site_id}/health_checks",
+  "GET /api/v1/sites/{site_id}/health_checks/{id}",
+  "GET /api/v1/sites/{site_id}/snapshots",
+  "GET /api/v1/sites/{site_id}/snapshots/{id}",
+  "POST /api/v1/sites/{site_id}/snapshots",
+  "DELETE /api/v1/sites/{site_id}/snapshots/{id}",
+  "PUT /api/v1/sites/{site_id}/snapshots/{id}/upload",
+  "GET /api/v1/sites/{site_id}/upgrade_pipelines",
+  "GET /api/v1/sites/{site_id}/upgrade_pipelines/{id}",
+  "POST /api/v1/sites/{site_id}/upgrade_pipelines",
+  "POST /api/v1/sites/{site_id}/upgrade_pipelines/{id}/approve",
+  "GET /api/v1/sites/{site_id}/vulnerability_records",
+  "GET /api/v1/sites/{site_id}/vulnerability_records/{id}",
   "PATCH /api/v1/sites/{site_id}/vulnerability_records/{id}",
   "GET /api/v1/activity_logs",
-  "GET /api/v1/webhook_endpoints", "GET /api/v1/webhook_endpoints/{id}", "POST /api/v1/webhook_endpoints",
-  "PATCH /api/v1/webhook_endpoints/{id}", "DELETE /api/v1/webhook_endpoints/{id}",
-  "GET /api/v1/me", "GET /api/v1/accounts", "GET /api/v1/accounts/{id}", "GET /api/v1/users",
+  "GET /api/v1/webhook_endpoints",
+  "GET /api/v1/webhook_endpoints/{id}",
+  "POST /api/v1/webhook_endpoints",
+  "PATCH /api/v1/webhook_endpoints/{id}",
+  "DELETE /api/v1/webhook_endpoints/{id}",
+  "GET /api/v1/me",
+  "GET /api/v1/accounts",
+  "GET /api/v1/accounts/{id}",
+  "GET /api/v1/users",
 ];
 
 let emu: RunningEmulator;
@@ -45,7 +66,11 @@ it("gives every operation a unique operationId, and marks the login endpoints as
   const ids = ops.map((o) => o.operationId);
   expect(new Set(ids).size).toBe(ids.length);
   const open = Object.entries(doc.paths as Record<string, Record<string, any>>)
-    .flatMap(([p, m]) => Object.entries(m).filter(([, o]) => Array.isArray(o.security) && o.security.length === 0).map(([k]) => `${k.toUpperCase()} ${p}`))
+    .flatMap(([p, m]) =>
+      Object.entries(m)
+        .filter(([, o]) => Array.isArray(o.security) && o.security.length === 0)
+        .map(([k]) => `${k.toUpperCase()} ${p}`),
+    )
     .sort();
   expect(open).toEqual(["POST /api/v1/auth", "POST /api/v1/jwt", "POST /api/v1/jwt/refresh"]);
 });
@@ -56,7 +81,5 @@ it("uses the same schemas the routes validate with (site create needs name and u
   expect(body.properties).toHaveProperty("name");
   expect(body.properties).toHaveProperty("url");
   const site = create.responses["201"].content["application/json"].schema;
-  expect(Object.keys(site.properties).sort()).toEqual(
-    ["created_at", "id", "name", "php_version", "status", "updated_at", "url", "wp_version"],
-  );
+  expect(Object.keys(site.properties).sort()).toEqual(["created_at", "id", "name", "php_version", "status", "updated_at", "url", "wp_version"]);
 });

@@ -17,7 +17,9 @@ function seedWith(generate: unknown, sites?: { name: string; url: string }[]): S
 describe("seed generate", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
-    emu = await startTestEmulator({ seed: seedWith({ sites: SITES, snapshots_per_site: 3, account: "Account B" }, [{ name: "Own", url: "https://own.example" }]) });
+    emu = await startTestEmulator({
+      seed: seedWith({ sites: SITES, snapshots_per_site: 3, account: "Account B" }, [{ name: "Own", url: "https://own.example" }]),
+    });
   });
   afterAll(() => emu?.close());
 
@@ -56,11 +58,15 @@ describe("seed generate", () => {
     expect(taken.status).toBe(422);
     expect(taken.body.errors.url).toContain("has already been taken");
     // Checks come due spread over one interval (300 s), not all in one tick; after it, each site has had its second.
-    const due = emu.context.db.prepare("SELECT MIN(next_health_check_ms) AS lo, MAX(next_health_check_ms) AS hi FROM sites WHERE url LIKE '%.fleet.test'").get() as { lo: number; hi: number };
+    const due = emu.context.db
+      .prepare("SELECT MIN(next_health_check_ms) AS lo, MAX(next_health_check_ms) AS hi FROM sites WHERE url LIKE '%.fleet.test'")
+      .get() as { lo: number; hi: number };
     expect(due.hi - due.lo).toBeGreaterThan(290_000);
     await advanceClock(emu, 301);
     const fewest = emu.context.db
-      .prepare("SELECT MIN(n) AS n FROM (SELECT COUNT(h.id) AS n FROM sites s LEFT JOIN health_checks h ON h.site_id = s.id WHERE s.url LIKE '%.fleet.test' GROUP BY s.id)")
+      .prepare(
+        "SELECT MIN(n) AS n FROM (SELECT COUNT(h.id) AS n FROM sites s LEFT JOIN health_checks h ON h.site_id = s.id WHERE s.url LIKE '%.fleet.test' GROUP BY s.id)",
+      )
       .get() as { n: number };
     expect(fewest.n).toBe(2);
   });

@@ -34,7 +34,10 @@ async function expectPagesMatch(perPage: number, order: number[]): Promise<void>
 
 describe("site pages read by key", () => {
   it("walk in order, backwards and by jumping", async () => {
-    await expectPagesMatch(7, Array.from({ length: 19 }, (_, i) => i + 1)); // 120 / 7: 18 pages, then one past the end
+    await expectPagesMatch(
+      7,
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    ); // 120 / 7: 18 pages, then one past the end
     await expectPagesMatch(7, [18, 17, 3, 11, 1, 12, 12]);
     await expectPagesMatch(100, [2, 1, 2]);
   });

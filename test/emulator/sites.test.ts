@@ -53,7 +53,10 @@ describe("POST /sites", () => {
       [{ name: "A", url: "" }, { url: ["can't be blank"] }],
       [{ name: "A", url: uniqueUrl(), wp_version: "6" }, { wp_version: ["is invalid"] }],
       [{ name: "A", url: uniqueUrl(), php_version: "8.x" }, { php_version: ["is invalid"] }],
-      [{ name: "", url: "nope", wp_version: "six" }, { name: ["can't be blank"], url: ["is invalid"], wp_version: ["is invalid"] }],
+      [
+        { name: "", url: "nope", wp_version: "six" },
+        { name: ["can't be blank"], url: ["is invalid"], wp_version: ["is invalid"] },
+      ],
       [{ url: uniqueUrl() }, { name: ["can't be blank"] }],
       [{ name: 42, url: uniqueUrl() }, { name: ["must be a string"] }],
     ];

@@ -10,7 +10,10 @@ let n = 0;
 
 async function createSite(wp: string, php = "8.3"): Promise<string> {
   n++;
-  const res = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: `SM ${n}`, url: `https://sm${n}.example.com`, wp_version: wp, php_version: php } });
+  const res = await api(emu, "POST", "/sites", {
+    token: TOKENS.owner,
+    body: { name: `SM ${n}`, url: `https://sm${n}.example.com`, wp_version: wp, php_version: php },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -48,7 +51,11 @@ describe("service snapshot", () => {
     await advanceClock(emu, 60);
     expect((await get(path)).status).toBe("requested");
     const put = (range: string, data: string) =>
-      api(emu, "PUT", `${path}/upload`, { token: TOKENS.owner, raw: Buffer.from(data), headers: { "content-type": "application/octet-stream", "content-range": range } });
+      api(emu, "PUT", `${path}/upload`, {
+        token: TOKENS.owner,
+        raw: Buffer.from(data),
+        headers: { "content-type": "application/octet-stream", "content-range": range },
+      });
     expect((await put("bytes 0-3/8", "abcd")).status).toBe(202);
     expect((await get(path)).status).toBe("in_progress");
     expect((await put("bytes 4-7/8", "efgh")).status).toBe(200);
@@ -139,7 +146,8 @@ describe("upgrade pipeline", () => {
   it("a clock jump of an hour finishes everything that is due, in order", async () => {
     const site = await createSite("6.6");
     const snap = (await api(emu, "POST", `/sites/${site}/snapshots`, { token: TOKENS.owner, body: {} })).body.id;
-    const pipe = (await api(emu, "POST", `/sites/${site}/upgrade_pipelines`, { token: TOKENS.owner, body: { to_wp_version: "6.8", requires_approval: false } })).body.id;
+    const pipe = (await api(emu, "POST", `/sites/${site}/upgrade_pipelines`, { token: TOKENS.owner, body: { to_wp_version: "6.8", requires_approval: false } }))
+      .body.id;
     await advanceClock(emu, 3600);
     expect((await get(`/sites/${site}/snapshots/${snap}`)).status).toBe("completed");
     const p = await get(`/sites/${site}/upgrade_pipelines/${pipe}`);

@@ -130,7 +130,13 @@ describe("running a pipeline", () => {
     const actions = (await api(emu, "GET", `/activity_logs?site_id=${site}&per_page=100`, { token: TOKENS.owner })).body.map(
       (l: { action: string }) => l.action,
     );
-    for (const a of ["upgrade_pipeline.created", "upgrade_pipeline.awaiting_approval", "upgrade_pipeline.approved", "site.updated", "upgrade_pipeline.succeeded"]) {
+    for (const a of [
+      "upgrade_pipeline.created",
+      "upgrade_pipeline.awaiting_approval",
+      "upgrade_pipeline.approved",
+      "site.updated",
+      "upgrade_pipeline.succeeded",
+    ]) {
       expect(actions).toContain(a);
     }
     const siteUpdated = (await api(emu, "GET", `/activity_logs?site_id=${site}&action=site.updated`, { token: TOKENS.owner })).body[0];

@@ -32,13 +32,16 @@ async function uploadSnapshot(e: RunningEmulator, siteId: string): Promise<strin
 function interruptedPut(e: RunningEmulator, urlPath: string, declared: number, sent: number): Promise<void> {
   return new Promise((resolve) => {
     const req = request(`${e.url}/api/v1${urlPath}`, {
-      method: "PUT", headers: { ...octet, authorization: `token ${TOKENS.owner}`, "content-length": String(declared) },
+      method: "PUT",
+      headers: { ...octet, authorization: `token ${TOKENS.owner}`, "content-length": String(declared) },
     });
     req.on("error", () => resolve());
-    req.write(Buffer.alloc(sent, 7), () => setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100));
+    req.write(Buffer.alloc(sent, 7), () =>
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100),
+    );
   });
 }
 
@@ -63,11 +66,15 @@ describe("snapshot files on disk", () => {
   it("at start-up, removes .part files and files no snapshot owns, keeps a resumable upload in progress", async () => {
     partial = await uploadSnapshot(emu!, siteId);
     const chunk = await api(emu!, "PUT", `/sites/${siteId}/snapshots/${partial}/upload`, {
-      token: TOKENS.owner, raw: Buffer.alloc(1000, 1), headers: { ...octet, "content-range": "bytes 0-999/2000" },
+      token: TOKENS.owner,
+      raw: Buffer.alloc(1000, 1),
+      headers: { ...octet, "content-range": "bytes 0-999/2000" },
     });
     expect(chunk.status).toBe(202);
     done = await uploadSnapshot(emu!, siteId);
-    expect((await api(emu!, "PUT", `/sites/${siteId}/snapshots/${done}/upload`, { token: TOKENS.owner, raw: Buffer.alloc(500, 2), headers: octet })).status).toBe(200);
+    expect(
+      (await api(emu!, "PUT", `/sites/${siteId}/snapshots/${done}/upload`, { token: TOKENS.owner, raw: Buffer.alloc(500, 2), headers: octet })).status,
+    ).toBe(200);
     await emu!.close();
     emu = undefined;
 

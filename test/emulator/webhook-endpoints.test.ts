@@ -138,7 +138,11 @@ describe("PATCH and DELETE /webhook_endpoints/:id", () => {
 
   it("another account's endpoint is 404 everywhere", async () => {
     const ep = (await create({ url: "https://hooks.example.com/private" })).body;
-    for (const [method, body] of [["GET", undefined], ["PATCH", { description: "x" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { description: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await api(emu, method, `/webhook_endpoints/${ep.id}`, { token: TOKENS.ownerB, body });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: "Record not found" });

@@ -67,8 +67,7 @@ beforeEach(() => {
   answers = {};
 });
 
-const deliveriesOf = async (endpointId: string) =>
-  (await api(emu, "GET", `/__emulator/webhook_deliveries?endpoint_id=${endpointId}`)).body.deliveries as any[];
+const deliveriesOf = async (endpointId: string) => (await api(emu, "GET", `/__emulator/webhook_deliveries?endpoint_id=${endpointId}`)).body.deliveries as any[];
 
 async function endpoint(path: string, events: string[]) {
   const res = await api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url: `${receiverUrl}${path}`, enabled_events: events } });
@@ -163,7 +162,10 @@ describe("webhook deliveries", () => {
     const d = await waitFor(async () => (await deliveriesOf(ep.id)).find((x) => x.event_type === "site.updated" && x.attempts === 1), "attempt");
     expect(d).toMatchObject({ status: "pending", last_status: 302 });
 
-    const dead = await api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url: "http://127.0.0.1:9/closed", enabled_events: ["site.updated"] } });
+    const dead = await api(emu, "POST", "/webhook_endpoints", {
+      token: TOKENS.owner,
+      body: { url: "http://127.0.0.1:9/closed", enabled_events: ["site.updated"] },
+    });
     const ping = await waitFor(async () => (await deliveriesOf(dead.body.id)).find((x) => x.attempts === 1), "refused attempt");
     expect(ping.status).toBe("pending");
     expect(ping.last_status).toBeNull();

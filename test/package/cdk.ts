@@ -29,7 +29,16 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
         startEmulator({
           port: 0,
           stepSeconds: 0,
-          seed: { accounts: [{ name: "CDK", users: [{ email: "cdk@consumer.test", password: "cdk-pass-123", name: "C", role: "owner" }], api_tokens: [{ token: TOKEN, user_email: "cdk@consumer.test" }], sites: [] }] },
+          seed: {
+            accounts: [
+              {
+                name: "CDK",
+                users: [{ email: "cdk@consumer.test", password: "cdk-pass-123", name: "C", role: "owner" }],
+                api_tokens: [{ token: TOKEN, user_email: "cdk@consumer.test" }],
+                sites: [],
+              },
+            ],
+          },
         }),
       ]);
       writeFileSync(path.join(project.dir, "empty.tfrc"), ""); // Terraform's implied local mirror only
@@ -71,7 +80,10 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
 
     if (flavor === "cdktf") {
       it("moves to CDK Terrain with the README's commands: the next plan shows no changes", async () => {
-        const steps = readmeBlock("Moving from CDKTF to CDKTN", "sh").trim().split("\n").map((l) => l.replace(/\s+#.*$/, ""));
+        const steps = readmeBlock("Moving from CDKTF to CDKTN", "sh")
+          .trim()
+          .split("\n")
+          .map((l) => l.replace(/\s+#.*$/, ""));
         for (const step of steps) {
           const r = await project.exec("bash", ["-c", step], { env: NPM_QUIET });
           expect(r.code, `${step}\n${r.stdout}${r.stderr}`).toBe(0);

@@ -22,7 +22,10 @@ describe("check-package contents", () => {
   });
 
   it("names a source map, a .ts source, a stray file, a missing export target and an oversized tarball", () => {
-    const problems = contentProblems(info([...good.filter((f) => f !== "dist/src/index.d.ts"), "dist/src/index.js.map", "dist/src/x.ts", "test/a.test.ts"], 600_000), pkg) as string[];
+    const problems = contentProblems(
+      info([...good.filter((f) => f !== "dist/src/index.d.ts"), "dist/src/index.js.map", "dist/src/x.ts", "test/a.test.ts"], 600_000),
+      pkg,
+    ) as string[];
     expect(problems.join("\n")).toMatch(/dist\/src\/index\.js\.map: source maps are not shipped/);
     expect(problems.join("\n")).toMatch(/dist\/src\/x\.ts: TypeScript sources are not shipped/);
     expect(problems.join("\n")).toMatch(/test\/a\.test\.ts is packed but is neither in bin\/, dist\/ nor a top-level document/);

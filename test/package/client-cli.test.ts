@@ -79,7 +79,17 @@ describe("the packed package, installed for the client and the CLI", () => {
     const r = await project.siteops(["emulator", "--demo"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    const peers = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox", "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody"];
+    const peers = [
+      "fastify",
+      "@fastify/type-provider-typebox",
+      "better-sqlite3",
+      "jose",
+      "otplib",
+      "typebox",
+      "@fastify/cookie",
+      "@fastify/csrf-protection",
+      "@fastify/formbody",
+    ];
     const expected = `siteops emulator: the emulator needs its optional peer dependencies (missing: ${peers.join(", ")}); install them with: npm i -D ${peers.map((p) => `${p}@${PKG.peerDependencies[p]}`).join(" ")}`;
     expect(r.stderr).toBe(`${expected}\n`);
     // The README shows the same line.

@@ -8,8 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PKG, Project, ROOT, SAME_ABI, npmWarnings, readmeBlock } from "./helpers.js";
 
 const PEERS = [
-  "fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox", "@types/better-sqlite3",
-  "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody",
+  "fastify",
+  "@fastify/type-provider-typebox",
+  "better-sqlite3",
+  "jose",
+  "otplib",
+  "typebox",
+  "@types/better-sqlite3",
+  "@fastify/cookie",
+  "@fastify/csrf-protection",
+  "@fastify/formbody",
 ];
 
 // better-sqlite3 is built for this Node only; the Node 24 leg of .ci/run covers the other users' paths.
@@ -18,7 +26,9 @@ describe.runIf(SAME_ABI)("the packed package, installed with the emulator's peer
 
   beforeAll(async () => {
     const args = [`siteops-${PKG.version}.tgz`, ...PEERS.map((p) => `${p}@${PKG.peerDependencies[p]}`), "@types/node@^22"];
-    project = await Project.create("emulator", args, { [`better-sqlite3@${PKG.peerDependencies["better-sqlite3"]}`]: `file:${path.join(ROOT, "node_modules/better-sqlite3")}` });
+    project = await Project.create("emulator", args, {
+      [`better-sqlite3@${PKG.peerDependencies["better-sqlite3"]}`]: `file:${path.join(ROOT, "node_modules/better-sqlite3")}`,
+    });
   }, 120_000);
   afterAll(() => project?.remove());
 

@@ -16,7 +16,8 @@ export const PKG = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf
 /** The Node.js a consumer runs the package with. */
 export const NODE = process.env.SITEOPS_TEST_NODE || process.execPath;
 /** True when that Node can load this Node's native modules (better-sqlite3 is built once, for this Node). */
-export const SAME_ABI = NODE === process.execPath || spawnSync(NODE, ["-p", "process.versions.modules"], { encoding: "utf8" }).stdout.trim() === process.versions.modules;
+export const SAME_ABI =
+  NODE === process.execPath || spawnSync(NODE, ["-p", "process.versions.modules"], { encoding: "utf8" }).stdout.trim() === process.versions.modules;
 const TSX_LOADER = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
@@ -36,7 +37,10 @@ export function readmeBlock(heading: string, lang: string, nth = 0): string {
   const text = readFileSync(path.join(ROOT, "README.md"), "utf8");
   const at = text.split("\n").findIndex((l) => /^#+ /.test(l) && l.replace(/^#+ /, "") === heading);
   if (at < 0) throw new Error(`README.md has no heading "${heading}"`);
-  const rest = text.split("\n").slice(at + 1).join("\n");
+  const rest = text
+    .split("\n")
+    .slice(at + 1)
+    .join("\n");
   const blocks = [...rest.matchAll(new RegExp("^```" + lang + "\\n([\\s\\S]*?)^```$", "gm"))].map((m) => m[1]!);
   if (!blocks[nth]) throw new Error(`README.md has no ${lang} block #${nth} after "${heading}"`);
   return blocks[nth]!;
@@ -109,7 +113,11 @@ export class Project {
     mkdirSync(home);
     mkdirSync(bin);
     symlinkSync(NODE, path.join(bin, "node"));
-    const packed = spawnSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+    const packed = spawnSync("npm", ["pack", "--json", "--pack-destination", dir], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, npm_config_loglevel: "error" },
+    });
     if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
     const tarball = path.join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
     writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: `consumer-${label}`, private: true, type: "module" }, null, 2)}\n`);
@@ -128,7 +136,11 @@ export class Project {
 
   /** Starts `siteops ...` and leaves it running; `kill()` stops it. */
   spawnSiteops(args: string[]) {
-    return spawn(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], { cwd: this.dir, env: env(this), stdio: ["ignore", "pipe", "pipe"] });
+    return spawn(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], {
+      cwd: this.dir,
+      env: env(this),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   }
 
   /** Writes a file into the project and runs it (TypeScript through tsx, as `npx tsx file` does). */

@@ -14,7 +14,10 @@ describe("npm run -s emulator", () => {
         createInterface({ input: child.stdout! }).once("line", resolve);
         child.once("exit", (code) => reject(new Error(`npm run -s emulator exited ${code}`)));
       });
-      expect(JSON.parse(first)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), demo: { api_token: expect.stringMatching(/^sot_/) } });
+      expect(JSON.parse(first)).toMatchObject({
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        demo: { api_token: expect.stringMatching(/^sot_/) },
+      });
     } finally {
       process.kill(-child.pid!, "SIGTERM");
     }

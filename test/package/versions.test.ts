@@ -9,7 +9,8 @@ import { ROOT } from "./helpers.js";
 
 describe("check-versions", () => {
   let dir: string;
-  const check = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "scripts/check-versions.mjs"), "--root", dir, ...args], { encoding: "utf8" });
+  const check = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(ROOT, "scripts/check-versions.mjs"), "--root", dir, ...args], { encoding: "utf8" });
   const bump = (file: string, version: string) => {
     const json = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { version: string; packages?: Record<string, { version: string }> };
     json.version = version;

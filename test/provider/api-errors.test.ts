@@ -31,9 +31,15 @@ describe("ApiErrors", () => {
   });
 
   it("a 422 without field errors, 401, 403, 5xx: one line each, naming the credential source for auth", () => {
-    expect(report(response(422, { error: "Pipeline is not awaiting approval" }))[0]!.detail).toBe("SiteOps answered 422: Pipeline is not awaiting approval (request id req_1).");
-    expect(report(response(401, { error: "revoked token" }))[0]!.summary).toBe("SiteOps rejected the credentials from api_token in the provider configuration: revoked token.");
-    expect(report(response(403, { error: "nope" }))[0]!.summary).toContain("did not allow the credentials from api_token in the provider configuration to create the site");
+    expect(report(response(422, { error: "Pipeline is not awaiting approval" }))[0]!.detail).toBe(
+      "SiteOps answered 422: Pipeline is not awaiting approval (request id req_1).",
+    );
+    expect(report(response(401, { error: "revoked token" }))[0]!.summary).toBe(
+      "SiteOps rejected the credentials from api_token in the provider configuration: revoked token.",
+    );
+    expect(report(response(403, { error: "nope" }))[0]!.summary).toContain(
+      "did not allow the credentials from api_token in the provider configuration to create the site",
+    );
     expect(report(response(503, { error: "Internal server error" }))[0]!.detail).toBe("SiteOps answered 503: Internal server error (request id req_1).");
   });
 

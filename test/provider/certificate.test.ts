@@ -17,7 +17,11 @@ describe("DER", () => {
 
   it("OIDs and times", () => {
     expect(hex(oid("1.2.840.10045.4.3.2"))).toBe("06082a8648ce3d040302");
-    expect(Buffer.from(time(new Date("2026-01-02T03:04:05Z"))).toString("latin1").slice(2)).toBe("260102030405Z");
+    expect(
+      Buffer.from(time(new Date("2026-01-02T03:04:05Z")))
+        .toString("latin1")
+        .slice(2),
+    ).toBe("260102030405Z");
     expect(time(new Date("2056-01-02T03:04:05Z"))[0]).toBe(0x18); // GeneralizedTime from 2050
   });
 });

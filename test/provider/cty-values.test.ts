@@ -86,7 +86,10 @@ describe("cty msgpack: collections and structural types", () => {
 
   it("nested objects in lists (nested blocks)", () => {
     const type: CtyType = ["list", ["object", { name: "string", tags: ["set", "string"] }]];
-    const v = [{ name: "a", tags: ["x"] }, { name: "b", tags: null }];
+    const v = [
+      { name: "a", tags: ["x"] },
+      { name: "b", tags: null },
+    ];
     expect(roundTrip(type, v)).toEqual(v);
   });
 

@@ -10,7 +10,8 @@ const providerTf = readFileSync(path.join(EXAMPLES, "provider/provider.tf"), "ut
 const cases: [string, string][] = [];
 for (const kind of ["resources", "data-sources"]) {
   for (const type of readdirSync(path.join(EXAMPLES, kind))) {
-    for (const file of readdirSync(path.join(EXAMPLES, kind, type)).filter((f) => f.endsWith(".tf"))) cases.push([`${kind}/${type}/${file}`, path.join(EXAMPLES, kind, type, file)]);
+    for (const file of readdirSync(path.join(EXAMPLES, kind, type)).filter((f) => f.endsWith(".tf")))
+      cases.push([`${kind}/${type}/${file}`, path.join(EXAMPLES, kind, type, file)]);
   }
 }
 
@@ -27,7 +28,8 @@ afterAll(async () => {
 describe("examples/terraform", () => {
   it("covers every resource and data source", () => {
     for (const t of ["siteops_site", "siteops_webhook_endpoint"]) expect(existsSync(path.join(EXAMPLES, "resources", t, "resource.tf"))).toBe(true);
-    for (const t of ["siteops_site", "siteops_sites", "siteops_me", "siteops_account"]) expect(existsSync(path.join(EXAMPLES, "data-sources", t, "data-source.tf"))).toBe(true);
+    for (const t of ["siteops_site", "siteops_sites", "siteops_me", "siteops_account"])
+      expect(existsSync(path.join(EXAMPLES, "data-sources", t, "data-source.tf"))).toBe(true);
   });
 
   it("terraform providers schema -json shows the schema Terraform sees", async () => {

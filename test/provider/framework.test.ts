@@ -137,7 +137,12 @@ describe("ProviderServer RPCs", () => {
   const server = new ProviderServer(def);
 
   it("schema: attributes, blocks and version on the wire", () => {
-    const s = server.getProviderSchema() as unknown as { resource_schemas: Record<string, { version: number; block: { attributes: { name: string; type: Buffer }[]; block_types: { type_name: string; nesting: number }[] } }> };
+    const s = server.getProviderSchema() as unknown as {
+      resource_schemas: Record<
+        string,
+        { version: number; block: { attributes: { name: string; type: Buffer }[]; block_types: { type_name: string; nesting: number }[] } }
+      >;
+    };
     const t = s.resource_schemas.test_thing!;
     expect(t.version).toBe(2);
     expect(t.block.attributes.map((a) => a.name)).toEqual(["id", "name", "size", "status", "tags", "zone"]);
@@ -175,7 +180,12 @@ describe("ProviderServer RPCs", () => {
     await server.configureProvider({ config: { msgpack: encodeMsgpack(blockType(def.schema), { endpoint: null }) } });
     const planned = await server.planResourceChange({ type_name: "test_thing", prior_state: wire(null), proposed_new_state: wire(base), config: wire(base) });
     expect(planned.diagnostics).toEqual([]);
-    const applied = await server.applyResourceChange({ type_name: "test_thing", prior_state: wire(null), planned_state: planned.planned_state, config: wire(base) });
+    const applied = await server.applyResourceChange({
+      type_name: "test_thing",
+      prior_state: wire(null),
+      planned_state: planned.planned_state,
+      config: wire(base),
+    });
     expect(read(applied.new_state)).toMatchObject({ id: "t_1", size: 3, status: "ok", tags: ["all"] });
     expect(JSON.parse(Buffer.from(applied.private!).toString())).toEqual({ etag: "v1" });
     const refreshed = await server.readResource({ type_name: "test_thing", current_state: applied.new_state, private: applied.private });
@@ -183,7 +193,12 @@ describe("ProviderServer RPCs", () => {
     expect(calls).toContain('read {"etag":"v1"}');
     const gone = await server.readResource({ type_name: "test_thing", current_state: wire({ ...base, id: "gone" }) });
     expect(decodeMsgpack(type, gone.new_state!.msgpack!)).toBeNull();
-    const destroyed = await server.applyResourceChange({ type_name: "test_thing", prior_state: applied.new_state, planned_state: wire(null), config: wire(null) });
+    const destroyed = await server.applyResourceChange({
+      type_name: "test_thing",
+      prior_state: applied.new_state,
+      planned_state: wire(null),
+      config: wire(null),
+    });
     expect(decodeMsgpack(type, destroyed.new_state!.msgpack!)).toBeNull();
     expect(calls).toContain("delete");
   });
@@ -207,7 +222,17 @@ describe("ProviderServer RPCs", () => {
   });
 
   it("a throwing resource becomes an error diagnostic", async () => {
-    const broken = new ProviderServer({ ...def, resources: [{ ...thing, read: async () => { throw new Error("boom"); } }] });
+    const broken = new ProviderServer({
+      ...def,
+      resources: [
+        {
+          ...thing,
+          read: async () => {
+            throw new Error("boom");
+          },
+        },
+      ],
+    });
     await broken.configureProvider({});
     const res = await broken.readResource({ type_name: "test_thing", current_state: wire({ ...base, id: "t_1" }) });
     expect(res.diagnostics[0]).toMatchObject({ severity: 1, summary: "Unexpected provider error" });

@@ -62,7 +62,13 @@ function pemOf(b64: string): string {
 
 function unary(client: grpc.Client, method: string, req: Buffer, deserialize: (b: Buffer) => unknown = (b) => b): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    client.makeUnaryRequest(method, (b: Buffer) => b, deserialize, req, (err, res) => (err ? reject(err) : resolve(res)));
+    client.makeUnaryRequest(
+      method,
+      (b: Buffer) => b,
+      deserialize,
+      req,
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
   });
 }
 
@@ -75,7 +81,10 @@ describe("go-plugin handshake", () => {
   });
 
   it("refuses a client that does not offer protocol 6", () => {
-    const r = spawnSync(launcher, [], { env: { PATH: process.env.PATH!, TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5" }, encoding: "utf8" });
+    const r = spawnSync(launcher, [], {
+      env: { PATH: process.env.PATH!, TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5" },
+      encoding: "utf8",
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("protocol 6");
   });
@@ -96,7 +105,9 @@ describe("go-plugin handshake", () => {
     const proto = loadProtocol();
     const creds = grpc.credentials.createSsl(Buffer.from(pemOf(cert!)), Buffer.from(client.keyPem), Buffer.from(client.certPem));
     const c = new grpc.Client(`unix://${socket}`, creds);
-    const schema = (await unary(c, "/tfplugin6.Provider/GetProviderSchema", Buffer.from(proto.encode("tfplugin6.GetProviderSchema.Request", {})), (b) => proto.decode("tfplugin6.GetProviderSchema.Response", b))) as {
+    const schema = (await unary(c, "/tfplugin6.Provider/GetProviderSchema", Buffer.from(proto.encode("tfplugin6.GetProviderSchema.Request", {})), (b) =>
+      proto.decode("tfplugin6.GetProviderSchema.Response", b),
+    )) as {
       resource_schemas: Record<string, unknown>;
       data_source_schemas: Record<string, unknown>;
     };
@@ -105,7 +116,10 @@ describe("go-plugin handshake", () => {
 
     // A client without the certificate Terraform announced is turned away.
     const stranger = clientCertificate();
-    const other = new grpc.Client(`unix://${socket}`, grpc.credentials.createSsl(Buffer.from(pemOf(cert!)), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem)));
+    const other = new grpc.Client(
+      `unix://${socket}`,
+      grpc.credentials.createSsl(Buffer.from(pemOf(cert!)), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem)),
+    );
     await expect(unary(other, "/tfplugin6.Provider/GetProviderSchema", Buffer.alloc(0))).rejects.toThrow();
     other.close();
     // So is one with no client certificate at all.
@@ -126,7 +140,9 @@ describe("go-plugin handshake", () => {
     expect(cert).toBe("");
     p.child.kill("SIGINT");
     const c = new grpc.Client(`unix://${socket}`, grpc.credentials.createInsecure());
-    const stop = (await unary(c, "/tfplugin6.Provider/StopProvider", Buffer.alloc(0), (b) => loadProtocol().decode("tfplugin6.StopProvider.Response", b))) as { Error: string };
+    const stop = (await unary(c, "/tfplugin6.Provider/StopProvider", Buffer.alloc(0), (b) => loadProtocol().decode("tfplugin6.StopProvider.Response", b))) as {
+      Error: string;
+    };
     expect(stop.Error).toBe("");
     expect(p.child.exitCode).toBeNull();
     await unary(c, "/plugin.GRPCController/Shutdown", Buffer.alloc(0));

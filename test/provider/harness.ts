@@ -138,7 +138,12 @@ ${extra}}
    */
   run(args: string[], options: { env?: Record<string, string | undefined>; interruptOn?: string } = {}): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn("terraform", [...args], { cwd: this.work, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"], detached: !!options.interruptOn });
+      const child = spawn("terraform", [...args], {
+        cwd: this.work,
+        env: this.env(options.env),
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: !!options.interruptOn,
+      });
       let stdout = "";
       let stderr = "";
       let interrupted = false;
@@ -199,7 +204,10 @@ ${extra}}
 
 /** Sets or clears (rules = []) the emulator's injected faults. */
 export async function faults(t: Terraform, rules: Record<string, unknown>[]): Promise<void> {
-  const res = await fetch(`${t.url}/__emulator/faults`, rules.length ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) } : { method: "DELETE" });
+  const res = await fetch(
+    `${t.url}/__emulator/faults`,
+    rules.length ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) } : { method: "DELETE" },
+  );
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 

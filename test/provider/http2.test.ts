@@ -154,7 +154,10 @@ describe("HPACK", () => {
   it("applies dynamic table size updates and refuses one above the announced size", () => {
     const d = new HpackDecoder();
     // literal with incremental indexing, new name "a" = "b"; then a size update to 0 (empties the table)
-    expect(d.decode(Buffer.from([0x40, 0x01, 0x61, 0x01, 0x62, 0xbe]))).toEqual([["a", "b"], ["a", "b"]]);
+    expect(d.decode(Buffer.from([0x40, 0x01, 0x61, 0x01, 0x62, 0xbe]))).toEqual([
+      ["a", "b"],
+      ["a", "b"],
+    ]);
     expect(() => d.decode(Buffer.from([0x20, 0xbe]))).toThrow(/outside the tables/);
     expect(() => new HpackDecoder().decode(Buffer.from([0x3f, 0xe2, 0x1f]))).toThrow(/above the announced/);
   });

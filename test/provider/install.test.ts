@@ -71,19 +71,24 @@ describe("siteops provider install", () => {
 
     const home = path.join(scratch, "home");
     const result = installProvider(path.join(home, ".terraform.d", "plugins"), root);
-    expect(result.launcher).toBe(path.join(home, ".terraform.d/plugins/registry.terraform.io/siteops/siteops", version, terraformPlatform(), `terraform-provider-siteops_v${version}`));
+    expect(result.launcher).toBe(
+      path.join(home, ".terraform.d/plugins/registry.terraform.io/siteops/siteops", version, terraformPlatform(), `terraform-provider-siteops_v${version}`),
+    );
     expect(statSync(result.launcher).mode & 0o111).not.toBe(0);
 
     // No provider_installation block at all: Terraform's implied local mirror.
     const emptyConfig = path.join(scratch, "empty.tfrc");
     writeFileSync(emptyConfig, "");
     const env = { HOME: home, TF_CLI_CONFIG_FILE: emptyConfig };
-    tf.write(tf.providerBlock() + `
+    tf.write(
+      tf.providerBlock() +
+        `
 resource "siteops_site" "installed" {
   name = "Installed"
   url  = "https://installed.example.com"
 }
-`);
+`,
+    );
     const init = await tf.run(["init", "-input=false", "-no-color"], { env });
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(`Installing siteops/siteops v${version}`);

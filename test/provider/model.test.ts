@@ -15,7 +15,10 @@ const schema = defineSchema({
     labels: { type: ["map", "string"], optional: true, description: "" },
   },
   blocks: {
-    rule: { nesting: "list", block: { attributes: { port: { type: "number", required: true, description: "" }, note: { type: "string", computed: true, description: "" } } } },
+    rule: {
+      nesting: "list",
+      block: { attributes: { port: { type: "number", required: true, description: "" }, note: { type: "string", computed: true, description: "" } } },
+    },
     owner: { nesting: "single", block: { attributes: { email: { type: "string", required: true, description: "" } } } },
   },
 });
@@ -46,7 +49,12 @@ describe("decodeModel", () => {
 
   it("known: null in a required attribute, a null element, a number beyond float64: one diagnostic each, at its path", () => {
     const diags = new Diagnostics();
-    const m = decodeModel(schema, value({ name: null, tags: ["a", null], size: new BigNumber("1.00000000000000000000001"), rule: [{ port: null, note: null }] }), "known", diags);
+    const m = decodeModel(
+      schema,
+      value({ name: null, tags: ["a", null], size: new BigNumber("1.00000000000000000000001"), rule: [{ port: null, note: null }] }),
+      "known",
+      diags,
+    );
     expect(m).toBeUndefined();
     expect(diags.items.map((d) => [d.summary, d.path])).toEqual([
       ["Value Conversion Error", [{ attribute: "name" }]],

@@ -29,7 +29,10 @@ const schema = defineSchema({
         },
       },
     },
-    disk: { nesting: "map", block: { attributes: { gb: { type: "number", required: true, description: "" }, disk_id: { type: "string", computed: true, description: "" } } } },
+    disk: {
+      nesting: "map",
+      block: { attributes: { gb: { type: "number", required: true, description: "" }, disk_id: { type: "string", computed: true, description: "" } } },
+    },
   },
 });
 const type = blockType(schema);
@@ -49,8 +52,16 @@ describe("planning recurses into nested blocks", () => {
   });
 
   it("update: nested plan modifiers see the prior element at the same path", () => {
-    const prior = config({ id: "s_1", size: "m", rule: [rule({ protocol: "tcp", rule_id: "r_1", zone: "eu" }), rule({ port: 443, protocol: "tcp", rule_id: "r_2" })] });
-    const proposed = { ...prior, name: "web2", rule: [rule({ protocol: "tcp", rule_id: "r_1", zone: "us" }), rule({ port: 443, protocol: "tcp", rule_id: "r_2" })] };
+    const prior = config({
+      id: "s_1",
+      size: "m",
+      rule: [rule({ protocol: "tcp", rule_id: "r_1", zone: "eu" }), rule({ port: 443, protocol: "tcp", rule_id: "r_2" })],
+    });
+    const proposed = {
+      ...prior,
+      name: "web2",
+      rule: [rule({ protocol: "tcp", rule_id: "r_1", zone: "us" }), rule({ port: 443, protocol: "tcp", rule_id: "r_2" })],
+    };
     const cfg = config({ name: "web2", rule: [rule({ zone: "us" }), rule({ port: 443 })] });
     const { plan, requiresReplace: rr } = planObject(schema, prior, proposed, cfg);
     const rules = plan.rule as ObjectValue[];
@@ -116,7 +127,12 @@ describe("modifyPlan and identity, through the RPCs", () => {
   const rpc = new ProviderServer(def);
 
   it("modifyPlan runs after the framework's rules, may set values, ask for replacement, or refuse", async () => {
-    const created = await rpc.planResourceChange({ type_name: "test_server", prior_state: wire(null), proposed_new_state: wire(config({ name: "big" })), config: wire(config({ name: "big" })) });
+    const created = await rpc.planResourceChange({
+      type_name: "test_server",
+      prior_state: wire(null),
+      proposed_new_state: wire(config({ name: "big" })),
+      config: wire(config({ name: "big" })),
+    });
     expect(created.diagnostics).toEqual([]);
     const plan = read(created.planned_state);
     expect(plan.size).toBe("xl");
@@ -126,11 +142,21 @@ describe("modifyPlan and identity, through the RPCs", () => {
     await rpc.configureProvider({});
     const prior = config({ id: "s_1", size: "m", name: "web", rule: [rule({ protocol: "tcp", rule_id: "r_0" })] });
     const renamed = { ...prior, name: "new-web" };
-    const replaced = await rpc.planResourceChange({ type_name: "test_server", prior_state: wire(prior), proposed_new_state: wire(renamed), config: wire(config({ name: "new-web" })) });
+    const replaced = await rpc.planResourceChange({
+      type_name: "test_server",
+      prior_state: wire(prior),
+      proposed_new_state: wire(renamed),
+      config: wire(config({ name: "new-web" })),
+    });
     expect(replaced.requires_replace).toEqual([{ steps: [{ attribute_name: "name" }] }]);
     expect(calls).toContain("modifyPlan data=yes");
 
-    const refused = await rpc.planResourceChange({ type_name: "test_server", prior_state: wire(null), proposed_new_state: wire(config({ name: "forbidden" })), config: wire(config({ name: "forbidden" })) });
+    const refused = await rpc.planResourceChange({
+      type_name: "test_server",
+      prior_state: wire(null),
+      proposed_new_state: wire(config({ name: "forbidden" })),
+      config: wire(config({ name: "forbidden" })),
+    });
     expect(refused.diagnostics).toMatchObject([{ summary: "Name not allowed", attribute: { steps: [{ attribute_name: "name" }] } }]);
     expect(refused.planned_state).toBeUndefined();
   });
@@ -153,8 +179,18 @@ describe("modifyPlan and identity, through the RPCs", () => {
   });
 
   it("apply: the resource gets typed models and its state goes back as msgpack", async () => {
-    const planned = await rpc.planResourceChange({ type_name: "test_server", prior_state: wire(null), proposed_new_state: wire(config()), config: wire(config()) });
-    const applied = await rpc.applyResourceChange({ type_name: "test_server", prior_state: wire(null), planned_state: planned.planned_state, config: wire(config()) });
+    const planned = await rpc.planResourceChange({
+      type_name: "test_server",
+      prior_state: wire(null),
+      proposed_new_state: wire(config()),
+      config: wire(config()),
+    });
+    const applied = await rpc.applyResourceChange({
+      type_name: "test_server",
+      prior_state: wire(null),
+      planned_state: planned.planned_state,
+      config: wire(config()),
+    });
     expect(applied.diagnostics).toEqual([]);
     expect(read(applied.new_state)).toEqual({ id: "s_1", name: "web", size: "m", rule: [{ port: 80, protocol: "tcp", rule_id: "r_0", zone: null }], disk: {} });
   });

@@ -12,9 +12,14 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 describe("protobuf codec", () => {
   it("encodes like protobufjs: nested messages, repeated fields, maps, enums, bytes", () => {
     const msg = {
-      provider: { version: 1, block: { version: 1, attributes: [{ name: "a", type: Buffer.from('"string"'), required: true, description_kind: 1 }], description: "p" } },
+      provider: {
+        version: 1,
+        block: { version: 1, attributes: [{ name: "a", type: Buffer.from('"string"'), required: true, description_kind: 1 }], description: "p" },
+      },
       resource_schemas: { x_y: { version: 3, block: { attributes: [{ name: "id", type: Buffer.from('"string"'), computed: true }] } } },
-      diagnostics: [{ severity: 1, summary: "s", detail: "d", attribute: { steps: [{ attribute_name: "a" }, { element_key_int: 0 }, { element_key_string: "" }] } }],
+      diagnostics: [
+        { severity: 1, summary: "s", detail: "d", attribute: { steps: [{ attribute_name: "a" }, { element_key_int: 0 }, { element_key_string: "" }] } },
+      ],
     };
     const T = reference.lookupType("tfplugin6.GetProviderSchema.Response");
     expect(hex(proto.encode("tfplugin6.GetProviderSchema.Response", msg))).toBe(hex(T.encode(T.fromObject(msg)).finish()));
@@ -30,7 +35,10 @@ describe("protobuf codec", () => {
       return ours.length;
     };
     expect(same("tfplugin6.GetProviderSchema.Response", new ProviderServer(siteopsProvider()).getProviderSchema())).toBeGreaterThan(1024);
-    same("tfplugin6.ReadDataSource.Response", { state: { msgpack: Buffer.alloc(100 * 1024, 7) }, diagnostics: [{ severity: 2, summary: "é".repeat(200), detail: "" }] });
+    same("tfplugin6.ReadDataSource.Response", {
+      state: { msgpack: Buffer.alloc(100 * 1024, 7) },
+      diagnostics: [{ severity: 2, summary: "é".repeat(200), detail: "" }],
+    });
   });
 
   it("keeps oneof members set to default values (list index 0, empty map key)", () => {
@@ -42,7 +50,11 @@ describe("protobuf codec", () => {
   it("decodes what protobufjs encodes, with proto3 defaults and negative int64", () => {
     const T = reference.lookupType("tfplugin6.UpgradeResourceState.Request");
     const bytes = T.encode(T.fromObject({ type_name: "siteops_site", version: -1, raw_state: { json: Buffer.from("{}"), flatmap: { a: "b" } } })).finish();
-    const out = proto.decode("tfplugin6.UpgradeResourceState.Request", bytes) as { type_name: string; version: number; raw_state: { json: Uint8Array; flatmap: Record<string, string> } };
+    const out = proto.decode("tfplugin6.UpgradeResourceState.Request", bytes) as {
+      type_name: string;
+      version: number;
+      raw_state: { json: Uint8Array; flatmap: Record<string, string> };
+    };
     expect(out.type_name).toBe("siteops_site");
     expect(out.version).toBe(-1);
     expect(Buffer.from(out.raw_state.json).toString()).toBe("{}");

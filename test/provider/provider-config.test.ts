@@ -32,14 +32,18 @@ describe("provider configuration", () => {
   });
 
   it("logs in with email and password", async () => {
-    tf.write(required + `provider "siteops" {
+    tf.write(
+      required +
+        `provider "siteops" {
   base_url        = "${tf.url}"
   email           = "${OWNER_EMAIL}"
   password        = "${OWNER_PASSWORD}"
   max_retries     = 1
   request_timeout = 30
 }
-` + meOutput);
+` +
+        meOutput,
+    );
     const r = await tf.apply();
     expect(r.stdout).toContain(`email = "${OWNER_EMAIL}"`);
   });
@@ -60,13 +64,17 @@ describe("provider configuration", () => {
   });
 
   it("invalid values are reported with their attribute before any API call", async () => {
-    tf.write(required + `provider "siteops" {
+    tf.write(
+      required +
+        `provider "siteops" {
   base_url    = "not-a-url"
   api_token   = "x"
   email       = "a@b.c"
   max_retries = -1
 }
-` + meOutput);
+` +
+        meOutput,
+    );
     const r = await tf.run(["validate", "-no-color"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/base_url\s+= "not-a-url"/);
@@ -78,7 +86,9 @@ describe("provider configuration", () => {
     tf.write(required + `provider "siteops" {\n  base_url  = "${tf.url}"\n  api_token = "${bad}"\n}\n` + meOutput);
     const r = await tf.run(["plan", "-no-color"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Error: SiteOps rejected the credentials from api_token in the provider configuration: You need to sign in or sign up before continuing.");
+    expect(r.stderr).toContain(
+      "Error: SiteOps rejected the credentials from api_token in the provider configuration: You need to sign in or sign up before continuing.",
+    );
     expect(r.stderr + r.stdout).not.toContain(bad);
 
     tf.write(required + `provider "siteops" {\n  base_url = "${tf.url}"\n}\n` + meOutput);
@@ -96,15 +106,21 @@ describe("provider configuration", () => {
   });
 
   it("a 403 for a member names the credential source", async () => {
-    tf.write(required + `provider "siteops" {\n  base_url  = "${tf.url}"\n  api_token = "${MEMBER_TOKEN}"\n}\n` + `
+    tf.write(
+      required +
+        `provider "siteops" {\n  base_url  = "${tf.url}"\n  api_token = "${MEMBER_TOKEN}"\n}\n` +
+        `
 resource "siteops_site" "nope" {
   name = "Nope"
   url  = "https://nope.example.com"
 }
-`);
+`,
+    );
     const r = await tf.run(["apply", "-auto-approve", "-no-color"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Error: SiteOps did not allow the credentials from api_token in the provider configuration to create the site: You are not authorized to perform this action.");
+    expect(r.stderr).toContain(
+      "Error: SiteOps did not allow the credentials from api_token in the provider configuration to create the site: You are not authorized to perform this action.",
+    );
     expect(r.stderr).not.toContain(MEMBER_TOKEN);
   });
 });
@@ -121,9 +137,14 @@ resource "siteops_site" "many" {
   it("bounds the API requests in flight (provider block, then SITEOPS_MAX_CONCURRENCY), whatever -parallelism says", async () => {
     const proxy = await recordingProxy(tf.url);
     // Slow creates, so that -parallelism=12 would have 12 in flight at once without the bound.
-    await faults(tf, [{ method: "POST", path: "/api/v1/sites", delay_ms: 150 }, { method: "DELETE", path: "/api/v1/sites/*", delay_ms: 150 }]);
+    await faults(tf, [
+      { method: "POST", path: "/api/v1/sites", delay_ms: 150 },
+      { method: "DELETE", path: "/api/v1/sites/*", delay_ms: 150 },
+    ]);
     try {
-      tf.write(required + `provider "siteops" {\n  base_url        = "${proxy.url}"\n  api_token       = "${OWNER_TOKEN}"\n  max_concurrency = 2\n}\n` + sites(12));
+      tf.write(
+        required + `provider "siteops" {\n  base_url        = "${proxy.url}"\n  api_token       = "${OWNER_TOKEN}"\n  max_concurrency = 2\n}\n` + sites(12),
+      );
       await tf.apply("-parallelism=12");
       expect(proxy.mostInFlight()).toBe(2);
 

@@ -23,7 +23,11 @@ afterAll(async () => {
 
 function reader(options: SiteReaderOptions = {}): { reader: SiteReader; requests: string[]; close(): Promise<void> } {
   const requests: string[] = [];
-  const so = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN, logger: (e: RequestLogEvent) => e.kind === "response" && requests.push(`${e.method} ${e.path}`) });
+  const so = new SiteOps({
+    baseUrl: emulator.url,
+    apiToken: OWNER_TOKEN,
+    logger: (e: RequestLogEvent) => e.kind === "response" && requests.push(`${e.method} ${e.path}`),
+  });
   return { reader: new SiteReader(async () => so, options), requests, close: () => so.close() };
 }
 

@@ -83,23 +83,30 @@ describe("siteops_site lifecycle", () => {
   });
 
   it("maps a 422 field error to the attribute", async () => {
-    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n') + `
+    tf.write(
+      tf.providerBlock() +
+        site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n') +
+        `
 resource "siteops_site" "dup" {
   name = "Duplicate"
   url  = "https://blog.example.com"
 }
-`);
+`,
+    );
     const r = await tf.run(["apply", "-auto-approve", "-no-color"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Error: Invalid url");
-    expect(r.stderr).toContain('with siteops_site.dup');
+    expect(r.stderr).toContain("with siteops_site.dup");
     expect(r.stderr).toMatch(/url\s+= "https:\/\/blog.example.com"/);
     tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n'));
   });
 
   it("passes unknown and refined-unknown values through the plan", async () => {
     // url interpolates a value known only after apply: Terraform sends a refined unknown (prefix "https://").
-    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n') + `
+    tf.write(
+      tf.providerBlock() +
+        site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n') +
+        `
 resource "siteops_site" "mirror" {
   name       = "Mirror of \${siteops_site.blog.name}"
   url        = "https://\${siteops_site.fresh.id}.mirror.example.com"
@@ -110,7 +117,8 @@ resource "siteops_site" "fresh" {
   name = "Fresh"
   url  = "https://fresh.example.com"
 }
-`);
+`,
+    );
     const p = await tf.plan();
     expect(p.code).toBe(2);
     expect(p.stdout).toMatch(/\+ url\s+= \(known after apply\)/);
@@ -133,13 +141,16 @@ resource "siteops_site" "fresh" {
 
 describe("validation before any API call", () => {
   it("reports each invalid attribute with its path", async () => {
-    tf.write(tf.providerBlock() + `
+    tf.write(
+      tf.providerBlock() +
+        `
 resource "siteops_site" "bad" {
   name       = ""
   url        = "ftp://example.com"
   wp_version = "six"
 }
-`);
+`,
+    );
     const r = await tf.run(["validate", "-no-color"]);
     expect(r.code).toBe(1);
     const out = r.stderr + r.stdout;
@@ -154,13 +165,16 @@ resource "siteops_site" "bad" {
 describe("import", () => {
   it("terraform import, then an empty plan", async () => {
     const created = (await api(tf, "POST", "/api/v1/sites", { name: "Shop", url: "https://shop.example.com", wp_version: "6.3" })).json as { id: string };
-    tf.write(tf.providerBlock() + `
+    tf.write(
+      tf.providerBlock() +
+        `
 resource "siteops_site" "shop" {
   name       = "Shop"
   url        = "https://shop.example.com"
   wp_version = "6.3"
 }
-`);
+`,
+    );
     const r = await tf.ok(["import", "-no-color", "siteops_site.shop", created.id]);
     expect(r.stdout).toContain("Import successful!");
     expect(await tf.resource("siteops_site.shop")).toMatchObject({ id: created.id, name: "Shop", wp_version: "6.3" });
@@ -171,7 +185,9 @@ resource "siteops_site" "shop" {
 
   it("import blocks, planned and applied", async () => {
     const created = (await api(tf, "POST", "/api/v1/sites", { name: "Docs", url: "https://docs.example.com" })).json as { id: string };
-    tf.write(tf.providerBlock() + `
+    tf.write(
+      tf.providerBlock() +
+        `
 import {
   to = siteops_site.docs
   id = ${JSON.stringify(created.id)}
@@ -181,7 +197,8 @@ resource "siteops_site" "docs" {
   name = "Docs"
   url  = "https://docs.example.com"
 }
-`);
+`,
+    );
     const p = await tf.plan();
     expect(p.stdout).toContain("Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.");
     const r = await tf.apply();
@@ -190,12 +207,15 @@ resource "siteops_site" "docs" {
   });
 
   it("importing an id that does not exist fails clearly", async () => {
-    tf.write(tf.providerBlock() + `
+    tf.write(
+      tf.providerBlock() +
+        `
 resource "siteops_site" "ghost" {
   name = "Ghost"
   url  = "https://ghost.example.com"
 }
-`);
+`,
+    );
     const r = await tf.run(["import", "-no-color", "siteops_site.ghost", "site_doesnotexist0000"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Cannot import non-existent remote object");

@@ -13,15 +13,20 @@ afterAll(async () => {
 });
 
 function endpoint(extra: string, output = true): string {
-  return `
+  return (
+    `
 resource "siteops_webhook_endpoint" "hook" {
   url = "https://hooks.example.com/siteops"
 ${extra}}
-` + (output ? `
+` +
+    (output
+      ? `
 output "hook_secret_length" {
   value = nonsensitive(length(siteops_webhook_endpoint.hook.secret))
 }
-` : "");
+`
+      : "")
+  );
 }
 
 describe("siteops_webhook_endpoint", () => {
@@ -45,10 +50,13 @@ describe("siteops_webhook_endpoint", () => {
   });
 
   it("updates events, description and enabled in place and keeps the secret", async () => {
-    tf.write(tf.providerBlock() + endpoint(`  description    = "deploy notifications"
+    tf.write(
+      tf.providerBlock() +
+        endpoint(`  description    = "deploy notifications"
   enabled_events = ["site.created", "snapshot.completed"]
   enabled        = false
-`));
+`),
+    );
     const p = await tf.plan();
     expect(p.code).toBe(2);
     expect(p.stdout).toContain("~ update in-place");
@@ -65,9 +73,12 @@ describe("siteops_webhook_endpoint", () => {
 
   it("shows a re-enabled endpoint as drift and clears the description", async () => {
     await api(tf, "PATCH", `/api/v1/webhook_endpoints/${id}`, { status: "enabled" });
-    tf.write(tf.providerBlock() + endpoint(`  enabled_events = ["site.created", "snapshot.completed"]
+    tf.write(
+      tf.providerBlock() +
+        endpoint(`  enabled_events = ["site.created", "snapshot.completed"]
   enabled        = false
-`));
+`),
+    );
     const p = await tf.plan();
     expect(p.stdout).toMatch(/~ enabled\s+= true -> false/);
     expect(p.stdout).toMatch(/- description\s+= "deploy notifications" -> null/);
@@ -86,9 +97,15 @@ describe("siteops_webhook_endpoint", () => {
   });
 
   it("imports without a secret (the API never shows it again)", async () => {
-    tf.write(tf.providerBlock() + endpoint(`  enabled_events = ["site.created", "snapshot.completed"]
+    tf.write(
+      tf.providerBlock() +
+        endpoint(
+          `  enabled_events = ["site.created", "snapshot.completed"]
   enabled        = false
-`, false));
+`,
+          false,
+        ),
+    );
     await tf.ok(["state", "rm", "-no-color", "siteops_webhook_endpoint.hook"]);
     await tf.ok(["import", "-no-color", "siteops_webhook_endpoint.hook", id]);
     expect(await tf.resource("siteops_webhook_endpoint.hook")).toMatchObject({ id, secret: null, enabled: false });

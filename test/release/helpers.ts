@@ -29,7 +29,8 @@ export const h1Hashes = (release: Release): string[] => Object.values(release.ar
 /** A filesystem mirror in `dir` holding the release's zips and nothing else. */
 export function zipMirror(release: Release, dir: string): string {
   mkdirSync(path.join(dir, MIRROR_PATH), { recursive: true });
-  for (const platform of Object.keys(release.archives)) copyFileSync(path.join(release.outDir, zipName(release, platform)), path.join(dir, MIRROR_PATH, zipName(release, platform)));
+  for (const platform of Object.keys(release.archives))
+    copyFileSync(path.join(release.outDir, zipName(release, platform)), path.join(dir, MIRROR_PATH, zipName(release, platform)));
   return dir;
 }
 
@@ -139,6 +140,9 @@ export function readZip(zip: Buffer): ZipEntry[] {
 /** qemu-user and the arm64 C libraries (Debian: qemu-user libc6-arm64-cross libstdc++6-arm64-cross), if here. */
 export function qemuArm64(): { qemu: string; sysroot: string } | undefined {
   const sysroot = "/usr/aarch64-linux-gnu";
-  const qemu = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "qemu-aarch64")).find((f) => existsSync(f));
+  const qemu = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .map((d) => path.join(d, "qemu-aarch64"))
+    .find((f) => existsSync(f));
   return qemu && existsSync(path.join(sysroot, "lib/libstdc++.so.6")) ? { qemu, sysroot } : undefined;
 }

@@ -13,7 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { terraformPlatform } from "../../src/cli/commands/provider.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
-import { buildRelease, h1Hashes, lockHashes, MIRROR_PATH, qemuArm64, readZip, ROOT, serveStatic, siteConfig, zipMirror, zipName, type Release } from "./helpers.js";
+import {
+  buildRelease,
+  h1Hashes,
+  lockHashes,
+  MIRROR_PATH,
+  qemuArm64,
+  readZip,
+  ROOT,
+  serveStatic,
+  siteConfig,
+  zipMirror,
+  zipName,
+  type Release,
+} from "./helpers.js";
 import { cliConfig, runProcess, TerraformRunner } from "./no-node.js";
 
 const PLATFORM = terraformPlatform();
@@ -55,14 +68,22 @@ async function planApplyDestroy(tf: TerraformRunner, dir: string, siteName: stri
 
 describe("npm run build:release", () => {
   it("writes zips, SHA256SUMS, the registry manifest and network mirror documents that agree", () => {
-    const sums = readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_SHA256SUMS`), "utf8").trim().split("\n");
+    const sums = readFileSync(path.join(release.outDir, `terraform-provider-siteops_${release.version}_SHA256SUMS`), "utf8")
+      .trim()
+      .split("\n");
     const listed = new Map(sums.map((line) => [line.split("  ")[1]!, line.split("  ")[0]!]));
     expect([...listed.keys()].sort()).toEqual([zip("linux_amd64"), zip("linux_arm64"), `terraform-provider-siteops_${release.version}_manifest.json`]);
     for (const [name, hash] of listed) expect(sha256(path.join(release.outDir, name)), name).toBe(hash);
     // Each zip: the executable (mode 0755, an ELF binary for the zip's CPU) and Node.js's licence.
-    for (const [platform, machine] of [["linux_amd64", 0x3e], ["linux_arm64", 0xb7]] as const) {
+    for (const [platform, machine] of [
+      ["linux_amd64", 0x3e],
+      ["linux_arm64", 0xb7],
+    ] as const) {
       const entries = readZip(readFileSync(path.join(release.outDir, zip(platform))));
-      expect(entries.map((e) => [e.name, (e.mode & 0o777).toString(8)])).toEqual([[`terraform-provider-siteops_v${release.version}`, "755"], ["LICENSE.node", "644"]]);
+      expect(entries.map((e) => [e.name, (e.mode & 0o777).toString(8)])).toEqual([
+        [`terraform-provider-siteops_v${release.version}`, "755"],
+        ["LICENSE.node", "644"],
+      ]);
       expect(entries[0]!.data.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
       expect(entries[0]!.data.readUInt16LE(18), platform).toBe(machine);
       expect(entries[1]!.data.toString("utf8")).toContain("Node.js is licensed for use as follows");
@@ -83,7 +104,9 @@ describe("npm run build:release", () => {
   });
 
   it("inits from a filesystem mirror of the zips and plans, applies and destroys with no Node.js reachable", async () => {
-    const tf = new TerraformRunner(cliConfig(path.join(scratch, "fs.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(zipMirror(release, path.join(scratch, "fs-mirror")))}\n  }`));
+    const tf = new TerraformRunner(
+      cliConfig(path.join(scratch, "fs.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(zipMirror(release, path.join(scratch, "fs-mirror")))}\n  }`),
+    );
     try {
       const dir = workDir("fs-work", "Packaged FS");
       const init = await tf.ok(dir, ["init", "-input=false", "-no-color"], { noNode: true });
@@ -119,7 +142,14 @@ describe("npm run build:release", () => {
     const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
     try {
       const dir = workDir("lock-fs", "Lock FS");
-      await tf.ok(dir, ["providers", "lock", "-no-color", `-fs-mirror=${zipMirror(release, path.join(scratch, "lock-fs-mirror"))}`, "-platform=linux_amd64", "-platform=linux_arm64"]);
+      await tf.ok(dir, [
+        "providers",
+        "lock",
+        "-no-color",
+        `-fs-mirror=${zipMirror(release, path.join(scratch, "lock-fs-mirror"))}`,
+        "-platform=linux_amd64",
+        "-platform=linux_arm64",
+      ]);
       expect(lockHashes(dir)).toEqual(h1Hashes(release).sort());
     } finally {
       tf.close();
@@ -140,7 +170,9 @@ describe("npm run build:release", () => {
       expect(server.requests).toContainEqual({ path: `/${MIRROR_PATH}/index.json`, status: 200 });
       expect(server.requests).toContainEqual({ path: `/${zip(PLATFORM)}`, status: 200 });
       // Terraform refuses a mirror over plain http (which is why this one is served over TLS).
-      const http = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url.replace("https:", "http:")}`, "-platform=linux_amd64"], { env });
+      const http = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url.replace("https:", "http:")}`, "-platform=linux_amd64"], {
+        env,
+      });
       expect(http.code).toBe(1);
       expect(http.stderr).toMatch(/https/);
     } finally {
@@ -158,7 +190,9 @@ describe("npm run build:release", () => {
     const tf = new TerraformRunner(path.join(scratch, "none.tfrc"));
     try {
       const dir = workDir("lock-mismatch", "Mismatch");
-      const lock = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url}`, "-platform=linux_amd64"], { env: { SSL_CERT_FILE: server.caFile } });
+      const lock = await tf.run(dir, ["providers", "lock", "-no-color", `-net-mirror=${server.url}`, "-platform=linux_amd64"], {
+        env: { SSL_CERT_FILE: server.caFile },
+      });
       expect(lock.code).toBe(1);
       expect(lock.stderr).toMatch(/checksum/i);
     } finally {
@@ -245,7 +279,11 @@ describe.skipIf(!qemu && process.env.CI !== "true")("the linux_arm64 executable,
     const { blob } = await sea.buildSeaBlob({ root: ROOT, work });
     const x64 = readFileSync(blob);
     rmSync(blob);
-    execFileSync(qemu!.qemu, ["-L", qemu!.sysroot, sea.nodeBinary({ root: ROOT, target: "linux_arm64" }).node, "--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: "ignore" });
+    execFileSync(
+      qemu!.qemu,
+      ["-L", qemu!.sysroot, sea.nodeBinary({ root: ROOT, target: "linux_arm64" }).node, "--experimental-sea-config", "sea-config.json"],
+      { cwd: work, stdio: "ignore" },
+    );
     expect(readFileSync(blob).equals(x64)).toBe(true);
   });
 
@@ -255,12 +293,16 @@ describe.skipIf(!qemu && process.env.CI !== "true")("the linux_arm64 executable,
     const pkg = path.join(scratch, "arm64-mirror", MIRROR_PATH, release.version, PLATFORM);
     mkdirSync(pkg, { recursive: true });
     for (const entry of readZip(readFileSync(path.join(release.outDir, zip("linux_arm64"))))) {
-      writeFileSync(path.join(pkg, entry.name === `terraform-provider-siteops_v${release.version}` ? "siteops-arm64" : entry.name), entry.data, { mode: entry.mode & 0o777 });
+      writeFileSync(path.join(pkg, entry.name === `terraform-provider-siteops_v${release.version}` ? "siteops-arm64" : entry.name), entry.data, {
+        mode: entry.mode & 0o777,
+      });
     }
     const wrapper = path.join(pkg, `terraform-provider-siteops_v${release.version}`);
     writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu!.qemu} -L ${qemu!.sysroot} "$(dirname "$0")/siteops-arm64" "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const tf = new TerraformRunner(cliConfig(path.join(scratch, "arm64.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(path.join(scratch, "arm64-mirror"))}\n  }`));
+    const tf = new TerraformRunner(
+      cliConfig(path.join(scratch, "arm64.tfrc"), `  filesystem_mirror {\n    path = ${JSON.stringify(path.join(scratch, "arm64-mirror"))}\n  }`),
+    );
     try {
       const dir = workDir("arm64-work", "Arm64 Executable");
       await tf.ok(dir, ["init", "-input=false", "-no-color"]);

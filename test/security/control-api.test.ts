@@ -39,7 +39,8 @@ describe("refused with 403, nothing changed", () => {
   it("a simple cross-origin form POST (text/plain) to the clock", async () => {
     const before = emu.context.clock.offsetMs;
     const res = await send(emu.port, "POST", "/__emulator/clock", {
-      headers: { origin: "https://evil.example", "content-type": "text/plain" }, body: '{"advance_seconds":999999}',
+      headers: { origin: "https://evil.example", "content-type": "text/plain" },
+      body: '{"advance_seconds":999999}',
     });
     expectErrorShape(res, 403);
     expect(emu.context.clock.offsetMs).toBe(before);

@@ -57,7 +57,8 @@ describe("control characters in free text: 422 on the field, nothing stored", ()
     const vulns = await api(emu, "GET", `/sites/${siteId}/vulnerability_records`, { token: TOKENS.owner });
     const record = vulns.body[0];
     const dismiss = await api(emu, "PATCH", `/sites/${siteId}/vulnerability_records/${record.id}`, {
-      token: TOKENS.owner, body: { status: "ignored", dismissed_reason: "tolerable_risk", dismissed_comment: text },
+      token: TOKENS.owner,
+      body: { status: "ignored", dismissed_reason: "tolerable_risk", dismissed_comment: text },
     });
     expect([dismiss.status, dismiss.body.errors]).toEqual([422, { dismissed_comment: REFUSED }]);
 

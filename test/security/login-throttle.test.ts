@@ -83,7 +83,10 @@ describe("the web console's sign-in", () => {
   async function consoleSignIn(email: string, password: string): Promise<{ status: number; retryAfter: string | null; text: string }> {
     const base = `http://127.0.0.1:${emu.port}`;
     const form = await fetch(`${base}/sign-in`);
-    const cookies = form.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookies = form.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     const r = await fetch(`${base}/sign-in`, {
       method: "POST",

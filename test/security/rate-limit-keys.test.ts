@@ -31,7 +31,13 @@ describe("keys", () => {
     await nextWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await sendJson(emu.port, "POST", "/api/v1/jwt", { email: USERS.owner, password: "wrong password" }, { headers: { authorization: `Bearer junk${i}` } });
+      const res = await sendJson(
+        emu.port,
+        "POST",
+        "/api/v1/jwt",
+        { email: USERS.owner, password: "wrong password" },
+        { headers: { authorization: `Bearer junk${i}` } },
+      );
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
@@ -72,7 +78,10 @@ describe("hooks follow the matched route, not the raw URL", () => {
     await nextWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      statuses.push((await sendJson(emu.port, "POST", "/%61pi/v1/jwt", { email: `nobody${i}@example.com`, password: "wrong password" }, { localAddress: "127.0.0.9" })).status);
+      statuses.push(
+        (await sendJson(emu.port, "POST", "/%61pi/v1/jwt", { email: `nobody${i}@example.com`, password: "wrong password" }, { localAddress: "127.0.0.9" }))
+          .status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
   });

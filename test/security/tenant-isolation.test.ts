@@ -146,19 +146,11 @@ const label = (e: Endpoint): string => `${e.method} ${e.path().replace(/(site|hc
 
 describe("unauthenticated", () => {
   it("every authenticated endpoint (and DELETE /auth, POST /jwt/revoke) answers 401 with the sign-in message", async () => {
-    const all = [
-      ...ENDPOINTS,
-      { method: "DELETE", path: () => "/auth" },
-      { method: "POST", path: () => "/jwt/revoke", body: () => ({ token: "x" }) },
-    ];
+    const all = [...ENDPOINTS, { method: "DELETE", path: () => "/auth" }, { method: "POST", path: () => "/jwt/revoke", body: () => ({ token: "x" }) }];
     for (const e of all) {
       for (const token of [undefined, "sot_doesnotexist000000000000000000", "Bearer not.a.jwt"]) {
         const res = await call(e.method, e.path(), token, e.body?.());
-        expect([label(e), res.status, res.body]).toEqual([
-          label(e),
-          401,
-          { error: "You need to sign in or sign up before continuing." },
-        ]);
+        expect([label(e), res.status, res.body]).toEqual([label(e), 401, { error: "You need to sign in or sign up before continuing." }]);
       }
     }
   });

@@ -141,7 +141,8 @@ describe("at delivery time (the target checked again on its resolved address)", 
     running.push(first);
     // Another port when created: allowed. It becomes the emulator's own port below.
     const ep = await api(first, "POST", "/webhook_endpoints", {
-      token: TOKENS.owner, body: { url: `http://127.0.0.1:${port}/__emulator/reset`, enabled_events: ["site.created"] },
+      token: TOKENS.owner,
+      body: { url: `http://127.0.0.1:${port}/__emulator/reset`, enabled_events: ["site.created"] },
     });
     expect(ep.status).toBe(201);
     await first.close();

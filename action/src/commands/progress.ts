@@ -37,7 +37,8 @@ export function snapshotTracker(siteName: string): Tracker<Snapshot> {
         break;
       case "snapshot.status":
         latest = event.snapshot;
-        if (event.snapshot.status === "requested" || event.snapshot.status === "in_progress") log.info(`${siteName}: snapshot ${event.snapshot.id} is ${event.snapshot.status}`);
+        if (event.snapshot.status === "requested" || event.snapshot.status === "in_progress")
+          log.info(`${siteName}: snapshot ${event.snapshot.id} is ${event.snapshot.status}`);
         break;
     }
   };

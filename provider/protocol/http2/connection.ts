@@ -4,8 +4,27 @@
 // separate writes per call, which measured as most of the provider's CPU per RPC (BENCHMARKS.md).
 import type { Duplex } from "node:stream";
 import {
-  ACK, CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, H2Error, HEADERS, PING, PREFACE, PRIORITY, PUSH_PROMISE, RST_STREAM, SETTINGS, WINDOW_UPDATE,
-  frame, goaway, rstStream, trailersOnly, unpad, windowUpdate,
+  ACK,
+  CONTINUATION,
+  DATA,
+  END_HEADERS,
+  END_STREAM,
+  GOAWAY,
+  H2Error,
+  HEADERS,
+  PING,
+  PREFACE,
+  PRIORITY,
+  PUSH_PROMISE,
+  RST_STREAM,
+  SETTINGS,
+  WINDOW_UPDATE,
+  frame,
+  goaway,
+  rstStream,
+  trailersOnly,
+  unpad,
+  windowUpdate,
 } from "./frames.js";
 import { GRPC_RESPONSE_HEADERS, HpackDecoder, literalField } from "./hpack.js";
 
@@ -296,4 +315,3 @@ export class Http2Connection {
     this.socket.end(goaway(this.lastStreamId, code, message));
   }
 }
-

@@ -3,8 +3,19 @@
 import { GRPC_RESPONSE_HEADERS, literalField } from "./hpack.js";
 
 export const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
-export const DATA = 0x0, HEADERS = 0x1, RST_STREAM = 0x3, SETTINGS = 0x4, PUSH_PROMISE = 0x5, PING = 0x6, GOAWAY = 0x7, WINDOW_UPDATE = 0x8, CONTINUATION = 0x9;
-export const END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4, PRIORITY = 0x20;
+export const DATA = 0x0,
+  HEADERS = 0x1,
+  RST_STREAM = 0x3,
+  SETTINGS = 0x4,
+  PUSH_PROMISE = 0x5,
+  PING = 0x6,
+  GOAWAY = 0x7,
+  WINDOW_UPDATE = 0x8,
+  CONTINUATION = 0x9;
+export const END_STREAM = 0x1,
+  ACK = 0x1,
+  END_HEADERS = 0x4,
+  PRIORITY = 0x20;
 const PADDED = 0x8;
 export const H2Error = { NO_ERROR: 0, PROTOCOL_ERROR: 1, FLOW_CONTROL_ERROR: 3, FRAME_SIZE_ERROR: 6, CANCEL: 8, COMPRESSION_ERROR: 9 } as const;
 

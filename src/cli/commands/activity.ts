@@ -48,7 +48,13 @@ export default defineCommand({
     { name: "action", type: "string", value: "ACTION", description: "only this action (snapshot.created), or a prefix such as snapshot.*" },
     { name: "since", type: "string", value: "TIME", description: "from this time: ISO 8601, or a duration ago (24h, 7d)" },
     { name: "until", type: "string", value: "TIME", description: "up to this time: ISO 8601, or a duration ago" },
-    { name: "limit", short: "L", type: "string", value: "N", description: `at most N entries (default ${DEFAULT_LIMIT}; with --follow, ${FOLLOW_BACKLOG} before following)` },
+    {
+      name: "limit",
+      short: "L",
+      type: "string",
+      value: "N",
+      description: `at most N entries (default ${DEFAULT_LIMIT}; with --follow, ${FOLLOW_BACKLOG} before following)`,
+    },
     { name: "follow", short: "f", type: "boolean", description: "keep polling and print new entries until interrupted" },
     { name: "interval", type: "string", value: "DURATION", description: `with --follow: time between polls (default ${DEFAULT_INTERVAL})` },
   ],
@@ -76,7 +82,8 @@ export default defineCommand({
       return EXIT.OK;
     }
     const backlog = (await client.activityLogs.list(params, { signal: ctx.signal })).data.slice(0, limit).reverse();
-    if (ctx.stdout.isTTY && ctx.format === "human" && !ctx.quiet) ctx.stdout.write(`${renderTable([], columns(), { tty: true, style: ctx.stdout.style })[0]}\n`);
+    if (ctx.stdout.isTTY && ctx.format === "human" && !ctx.quiet)
+      ctx.stdout.write(`${renderTable([], columns(), { tty: true, style: ctx.stdout.style })[0]}\n`);
     printEntries(ctx, backlog);
     const seen = new Set(backlog.map((e) => e.id));
     let newest = backlog.at(-1)?.created_at ?? new Date().toISOString();

@@ -49,9 +49,14 @@ const login: LeafSpec = {
     "With email and password (asked on the terminal, or --email and --password-stdin), creates an API token for\n" +
     "this machine and saves it; asks for the 2FA code when the service requires one (or pass --otp). With\n" +
     "--with-token, reads an existing token (sot_...) from stdin. Saved in $XDG_CONFIG_HOME/siteops/config.json\n" +
-    "(mode 0600) under --profile (default \"default\"), and only ever sent to that base URL.",
+    '(mode 0600) under --profile (default "default"), and only ever sent to that base URL.',
   flags: [
-    { name: "base-url", type: "string", value: "URL", description: "the service, e.g. https://siteops.example.com (default: SITEOPS_BASE_URL, or the profile's)" },
+    {
+      name: "base-url",
+      type: "string",
+      value: "URL",
+      description: "the service, e.g. https://siteops.example.com (default: SITEOPS_BASE_URL, or the profile's)",
+    },
     { name: "email", type: "string", value: "EMAIL", description: "your email (asked when not given)" },
     { name: "password-stdin", type: "boolean", description: "read the password from stdin" },
     { name: "otp", type: "string", value: "CODE", description: "the current 2FA code (asked when needed and not given)" },
@@ -94,20 +99,26 @@ const login: LeafSpec = {
     } else {
       const email = flagString(parsed, "email") ?? (ctx.stdin.isTTY ? await ask(process, "Email: ") : undefined);
       if (!email) throw new UsageError("--email is required when not on a terminal");
-      const password = passwordStdin ? await readStdinLine(ctx.stdin, "the password") : ctx.stdin.isTTY ? await ask(process, "Password: ", { hidden: true }) : undefined;
+      const password = passwordStdin
+        ? await readStdinLine(ctx.stdin, "the password")
+        : ctx.stdin.isTTY
+          ? await ask(process, "Password: ", { hidden: true })
+          : undefined;
       if (!password) throw new UsageError("the password: pass --password-stdin (and pipe it in) when not on a terminal");
       ctx.secrets.push(password);
       const given = flagString(parsed, "otp");
       // No X-Account-Id on the login itself (SITEOPS_ACCOUNT_ID would add one): it applies to what follows.
       const anon = new SiteOps({ baseUrl, accountId: "" });
       try {
-        const create = (otp: string | undefined) => anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal });
+        const create = (otp: string | undefined) =>
+          anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal });
         let created;
         try {
           created = await create(given);
         } catch (err) {
           if (!(err instanceof OtpRequiredError)) throw err;
-          if (!ctx.stdin.isTTY || passwordStdin) throw new CliError("this user has two-factor authentication: pass --otp CODE (or log in on a terminal to be asked)", EXIT.AUTH);
+          if (!ctx.stdin.isTTY || passwordStdin)
+            throw new CliError("this user has two-factor authentication: pass --otp CODE (or log in on a terminal to be asked)", EXIT.AUTH);
           created = await create(await ask(process, "Two-factor code: ", { hidden: true }));
         }
         token = created.token;
@@ -118,7 +129,14 @@ const login: LeafSpec = {
       }
       tokenSource = "login";
     }
-    const file = saveProfile(ctx, profile, { ...settings, base_url: baseUrl, api_token: token, token_source: tokenSource, user: me.email, ...(accountId ? { account_id: accountId } : {}) });
+    const file = saveProfile(ctx, profile, {
+      ...settings,
+      base_url: baseUrl,
+      api_token: token,
+      token_source: tokenSource,
+      user: me.email,
+      ...(accountId ? { account_id: accountId } : {}),
+    });
     if (!ctx.quiet) ctx.stderr.write(`Logged in to ${baseUrl} as ${clean(me.email)} (profile "${profile}", saved in ${file}).\n`);
     if (ctx.env.SITEOPS_API_TOKEN && !ctx.quiet) ctx.stderr.write("Note: SITEOPS_API_TOKEN is set in this environment and wins over the saved token.\n");
     return EXIT.OK;
@@ -138,7 +156,9 @@ const status: LeafSpec = {
     } catch (err) {
       if (err instanceof AuthenticationError) {
         const where = target.tokenSource === "SITEOPS_API_TOKEN" ? "SITEOPS_API_TOKEN" : `the token of profile "${target.profile}"`;
-        throw new NotLoggedInError(`${where} is refused by ${target.baseUrl} (revoked or wrong): run siteops auth login${target.tokenSource === "SITEOPS_API_TOKEN" ? " or fix the variable" : ""}`);
+        throw new NotLoggedInError(
+          `${where} is refused by ${target.baseUrl} (revoked or wrong): run siteops auth login${target.tokenSource === "SITEOPS_API_TOKEN" ? " or fix the variable" : ""}`,
+        );
       }
       throw err;
     }
@@ -192,7 +212,8 @@ const logout: LeafSpec = {
     const { api_token: _token, token_source: _source, user: _user, ...rest } = config.profiles[profile] ?? {};
     config.profiles[profile] = rest;
     writeConfig(configFile, config);
-    if (!ctx.quiet) ctx.stderr.write(`Logged out of ${settings.base_url ?? "the service"} (profile "${profile}")${revoked ? "; the token was revoked" : ""}.\n`);
+    if (!ctx.quiet)
+      ctx.stderr.write(`Logged out of ${settings.base_url ?? "the service"} (profile "${profile}")${revoked ? "; the token was revoked" : ""}.\n`);
     if (ctx.env.SITEOPS_API_TOKEN && !ctx.quiet) ctx.stderr.write("Note: SITEOPS_API_TOKEN is still set in this environment.\n");
     return EXIT.OK;
   },

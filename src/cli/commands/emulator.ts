@@ -8,9 +8,16 @@ import type { Command } from "../command.js";
  * user of the client alone installs none of them. Their ranges are read from package.json, never repeated here.
  */
 const EMULATOR_PEERS = [
-  "fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox",
+  "fastify",
+  "@fastify/type-provider-typebox",
+  "better-sqlite3",
+  "jose",
+  "otplib",
+  "typebox",
   // the web console (emulator/console/)
-  "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody",
+  "@fastify/cookie",
+  "@fastify/csrf-protection",
+  "@fastify/formbody",
 ];
 
 const HELP = `usage: siteops emulator [options]

@@ -12,7 +12,12 @@ import { errorLine } from "../output/format.js";
 import { checkReportPath, writeReport } from "../report.js";
 
 export const JOB_FLAGS: FlagSpec[] = [
-  { name: "lock", type: "string", value: "FILE", description: "lock file; a second run with the same lock exits 75 (default: one per job in $XDG_RUNTIME_DIR/siteops)" },
+  {
+    name: "lock",
+    type: "string",
+    value: "FILE",
+    description: "lock file; a second run with the same lock exits 75 (default: one per job in $XDG_RUNTIME_DIR/siteops)",
+  },
   { name: "no-lock", type: "boolean", description: "run even if the same job is running" },
   { name: "report", type: "string", value: "FILE", description: "write a JSON report of the run (every site's outcome) to FILE" },
 ];
@@ -40,7 +45,8 @@ export function pollIntervalFrom(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.SITEOPS_POLL_INTERVAL_MS?.trim();
   if (!raw) return undefined;
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 600_000) throw new UsageError(`SITEOPS_POLL_INTERVAL_MS must be a whole number of milliseconds from 1 to 600000 (got ${JSON.stringify(raw)})`);
+  if (!Number.isInteger(n) || n < 1 || n > 600_000)
+    throw new UsageError(`SITEOPS_POLL_INTERVAL_MS must be a whole number of milliseconds from 1 to 600000 (got ${JSON.stringify(raw)})`);
   return n;
 }
 
@@ -63,7 +69,15 @@ export async function runJob(
   const header = { command: `siteops ${command}`, base_url: target.baseUrl, started_at: new Date().toISOString() };
   let lock: Lock | undefined;
   if (!noLock) {
-    const file = lockArg ?? defaultLockFile(ctx.env, command, target.baseUrl, target.profile, ctx.argv.filter((a) => a !== "--quiet" && a !== "-q"));
+    const file =
+      lockArg ??
+      defaultLockFile(
+        ctx.env,
+        command,
+        target.baseUrl,
+        target.profile,
+        ctx.argv.filter((a) => a !== "--quiet" && a !== "-q"),
+      );
     lock = acquireLock(file, `siteops ${command} ${ctx.argv.join(" ")}`.trim());
   }
   try {

@@ -84,7 +84,9 @@ export function installProvider(pluginDir: string, root = packageRoot()): Instal
   const built = path.join(root, "dist", "provider");
   const launcherName = `terraform-provider-${TYPE}_v${version}`;
   if (!existsSync(path.join(built, launcherName))) {
-    throw new Error(`the provider is not built (${path.relative(process.cwd(), path.join(built, launcherName)) || built} is missing): run \`npm run build\` first`);
+    throw new Error(
+      `the provider is not built (${path.relative(process.cwd(), path.join(built, launcherName)) || built} is missing): run \`npm run build\` first`,
+    );
   }
   const { unpacked: dir, packed } = installPaths(pluginDir, version, terraformPlatform());
   // Replace, not merge: a stale bundle next to a new launcher would be worse than none.

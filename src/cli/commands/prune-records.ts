@@ -34,12 +34,19 @@ export function printPruneRecords(ctx: Context, progress: Progress, records: rea
       failed ? "warn" : "notice",
     );
   }
-  if (ctx.format === "json") return ctx.stdout.write(`${safeJson(records.map((r) => pick(r, ctx.fields)), 2)}\n`);
+  if (ctx.format === "json")
+    return ctx.stdout.write(
+      `${safeJson(
+        records.map((r) => pick(r, ctx.fields)),
+        2,
+      )}\n`,
+    );
   if (ctx.format === "jsonl") return ctx.stdout.write(records.map((r) => `${safeJson(pick(r, ctx.fields))}\n`).join(""));
   if (ctx.quiet) return;
   const tty = ctx.stdout.isTTY;
   const style = ctx.stdout.style;
-  const paint = (action: string) => (action === "keep" ? style.green(action) : action === "refused" || action === "not_deleted" ? style.yellow(action) : style.red(action));
+  const paint = (action: string) =>
+    action === "keep" ? style.green(action) : action === "refused" || action === "not_deleted" ? style.yellow(action) : style.red(action);
   const columns: Column<Row>[] = [
     ...(tty ? [] : [{ header: "SITE", value: (r: Row) => r.site.id }]),
     { header: "ACTION", value: (r) => r.action, color: paintCell(paint) },

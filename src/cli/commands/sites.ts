@@ -68,7 +68,13 @@ const list: LeafSpec = {
   aliases: ["ls"],
   summary: "list the account's sites",
   flags: [
-    { name: "status", type: "string", multiple: true, value: "STATUS", description: `only sites in this state (${SITE_STATUSES.join(", ")}; comma-separated or repeated)` },
+    {
+      name: "status",
+      type: "string",
+      multiple: true,
+      value: "STATUS",
+      description: `only sites in this state (${SITE_STATUSES.join(", ")}; comma-separated or repeated)`,
+    },
     { name: "shard", type: "string", value: "I/N", description: "only the sites of shard I of N (see siteops sites matrix)" },
     { name: "limit", type: "string", value: "N", description: "at most N sites" },
   ],
@@ -157,7 +163,7 @@ const matrix: LeafSpec = {
   name: "matrix",
   summary: "print a GitHub Actions matrix that splits the fleet into N stable shards",
   description:
-    "Prints {\"include\":[{\"shard\":\"1/N\"},...]} for `strategy.matrix` (fromJSON); each job then runs on its shard,\n" +
+    'Prints {"include":[{"shard":"1/N"},...]} for `strategy.matrix` (fromJSON); each job then runs on its shard,\n' +
     "e.g. siteops snapshot create --all --shard ${{ matrix.shard }}. A site's shard derives from its id, so it\n" +
     "stays in its shard as the fleet changes. At most 256 shards (GitHub's limit of jobs per matrix).",
   flags: [
@@ -187,4 +193,8 @@ const matrix: LeafSpec = {
   },
 };
 
-export default defineCommand({ name: "sites", summary: "list, show, create, change and delete sites", subcommands: [list, get, create, update, remove, matrix] });
+export default defineCommand({
+  name: "sites",
+  summary: "list, show, create, change and delete sites",
+  subcommands: [list, get, create, update, remove, matrix],
+});

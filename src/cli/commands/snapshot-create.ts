@@ -43,12 +43,29 @@ export const createLeaf: LeafSpec = {
   flags: [
     ...SELECTION_FLAGS,
     { name: "upload", type: "string", value: "FILE|-", description: "send this file (or stdin: -) as the snapshot's data; one site only" },
-    { name: "content-type", type: "string", value: "TYPE", choices: CONTENT_TYPES, description: "type of the uploaded data (default from the file extension; stdin: application/octet-stream)" },
+    {
+      name: "content-type",
+      type: "string",
+      value: "TYPE",
+      choices: CONTENT_TYPES,
+      description: "type of the uploaded data (default from the file extension; stdin: application/octet-stream)",
+    },
     { name: "description", type: "string", value: "TEXT", description: `snapshot description (default "siteops CLI on <hostname>")` },
-    { name: "trigger", type: "string", value: "TRIGGER", choices: ["manual", "scheduled"], description: "recorded trigger (default manual; use scheduled from cron)" },
+    {
+      name: "trigger",
+      type: "string",
+      value: "TRIGGER",
+      choices: ["manual", "scheduled"],
+      description: "recorded trigger (default manual; use scheduled from cron)",
+    },
     { name: "concurrency", short: "c", type: "string", value: "N", description: `sites at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})` },
     { name: "wait", type: "boolean", negatable: true, description: "wait until each snapshot is completed (default; --no-wait returns once requested)" },
-    { name: "timeout", type: "string", value: "DURATION", description: `give up waiting after this long, for the whole run (default ${DEFAULT_TIMEOUT}; e.g. 90s, 45m, 2h)` },
+    {
+      name: "timeout",
+      type: "string",
+      value: "DURATION",
+      description: `give up waiting after this long, for the whole run (default ${DEFAULT_TIMEOUT}; e.g. 90s, 45m, 2h)`,
+    },
     ...JOB_FLAGS,
   ],
   jsonFields: ["site", "outcome", "snapshot", "error", "duration_ms"],
@@ -71,90 +88,103 @@ export const createLeaf: LeafSpec = {
     const pollInterval = pollIntervalFrom(ctx.env);
 
     return runJob(ctx, parsed, "snapshot create", async () => {
-    const progress = createProgress(ctx.stderr, ctx.quiet);
-    let records: SnapshotRecord[] = [];
-    try {
-      const client = await ctx.client();
-      const sites = await selectSites(client, selection, ctx.signal);
-      let source: UploadSource | undefined = upload;
-      const stdinMeter = new RateMeter();
-      if (upload === "-") {
-        source = await stdinSource(ctx.stdin, (bytes) => {
-          const { rate } = stdinMeter.sample(bytes);
-          progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
-        });
-      }
-      if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
-      else progress.event(sites.length === 1 ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})` : `snapshots of ${sites.length} sites, ${Math.min(concurrency, sites.length)} at a time`, "info");
-
-      const deadline = Date.now() + timeoutMs;
-      const started = Date.now();
-      let fatal: string | undefined;
-      let done = 0;
-      let failed = 0;
-      let running = 0;
-      const header = () =>
-        progress.status(
-          () =>
-            `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
-        );
-      const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
-
-      records = await mapPool(sites, concurrency, async (site): Promise<SnapshotRecord> => {
-        const record: SnapshotRecord = { site: { id: site.id, name: site.name, url: site.url }, outcome: "not_started", snapshot: null, error: null, duration_ms: 0 };
-        if (fatal) return { ...record, outcome: "skipped", error: { message: `skipped: ${fatal}`, code: "SKIPPED" } };
-        if (ctx.signal.aborted) return record;
-        const left = deadline - Date.now();
-        if (wait && left <= 0) return { ...record, outcome: "timed_out", error: { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" } };
-        running++;
-        header();
-        const begin = Date.now();
-        try {
-          const snapshot = await client.operations.createSnapshot(site.id, {
-            description,
-            trigger,
-            upload: source,
-            uploadOptions: contentType ? { contentType } : undefined,
-            wait,
-            waitTimeout: Math.max(1, left),
-            pollInterval,
-            signal: ctx.signal,
-            onProgress: siteProgress(ctx, progress, site, width, begin, (s) => (record.snapshot = s)),
+      const progress = createProgress(ctx.stderr, ctx.quiet);
+      let records: SnapshotRecord[] = [];
+      try {
+        const client = await ctx.client();
+        const sites = await selectSites(client, selection, ctx.signal);
+        let source: UploadSource | undefined = upload;
+        const stdinMeter = new RateMeter();
+        if (upload === "-") {
+          source = await stdinSource(ctx.stdin, (bytes) => {
+            const { rate } = stdinMeter.sample(bytes);
+            progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
           });
-          record.snapshot = snapshot;
-          record.outcome = snapshot.status === "completed" ? "completed" : "requested";
-          done++;
-          const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
-          progress.event(`${clean(site.name)}: snapshot ${clean(snapshot.id)} ${clean(snapshot.status)}${size} in ${formatDuration(Date.now() - begin)}`);
-        } catch (err) {
-          const resource = err instanceof OperationFailedError ? (err.resource as Snapshot) : undefined;
-          if (resource) record.snapshot = resource;
-          if (ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED) {
-            record.outcome = "interrupted";
-            record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
-          } else {
-            record.outcome = exitCodeOf(err) === EXIT.TIMEOUT ? "timed_out" : "failed";
-            record.error = errorInfo(err, ctx.secrets);
-            const line = errorLine(err, ctx.secrets);
-            if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
-            failed++;
-            const which = record.snapshot && !line.includes(record.snapshot.id) ? `snapshot ${clean(record.snapshot.id)}: ` : "";
-            progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
-          }
-        } finally {
-          record.duration_ms = Date.now() - begin;
-          running--;
-          progress.remove(site.id);
-          header();
         }
-        return record;
-      });
-      progress.close();
-      printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
-    } finally {
-      progress.close();
-    }
-    return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
+        if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
+        else
+          progress.event(
+            sites.length === 1
+              ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})`
+              : `snapshots of ${sites.length} sites, ${Math.min(concurrency, sites.length)} at a time`,
+            "info",
+          );
+
+        const deadline = Date.now() + timeoutMs;
+        const started = Date.now();
+        let fatal: string | undefined;
+        let done = 0;
+        let failed = 0;
+        let running = 0;
+        const header = () =>
+          progress.status(
+            () =>
+              `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
+          );
+        const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
+
+        records = await mapPool(sites, concurrency, async (site): Promise<SnapshotRecord> => {
+          const record: SnapshotRecord = {
+            site: { id: site.id, name: site.name, url: site.url },
+            outcome: "not_started",
+            snapshot: null,
+            error: null,
+            duration_ms: 0,
+          };
+          if (fatal) return { ...record, outcome: "skipped", error: { message: `skipped: ${fatal}`, code: "SKIPPED" } };
+          if (ctx.signal.aborted) return record;
+          const left = deadline - Date.now();
+          if (wait && left <= 0)
+            return { ...record, outcome: "timed_out", error: { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" } };
+          running++;
+          header();
+          const begin = Date.now();
+          try {
+            const snapshot = await client.operations.createSnapshot(site.id, {
+              description,
+              trigger,
+              upload: source,
+              uploadOptions: contentType ? { contentType } : undefined,
+              wait,
+              waitTimeout: Math.max(1, left),
+              pollInterval,
+              signal: ctx.signal,
+              onProgress: siteProgress(ctx, progress, site, width, begin, (s) => (record.snapshot = s)),
+            });
+            record.snapshot = snapshot;
+            record.outcome = snapshot.status === "completed" ? "completed" : "requested";
+            done++;
+            const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
+            progress.event(`${clean(site.name)}: snapshot ${clean(snapshot.id)} ${clean(snapshot.status)}${size} in ${formatDuration(Date.now() - begin)}`);
+          } catch (err) {
+            const resource = err instanceof OperationFailedError ? (err.resource as Snapshot) : undefined;
+            if (resource) record.snapshot = resource;
+            if (ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED) {
+              record.outcome = "interrupted";
+              record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
+            } else {
+              record.outcome = exitCodeOf(err) === EXIT.TIMEOUT ? "timed_out" : "failed";
+              record.error = errorInfo(err, ctx.secrets);
+              const line = errorLine(err, ctx.secrets);
+              if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
+              failed++;
+              const which = record.snapshot && !line.includes(record.snapshot.id) ? `snapshot ${clean(record.snapshot.id)}: ` : "";
+              progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+            }
+          } finally {
+            record.duration_ms = Date.now() - begin;
+            running--;
+            progress.remove(site.id);
+            header();
+          }
+          return record;
+        });
+        progress.close();
+        printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
+      } finally {
+        progress.close();
+      }
+      return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
     });
   },
 };
@@ -162,7 +192,10 @@ export const createLeaf: LeafSpec = {
 function checkUpload(ctx: Context, upload: string, notOneSite: boolean): void {
   if (notOneSite) throw new UsageError("--upload needs exactly one --site: the same data cannot be the snapshot of several sites");
   if (upload === "-") {
-    if (ctx.stdin.isTTY) throw new UsageError("--upload - reads the data from stdin, which is a terminal: pipe it in (mysqldump ... | siteops snapshot create --site X --upload -)");
+    if (ctx.stdin.isTTY)
+      throw new UsageError(
+        "--upload - reads the data from stdin, which is a terminal: pipe it in (mysqldump ... | siteops snapshot create --site X --upload -)",
+      );
     return;
   }
   let isFile = false;

@@ -40,7 +40,12 @@ export const pruneLeaf: LeafSpec = {
   flags: [
     ...SELECTION_FLAGS,
     ...KEEP_RULES.map(([flag, , what]) => ({ name: flag, type: "string" as const, value: "N", description: `keep ${what}` })),
-    { name: "older-than", type: "string", value: "DURATION", description: "delete only snapshots older than this before the site's newest one (30d, 12w, 36h)" },
+    {
+      name: "older-than",
+      type: "string",
+      value: "DURATION",
+      description: "delete only snapshots older than this before the site's newest one (30d, 12w, 36h)",
+    },
     { name: "dry-run", short: "n", type: "boolean", description: "show what would be kept and deleted; delete nothing" },
     { name: "utc", type: "boolean", description: "count days, weeks, months in UTC instead of the local time zone" },
     { name: "concurrency", short: "c", type: "string", value: "N", description: `sites at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})` },
@@ -81,18 +86,24 @@ export const pruneLeaf: LeafSpec = {
               signal: ctx.signal,
               onProgress: (event) => {
                 if (event.type === "snapshot.deleted") progress.update(site.id, `${name}  deleted ${++deleted}`);
-                else progress.event(`${name} (${clean(site.id)}): snapshot ${clean(event.snapshot.id)} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`, "warn");
+                else
+                  progress.event(
+                    `${name} (${clean(site.id)}): snapshot ${clean(event.snapshot.id)} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`,
+                    "warn",
+                  );
               },
             });
             fill(record, result, ctx.secrets);
             if (result.error !== undefined) {
               record.error = errorInfo(result.error, ctx.secrets);
-              if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED)) progress.event(`${name} (${clean(site.id)}): ${errorLine(result.error, ctx.secrets)}`, "error");
+              if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED))
+                progress.event(`${name} (${clean(site.id)}): ${errorLine(result.error, ctx.secrets)}`, "error");
             }
             progress.event(siteLine(site, record));
           } catch (err) {
             record.error = errorInfo(err, ctx.secrets);
-            if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED)) progress.event(`${name} (${clean(site.id)}): ${errorLine(err, ctx.secrets)}`, "error");
+            if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED))
+              progress.event(`${name} (${clean(site.id)}): ${errorLine(err, ctx.secrets)}`, "error");
           } finally {
             done++;
             progress.remove(site.id);
@@ -127,7 +138,9 @@ function policyOf(parsed: Parsed): RetentionPolicy {
   const olderThan = flagString(parsed, "older-than");
   if (olderThan !== undefined) policy.keepWithin = { ms: parseDuration(olderThan, "--older-than"), label: olderThan };
   if (isEmptyPolicy(policy)) {
-    throw new UsageError("no retention policy: give at least one of --keep-last, --keep-hourly, --keep-daily, --keep-weekly, --keep-monthly, --keep-yearly N, or --older-than DURATION");
+    throw new UsageError(
+      "no retention policy: give at least one of --keep-last, --keep-hourly, --keep-daily, --keep-weekly, --keep-monthly, --keep-yearly N, or --older-than DURATION",
+    );
   }
   return policy;
 }

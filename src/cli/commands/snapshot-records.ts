@@ -68,7 +68,13 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
     const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${bad ? `, ${bad} failed` : ""}, in ${formatDuration(elapsedMs)}`;
     progress.event(line, bad ? "warn" : "notice");
   }
-  if (ctx.format === "json") return ctx.stdout.write(`${safeJson(records.map((r) => pick(r, ctx.fields)), 2)}\n`);
+  if (ctx.format === "json")
+    return ctx.stdout.write(
+      `${safeJson(
+        records.map((r) => pick(r, ctx.fields)),
+        2,
+      )}\n`,
+    );
   if (ctx.format === "jsonl") return ctx.stdout.write(records.map((r) => `${safeJson(pick(r, ctx.fields))}\n`).join(""));
   if (ctx.quiet || records.length === 0) return;
   const style = ctx.stdout.style;
@@ -83,6 +89,9 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
   ];
   const shown = ctx.stdout.isTTY && records.length > TABLE_ROWS ? records.filter((r) => recordCode(r) !== EXIT.OK) : records;
   const lines = shown.length ? renderTable(shown, columns, { tty: ctx.stdout.isTTY, style, width: ctx.stdout.columns }) : [];
-  if (shown !== records) lines.push(`${shown.length ? "" : "no failures; "}${records.length} sites: ${c.completed} completed${c.requested ? `, ${c.requested} requested` : ""}${shown.length ? `, ${shown.length} listed above` : ""} (--report FILE or --json lists every site)`);
+  if (shown !== records)
+    lines.push(
+      `${shown.length ? "" : "no failures; "}${records.length} sites: ${c.completed} completed${c.requested ? `, ${c.requested} requested` : ""}${shown.length ? `, ${shown.length} listed above` : ""} (--report FILE or --json lists every site)`,
+    );
   if (lines.length) ctx.stdout.write(`${lines.join("\n")}\n`);
 }

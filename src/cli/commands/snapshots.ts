@@ -18,7 +18,18 @@ import { createLeaf } from "./snapshot-create.js";
 import { pruneLeaf } from "./snapshot-prune.js";
 
 export const SNAPSHOT_FIELDS = [
-  "id", "site_id", "status", "source", "trigger", "description", "wp_version", "php_version", "size_bytes", "checksum_sha256", "created_at", "completed_at",
+  "id",
+  "site_id",
+  "status",
+  "source",
+  "trigger",
+  "description",
+  "wp_version",
+  "php_version",
+  "size_bytes",
+  "checksum_sha256",
+  "created_at",
+  "completed_at",
 ] as const;
 
 export function snapshotColumns(ctx: Context, sites?: Map<string, Site>): Column<Snapshot>[] {
@@ -40,10 +51,7 @@ const list: LeafSpec = {
   name: "list",
   aliases: ["ls"],
   summary: "list snapshots of one or more sites (newest first per site)",
-  flags: [
-    ...SELECTION_FLAGS,
-    { name: "limit", type: "string", value: "N", description: "at most N snapshots per site" },
-  ],
+  flags: [...SELECTION_FLAGS, { name: "limit", type: "string", value: "N", description: "at most N snapshots per site" }],
   jsonFields: SNAPSHOT_FIELDS,
   examples: ["siteops snapshots list --site Blog", "siteops snapshots list --all --jsonl > snapshots.jsonl"],
   async run(ctx, parsed) {

@@ -29,7 +29,13 @@ const WAIT_FLAGS = [
   { name: "wait", type: "boolean" as const, negatable: true, description: "wait for the result (default; --no-wait returns at once)" },
   { name: "timeout", type: "string" as const, value: "DURATION", description: `give up waiting after this long (default ${DEFAULT_TIMEOUT})` },
 ];
-const SITE_FLAG = { name: "site", short: "s", type: "string" as const, value: "ID|NAME", description: "the pipeline's site (found from the activity log when omitted)" };
+const SITE_FLAG = {
+  name: "site",
+  short: "s",
+  type: "string" as const,
+  value: "ID|NAME",
+  description: "the pipeline's site (found from the activity log when omitted)",
+};
 
 /** Live line and log lines of a pipeline as it changes; remembers the latest state seen. */
 function tracker(ctx: Context, progress: Progress, label: string) {
@@ -37,7 +43,10 @@ function tracker(ctx: Context, progress: Progress, label: string) {
   const started = Date.now();
   const show = (p: UpgradePipeline, verb: string) => {
     latest = p;
-    progress.status(() => `${label}  ${clean(p.id)}  ${statusColor(ctx.stderr.style, clean(p.status))}  ${stepsText(p, ctx.stderr.style)}  ${formatDuration(Date.now() - started)}`);
+    progress.status(
+      () =>
+        `${label}  ${clean(p.id)}  ${statusColor(ctx.stderr.style, clean(p.status))}  ${stepsText(p, ctx.stderr.style)}  ${formatDuration(Date.now() - started)}`,
+    );
     const steps = (p.steps ?? []).filter((s) => s.status !== "pending").map((s) => `${clean(s.name)} ${clean(s.status)}`);
     progress.event(`${label}: pipeline ${clean(p.id)} ${verb}${steps.length ? `; ${steps.join(", ")}` : ""}`);
   };
@@ -45,7 +54,10 @@ function tracker(ctx: Context, progress: Progress, label: string) {
     onProgress(event: OperationEvent) {
       if (!("pipeline" in event)) return;
       const status = clean(event.pipeline.status);
-      show(event.pipeline, event.type === "pipeline.created" ? `opened (${status})` : event.type === "pipeline.approved" ? `approved (${status})` : `is ${status}`);
+      show(
+        event.pipeline,
+        event.type === "pipeline.created" ? `opened (${status})` : event.type === "pipeline.approved" ? `approved (${status})` : `is ${status}`,
+      );
     },
     show,
     latest: () => latest,
@@ -98,7 +110,10 @@ const open: LeafSpec = {
     const wp = flagString(parsed, "wp");
     const php = flagString(parsed, "php");
     if (!wp && !php) throw new UsageError("give the target: --wp X.Y and/or --php X.Y");
-    for (const [flag, v] of [["wp", wp], ["php", php]] as const) {
+    for (const [flag, v] of [
+      ["wp", wp],
+      ["php", php],
+    ] as const) {
       if (v !== undefined && !VERSION.test(v)) throw new UsageError(`--${flag} must be a major.minor version such as 6.8 (got ${JSON.stringify(v)})`);
     }
     const options = waitOptions(ctx, parsed);
@@ -110,7 +125,11 @@ const open: LeafSpec = {
     let pipeline: UpgradePipeline | undefined;
     let failure: unknown;
     try {
-      pipeline = await client.operations.openUpgrade(site.id, { ...(wp ? { to_wp_version: wp } : {}), ...(php ? { to_php_version: php } : {}), requires_approval: requireApproval }, { ...options, onProgress: track.onProgress });
+      pipeline = await client.operations.openUpgrade(
+        site.id,
+        { ...(wp ? { to_wp_version: wp } : {}), ...(php ? { to_php_version: php } : {}), requires_approval: requireApproval },
+        { ...options, onProgress: track.onProgress },
+      );
     } catch (err) {
       pipeline = resourceOf(err) ?? track.latest();
       failure = err;
@@ -122,7 +141,11 @@ const open: LeafSpec = {
 const approve: LeafSpec = {
   name: "approve",
   summary: "approve a pipeline that awaits approval and wait until it ends",
-  flags: [SITE_FLAG, { name: "comment", type: "string", value: "TEXT", description: 'recorded with the approval (default "Approved with the siteops CLI on <hostname>")' }, ...WAIT_FLAGS],
+  flags: [
+    SITE_FLAG,
+    { name: "comment", type: "string", value: "TEXT", description: 'recorded with the approval (default "Approved with the siteops CLI on <hostname>")' },
+    ...WAIT_FLAGS,
+  ],
   args: [{ name: "PIPELINE_ID", required: true }],
   jsonFields: PIPELINE_FIELDS,
   async run(ctx, parsed) {
@@ -161,15 +184,19 @@ const status: LeafSpec = {
     let pipeline: UpgradePipeline | undefined = first;
     let failure: unknown;
     try {
-      pipeline = await waitUntil(() => client.upgradePipelines.get(first.site_id, first.id, { signal: ctx.signal }), (p) => PIPELINE_FINAL_STATES.has(p.status) || p.status === "awaiting_approval", {
-        waitTimeout,
-        pollInterval,
-        signal: ctx.signal,
-        first,
-        key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
-        describe: (p) => `upgrade pipeline ${p.id} is ${p.status}`,
-        onChange: (p) => track.show(p, `is ${clean(p.status)}`),
-      });
+      pipeline = await waitUntil(
+        () => client.upgradePipelines.get(first.site_id, first.id, { signal: ctx.signal }),
+        (p) => PIPELINE_FINAL_STATES.has(p.status) || p.status === "awaiting_approval",
+        {
+          waitTimeout,
+          pollInterval,
+          signal: ctx.signal,
+          first,
+          key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
+          describe: (p) => `upgrade pipeline ${p.id} is ${p.status}`,
+          onChange: (p) => track.show(p, `is ${clean(p.status)}`),
+        },
+      );
     } catch (err) {
       pipeline = track.latest();
       failure = err;

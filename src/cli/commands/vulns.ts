@@ -14,7 +14,21 @@ import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../sites.js
 import type { LeafSpec } from "../spec.js";
 
 const FIELDS = [
-  "id", "site_id", "title", "description", "software", "fixed_in", "cve", "cvss", "severity", "status", "dismissed_reason", "dismissed_comment", "detected_at", "fixed_at", "updated_at",
+  "id",
+  "site_id",
+  "title",
+  "description",
+  "software",
+  "fixed_in",
+  "cve",
+  "cvss",
+  "severity",
+  "status",
+  "dismissed_reason",
+  "dismissed_comment",
+  "detected_at",
+  "fixed_at",
+  "updated_at",
 ] as const;
 const SEVERITIES = ["low", "medium", "high", "critical"] as const;
 const STATUSES = ["open", "ignored", "fixed"] as const;
@@ -38,7 +52,10 @@ function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityR
 }
 
 function listFilter(values: string[], allowed: readonly string[], flag: string): Set<string> {
-  const items = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const items = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const bad = items.filter((i) => !allowed.includes(i));
   if (bad.length) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got ${bad.map((b) => JSON.stringify(b)).join(", ")})`);
   return new Set(items);
@@ -51,7 +68,13 @@ const list: LeafSpec = {
   flags: [
     // --status is the record's state here; the sites' state filter is --site-status.
     ...SELECTION_FLAGS.map((f) => (f.name === "status" ? { ...f, name: "site-status", description: "with --all: only sites in this state" } : f)),
-    { name: "status", type: "string", multiple: true, value: "STATE", description: "only records in this state (open, ignored, fixed; comma-separated or repeated)" },
+    {
+      name: "status",
+      type: "string",
+      multiple: true,
+      value: "STATE",
+      description: "only records in this state (open, ignored, fixed; comma-separated or repeated)",
+    },
     { name: "severity", type: "string", multiple: true, value: "LEVEL", description: "only these severities (low, medium, high, critical)" },
     { name: "limit", type: "string", value: "N", description: "at most N records in all" },
   ],

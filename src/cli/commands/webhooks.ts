@@ -46,7 +46,14 @@ const create: LeafSpec = {
   summary: "add a webhook endpoint (prints its signing secret, once)",
   flags: [
     { name: "url", type: "string", value: "URL", description: "where deliveries are POSTed (https)" },
-    { name: "event", short: "e", type: "string", multiple: true, value: "TYPE", description: "an event type to deliver, e.g. snapshot.completed (default: all)" },
+    {
+      name: "event",
+      short: "e",
+      type: "string",
+      multiple: true,
+      value: "TYPE",
+      description: "an event type to deliver, e.g. snapshot.completed (default: all)",
+    },
     { name: "description", type: "string", value: "TEXT", description: "what it is for" },
     { name: "disabled", type: "boolean", description: "create it disabled" },
   ],
@@ -55,11 +62,19 @@ const create: LeafSpec = {
   async run(ctx, parsed) {
     const url = flagString(parsed, "url");
     if (!url) throw new UsageError("--url is required");
-    const events = flagList(parsed, "event").flatMap((e) => e.split(",")).map((e) => e.trim()).filter(Boolean);
+    const events = flagList(parsed, "event")
+      .flatMap((e) => e.split(","))
+      .map((e) => e.trim())
+      .filter(Boolean);
     const description = flagString(parsed, "description");
     const client = await ctx.client();
     const endpoint = await client.webhookEndpoints.create(
-      { url, ...(events.length ? { enabled_events: events } : {}), ...(description !== undefined ? { description } : {}), ...(flagBool(parsed, "disabled") ? { status: "disabled" as const } : {}) },
+      {
+        url,
+        ...(events.length ? { enabled_events: events } : {}),
+        ...(description !== undefined ? { description } : {}),
+        ...(flagBool(parsed, "disabled") ? { status: "disabled" as const } : {}),
+      },
       { signal: ctx.signal },
     );
     printObject(ctx, endpoint, [

@@ -23,8 +23,18 @@ export interface ListOptions {
 
 /** Prints a whole list. */
 function printList<T extends object>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], options: ListOptions = {}): void {
-  if (ctx.format === "json") return writeLines(ctx, [safeJson(rows.map((r) => pick(r, ctx.fields)), 2)]);
-  if (ctx.format === "jsonl") return writeLines(ctx, rows.map((r) => safeJson(pick(r, ctx.fields))));
+  if (ctx.format === "json")
+    return writeLines(ctx, [
+      safeJson(
+        rows.map((r) => pick(r, ctx.fields)),
+        2,
+      ),
+    ]);
+  if (ctx.format === "jsonl")
+    return writeLines(
+      ctx,
+      rows.map((r) => safeJson(pick(r, ctx.fields))),
+    );
   if (ctx.quiet) return;
   if (rows.length === 0) {
     if (options.empty && ctx.stderr.isTTY) ctx.stderr.write(`${options.empty}\n`);

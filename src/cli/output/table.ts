@@ -28,7 +28,11 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   }
   const cells = rows.map((row) => columns.map((c) => (c.display ? c.display(row) : clean(c.value(row)))));
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => visibleLength(r[i]!))));
-  fit(widths, columns.map((c) => c.header.length), options.width);
+  fit(
+    widths,
+    columns.map((c) => c.header.length),
+    options.width,
+  );
   const last = columns.length - 1;
   const pad = (text: string, i: number) => {
     const width = widths[i]!;
@@ -37,7 +41,14 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
     if (columns[i]!.align === "right") return gap + cut;
     return i === last ? cut : cut + gap; // no trailing spaces
   };
-  const lines = [options.style.bold(columns.map((c, i) => pad(c.header, i)).join("  ").trimEnd())];
+  const lines = [
+    options.style.bold(
+      columns
+        .map((c, i) => pad(c.header, i))
+        .join("  ")
+        .trimEnd(),
+    ),
+  ];
   rows.forEach((row, r) => {
     lines.push(
       columns
