@@ -82,6 +82,29 @@ describe("retries", () => {
     expect(await sitesNamed("Retried 429")).toBe(1);
   });
 
+  it("waits out a run of 429s longer than maxRetries on one call (they ask for time, not a retry)", async () => {
+    // A 429 burst landing on one call: with maxRetries 1 the four 429s are all waited out, and one site is made.
+    await env.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites", status: 429, count: 4, retry_after: 1 }] });
+    fakeClock();
+    const creating = env.so.sites.create({ name: "429 burst", url: "https://burst-429.acme.test" }, { maxRetries: 1 });
+    await runFakeClock(creating);
+    vi.useRealTimers();
+    expect(attempts(env.events, "POST", "/api/v1/sites").map((e) => e.kind === "response" && e.status)).toEqual([429, 429, 429, 429, 201]);
+    expect(env.events.filter((e) => e.kind === "retry").map((e) => e.kind === "retry" && e.attempt)).toEqual([1, 2, 3, 4]);
+    expect(await sitesNamed("429 burst")).toBe(1);
+  });
+
+  it("gives up on 429s once their waits add up to the retry budget, with the RateLimitError", async () => {
+    await env.control("POST", "faults", { rules: [{ method: "GET", path: "/api/v1/me", status: 429, retry_after: 2 }] });
+    fakeClock();
+    const calling = env.so.me({ retryBudgetMs: 5_000 }).catch((e: unknown) => e);
+    const err = await runFakeClock(calling);
+    vi.useRealTimers();
+    expect(err).toBeInstanceOf(RateLimitError);
+    // 2 s + up to 0.4 s of jitter each: two waits fit in 5 s, a third does not.
+    expect(attempts(env.events, "GET", "/api/v1/me")).toHaveLength(3);
+  });
+
   it("replays, not repeats, a create whose first attempt timed out after the service committed it", async () => {
     // The service creates the site, then its answer is held back longer than the client waits.
     await env.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites", phase: "after", delay_ms: 1000, count: 1 }] });
