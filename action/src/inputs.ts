@@ -1,8 +1,8 @@
 // The action's inputs, read once and checked into one typed object. Every problem found is reported at once,
 // in one line naming the input, before anything talks to the service.
 
-import { statSync } from "node:fs";
 import { parseShard, ShardSpecError, type Shard } from "../../src/shards.js";
+import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
 type Command = (typeof COMMANDS)[number];
@@ -95,7 +95,6 @@ const USED_BY: Record<string, readonly Command[]> = {
   comment: ["approve"],
 };
 
-const VERSION = /^\d+\.\d+$/;
 const ID = /^[A-Za-z0-9_-]+$/;
 
 export function parseInputs(source: InputSource): { inputs: ActionInputs; warnings: string[] } {
@@ -188,30 +187,6 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   return { inputs, warnings };
 }
 
-function parseBaseUrl(value: string | undefined, problems: string[]): string | undefined {
-  if (!value) {
-    problems.push("'base-url' is required (or set SITEOPS_BASE_URL)");
-    return undefined;
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    problems.push(`'base-url' must be an absolute http(s) URL (got ${quote(value)})`);
-    return undefined;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(`'base-url' must be an http or https URL (got ${quote(url.protocol)})`);
-    return undefined;
-  }
-  // A password in the URL would be printed wherever the URL is; the token is the credential.
-  if (url.username || url.password) {
-    problems.push("'base-url' must not contain credentials: pass the token in 'api-token'");
-    return undefined;
-  }
-  return url.href.replace(/\/+$/, "");
-}
-
 /** Newlines or commas separate sites; `all` alone selects every site. */
 function parseSiteSelection(raw: string, problems: string[]): SiteSelection | undefined {
   const refs = splitSites(raw);
@@ -261,51 +236,4 @@ export function splitSites(raw: string): string[] {
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-}
-
-function parseVersion(name: string, value: string | undefined, problems: string[]): string | undefined {
-  if (value === undefined) return undefined;
-  if (!VERSION.test(value)) problems.push(`'${name}' must be a major.minor version such as 6.5 (got ${quote(value)})`);
-  return value;
-}
-
-// The same spellings @actions/core getBooleanInput accepts (YAML 1.2 core schema).
-const TRUE = new Set(["true", "True", "TRUE"]);
-const FALSE = new Set(["false", "False", "FALSE"]);
-
-function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
-  if (value === undefined) return fallback;
-  if (TRUE.has(value)) return true;
-  if (FALSE.has(value)) return false;
-  problems.push(`'${name}' must be true or false (got ${quote(value)})`);
-  return fallback;
-}
-
-function parseNumber(
-  name: string,
-  value: string | undefined,
-  fallback: number | undefined,
-  problems: string[],
-  rule: { min: number; max: number; exclusiveMin?: boolean; integer?: boolean; what: string; env?: boolean },
-): number | undefined {
-  if (value === undefined) return fallback;
-  const n = /^[+]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
-  const ok = Number.isFinite(n) && (rule.exclusiveMin ? n > rule.min : n >= rule.min) && n <= rule.max && (!rule.integer || Number.isInteger(n));
-  if (!ok) {
-    problems.push(`${rule.env ? name : `'${name}'`} must be ${rule.what} (got ${quote(value)})`);
-    return fallback;
-  }
-  return n;
-}
-
-function checkFile(file: string, problems: string[]): void {
-  try {
-    if (!statSync(file).isFile()) problems.push(`'upload-file' ${quote(file)} is not a file`);
-  } catch {
-    problems.push(`'upload-file' ${quote(file)} does not exist (relative paths start at the workspace)`);
-  }
-}
-
-function quote(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 }

@@ -1,9 +1,8 @@
-// The retry primitive, the rate limiter and the connection circuit on their own, with injected randomness
-// and clocks (no server, no wall-clock time).
+// The retry primitive and the connection circuit on their own, with injected randomness and clocks (no server,
+// no wall-clock time). The rate limiter has its own file (rate-limiter.test.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APIUserAbortError } from "../../src/index.js";
 import { CIRCUIT_OPEN_MS, ConnectionCircuit } from "../../src/internal/circuit.js";
-import { RateLimiter } from "../../src/internal/rate-limiter.js";
 import {
   backoffDelay,
   jitterServerDelay,
@@ -137,120 +136,6 @@ describe("sleep", () => {
     expect(err).toBeInstanceOf(APIUserAbortError);
     expect((err as Error).message).toBe("Wait was aborted.");
     await expect(sleep(Infinity, { wake: Promise.resolve() })).resolves.toBeUndefined();
-  });
-});
-
-describe("RateLimiter", () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-  const headers = (remaining: number, reset: number, limit = 100) => ({
-    "ratelimit-limit": String(limit),
-    "ratelimit-remaining": String(remaining),
-    "ratelimit-reset": String(reset),
-  });
-
-  /** Runs `count` acquires together; resolves with each one's start, in ms from now, in order. */
-  async function starts(limiter: RateLimiter, count: number, advance = 120_000): Promise<number[]> {
-    const out: number[] = [];
-    const base = Date.now();
-    const all = Promise.all(Array.from({ length: count }, async () => out.push((await limiter.acquire(undefined, 120_000), Date.now() - base))));
-    await vi.advanceTimersByTimeAsync(advance);
-    await all;
-    return out.sort((a, b) => a - b).map(Math.round);
-  }
-
-  it("while nothing is known lets one request go first; after an answer without RateLimit headers, all go", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    let sent = 0;
-    const all = Promise.all(Array.from({ length: 5 }, () => limiter.acquire(undefined, 60_000).then(() => sent++)));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(sent).toBe(1);
-    limiter.failed(); // no answer: the next one goes
-    await vi.advanceTimersByTimeAsync(0);
-    expect(sent).toBe(2);
-    limiter.observe(200, {});
-    await vi.advanceTimersByTimeAsync(0);
-    await all;
-    expect(await starts(limiter, 20, 0)).toEqual(Array(20).fill(0));
-  });
-
-  it("a client that starts mid-window spreads what is left over the time left", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(50, 30)); // the window's length is not known: taken as 30 s
-    const times = await starts(limiter, 3);
-    expect(times.map((ms) => Math.round(ms / 100) * 100)).toEqual([0, 600, 1200]); // 50 over 30 s
-  });
-
-  it("spreads the last tenth evenly over the time left", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(4, 10)); // 4 left of 100, 10 s to go
-    expect(await starts(limiter, 4)).toEqual([0, 2500, 5000, 7500]);
-  });
-
-  it("once a window's length is known, keeps an even pace with a burst of a tenth on top", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(99, 60)); // the first request of a window: 100 per 60 s
-    const times = await starts(limiter, 12);
-    expect(times.slice(0, 9)).toEqual(Array(9).fill(0)); // down to 90 left at 0 s: the pace line less the burst
-    expect(times.slice(9).map((ms) => Math.round(ms / 100) * 100)).toEqual([700, 1300, 2000]); // the 90 left over 60 s
-  });
-
-  it("holds requests until the reset when nothing is left, unless that is longer than allowed", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(0, 30));
-    let sent = false;
-    const waiting = limiter.acquire(undefined, 60_000).then(() => (sent = true));
-    await vi.advanceTimersByTimeAsync(29_999);
-    expect(sent).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    await waiting;
-    limiter.observe(200, headers(0, 30));
-    expect(await limiter.acquire(undefined, 10_000)).toBe(0); // 30 s > 10 s: sent, the server decides
-  });
-
-  it("keeps the lowest count of a window (responses out of order, other processes) and takes a new window's", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(40, 30));
-    limiter.observe(200, headers(0, 30)); // another process used the rest
-    limiter.observe(200, headers(35, 30)); // an older response arriving late
-    let sent = false;
-    void limiter.acquire(undefined, 60_000).then(() => (sent = true));
-    await vi.advanceTimersByTimeAsync(29_000);
-    expect(sent).toBe(false);
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(sent).toBe(true);
-    limiter.observe(200, headers(95, 60)); // the next window, 100 per 60 s, already used a little by others
-    const times = await starts(limiter, 6);
-    expect(times.map((ms) => Math.round(ms / 100) * 100)).toEqual([0, 0, 0, 0, 0, 700]); // the burst down to the pace, then the pace
-  });
-
-  it("after a window ends, one request goes first again and its answer sets the pace", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0);
-    limiter.observe(200, headers(0, 10));
-    await vi.advanceTimersByTimeAsync(10_000);
-    let sent = 0;
-    const all = Promise.all(Array.from({ length: 3 }, () => limiter.acquire(undefined, 60_000).then(() => sent++)));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(sent).toBe(1);
-    limiter.observe(200, headers(99, 10));
-    await vi.advanceTimersByTimeAsync(0);
-    await all;
-    expect(sent).toBe(3);
-  });
-
-  it("pauses every request after a 429 for its Retry-After, plus jitter", async () => {
-    const limiter = new RateLimiter(Date.now, () => 0.5);
-    limiter.observe(429, { "retry-after": "5" });
-    let sent = false;
-    void limiter.acquire(undefined, 60_000).then(() => (sent = true));
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(sent).toBe(false);
-    await vi.advanceTimersByTimeAsync(500); // + half of the 1 s spread
-    expect(sent).toBe(true);
   });
 });
 

@@ -1,0 +1,77 @@
+// The action's input values one by one (URL, version, boolean, number, file, quoting): each check appends a
+// one-line problem naming the input and returns a fallback, so inputs.ts can report every problem at once.
+
+import { statSync } from "node:fs";
+
+const VERSION = /^\d+\.\d+$/;
+
+export function parseBaseUrl(value: string | undefined, problems: string[]): string | undefined {
+  if (!value) {
+    problems.push("'base-url' is required (or set SITEOPS_BASE_URL)");
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push(`'base-url' must be an absolute http(s) URL (got ${quote(value)})`);
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    problems.push(`'base-url' must be an http or https URL (got ${quote(url.protocol)})`);
+    return undefined;
+  }
+  // A password in the URL would be printed wherever the URL is; the token is the credential.
+  if (url.username || url.password) {
+    problems.push("'base-url' must not contain credentials: pass the token in 'api-token'");
+    return undefined;
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+export function parseVersion(name: string, value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (!VERSION.test(value)) problems.push(`'${name}' must be a major.minor version such as 6.5 (got ${quote(value)})`);
+  return value;
+}
+
+// The same spellings @actions/core getBooleanInput accepts (YAML 1.2 core schema).
+const TRUE = new Set(["true", "True", "TRUE"]);
+const FALSE = new Set(["false", "False", "FALSE"]);
+
+export function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (value === undefined) return fallback;
+  if (TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  problems.push(`'${name}' must be true or false (got ${quote(value)})`);
+  return fallback;
+}
+
+export function parseNumber(
+  name: string,
+  value: string | undefined,
+  fallback: number | undefined,
+  problems: string[],
+  rule: { min: number; max: number; exclusiveMin?: boolean; integer?: boolean; what: string; env?: boolean },
+): number | undefined {
+  if (value === undefined) return fallback;
+  const n = /^[+]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
+  const ok = Number.isFinite(n) && (rule.exclusiveMin ? n > rule.min : n >= rule.min) && n <= rule.max && (!rule.integer || Number.isInteger(n));
+  if (!ok) {
+    problems.push(`${rule.env ? name : `'${name}'`} must be ${rule.what} (got ${quote(value)})`);
+    return fallback;
+  }
+  return n;
+}
+
+export function checkFile(file: string, problems: string[]): void {
+  try {
+    if (!statSync(file).isFile()) problems.push(`'upload-file' ${quote(file)} is not a file`);
+  } catch {
+    problems.push(`'upload-file' ${quote(file)} does not exist (relative paths start at the workspace)`);
+  }
+}
+
+export function quote(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}
