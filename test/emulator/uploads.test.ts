@@ -1,35 +1,15 @@
-// Snapshot data uploads over real HTTP: whole body, resumable chunks with offset queries, digest
-// checks, media types and size limits, interrupted chunks, and a 100 MiB upload streamed with bounded
-// memory.
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { spawn } from "node:child_process";
+// Snapshot data uploads over real HTTP: whole body, resumable chunks with offset queries, digest checks, media
+// types and size limits, interrupted chunks. Across a restart and at 100 MiB: uploads-lifecycle.test.ts.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, api, startTestEmulator, waitFor } from "./helpers.js";
+import { bytes, chunkHeaders, digestHeader, octet, sha256hex } from "./upload-bytes.js";
 
 let emu: RunningEmulator;
 let siteId: string;
-
-const sha256hex = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
-const digestHeader = (b: Buffer): string => `sha-256=:${createHash("sha256").update(b).digest("base64")}:`;
-const octet = { "content-type": "application/octet-stream" };
-
-/** Deterministic pseudo-random bytes (cheap, and different for each seed). */
-function bytes(n: number, seed = 1): Buffer {
-  const b = Buffer.alloc(n);
-  let x = seed * 2654435761;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-}
 
 async function uploadSnapshot(token: string = TOKENS.owner): Promise<string> {
   const res = await api(emu, "POST", `/sites/${siteId}/snapshots`, { token, body: { upload: true, description: "upload" } });
@@ -46,10 +26,6 @@ function put(snapId: string, data: Buffer, headers: Record<string, string> = {},
 
 function queryOffset(snapId: string, total: number) {
   return api(emu, "PUT", uploadPath(snapId), { token: TOKENS.owner, headers: { "content-range": `bytes */${total}` } });
-}
-
-function chunkHeaders(start: number, data: Buffer, total: number): Record<string, string> {
-  return { "content-range": `bytes ${start}-${start + data.length - 1}/${total}` };
 }
 
 /** A raw HTTP request whose body we control byte by byte (fetch cannot lie about lengths or hang up). */
@@ -263,41 +239,6 @@ describe("resumable upload", () => {
   });
 });
 
-describe("resumable upload across a restart", () => {
-  it("continues from the stored offset on the same database and data directory", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-restart-"));
-    const options = { db: path.join(dir, "emulator.db"), dataDir: path.join(dir, "data") };
-    let first: RunningEmulator | undefined = await startTestEmulator(options);
-    let second: RunningEmulator | undefined;
-    try {
-      const site = await api(first, "POST", "/sites", { token: TOKENS.owner, body: { name: "Restart", url: "https://restart.example.com" } });
-      const snap = await api(first, "POST", `/sites/${site.body.id}/snapshots`, { token: TOKENS.owner, body: { upload: true } });
-      const p = `/sites/${site.body.id}/snapshots/${snap.body.id}/upload`;
-      const data = bytes(200_000, 51);
-      const head = data.subarray(0, 120_000);
-      const sent = await api(first, "PUT", p, { token: TOKENS.owner, raw: head, headers: { ...octet, ...chunkHeaders(0, head, data.length) } });
-      expect(sent.status).toBe(202);
-      await first.close();
-      first = undefined;
-
-      second = await startTestEmulator(options);
-      const q = await api(second, "PUT", p, { token: TOKENS.owner, headers: { "content-range": `bytes */${data.length}` } });
-      expect(q).toMatchObject({ status: 202, body: { received_bytes: 120_000 } });
-      const rest = data.subarray(120_000);
-      const done = await api(second, "PUT", p, {
-        token: TOKENS.owner,
-        raw: rest,
-        headers: { ...octet, ...chunkHeaders(120_000, rest, data.length), "content-digest": digestHeader(data) },
-      });
-      expect(done).toMatchObject({ status: 200, body: { status: "completed", size_bytes: data.length, checksum_sha256: sha256hex(data) } });
-    } finally {
-      await first?.close();
-      await second?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
 /**
  * No upload request is being handled for this snapshot. The probe is a chunk whose total differs from
  * the upload in progress, so it never writes: 422 when idle, 409 "in progress" while busy.
@@ -306,62 +247,3 @@ async function isIdle(id: string): Promise<boolean> {
   const probe = await put(id, Buffer.from("x"), { "content-range": "bytes 0-0/1" });
   return !(probe.status === 409 && /in progress/.test(probe.body.error));
 }
-
-describe("large uploads", () => {
-  it("streams 100 MiB to disk with bounded emulator memory", async () => {
-    // The emulator runs in its own process so that its RSS is measured apart from this client's.
-    const fixture = fileURLToPath(new URL("./fixtures/memory-emulator.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", fixture], { stdio: ["pipe", "pipe", "inherit"] });
-    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-    const next = async (): Promise<any> => JSON.parse((await lines.next()).value as string);
-    try {
-      const { url } = (await next()) as { url: string };
-      const call = async (method: string, p: string, body?: unknown) => {
-        const res = await fetch(`${url}/api/v1${p}`, {
-          method,
-          headers: { authorization: `token ${TOKENS.owner}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        return (await res.json()) as any;
-      };
-      const site = await call("POST", "/sites", { name: "Big", url: "https://big.example.com" });
-      const snap = await call("POST", `/sites/${site.id}/snapshots`, { upload: true });
-
-      const CHUNK = 1024 * 1024;
-      const COUNT = 100;
-      const block = bytes(CHUNK, 41);
-      const expected = createHash("sha256");
-      for (let i = 0; i < COUNT; i++) expected.update(block.subarray(0, CHUNK - 1)).update(Buffer.from([i]));
-      const digest = expected.digest();
-
-      child.stdin!.write("baseline\n");
-      await next();
-      let i = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (i === COUNT) return controller.close();
-          const out = Buffer.allocUnsafe(CHUNK);
-          block.copy(out, 0, 0, CHUNK - 1);
-          out[CHUNK - 1] = i++;
-          controller.enqueue(out);
-        },
-      });
-      const res = await fetch(`${url}/api/v1/sites/${site.id}/snapshots/${snap.id}/upload`, {
-        method: "PUT",
-        headers: { authorization: `token ${TOKENS.owner}`, ...octet, "content-digest": `sha-256=:${digest.toString("base64")}:` },
-        body,
-        duplex: "half",
-      } as RequestInit);
-      const done = (await res.json()) as { status: string; size_bytes: number; checksum_sha256: string };
-      expect(res.status).toBe(200);
-      expect(done).toMatchObject({ status: "completed", size_bytes: CHUNK * COUNT, checksum_sha256: digest.toString("hex") });
-
-      child.stdin!.write("report\n");
-      const { baseline, peak } = (await next()) as { baseline: number; peak: number };
-      // Held whole, the body alone would add 100 MiB; streamed, the emulator grows by a small fraction.
-      expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
-    } finally {
-      child.kill();
-    }
-  });
-});
