@@ -1,3 +1,4 @@
+// The test runner's configuration: which files are tests, how many workers, the timeouts.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+// The progress events that the core's operations (snapshot, upload, upgrade, approve) report to their caller.
 import type { Snapshot } from "../resources/snapshots.js";
 import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
 

@@ -1,3 +1,4 @@
+// `so.accounts`: the accounts the caller belongs to (GET /accounts, /accounts/:id).
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";

@@ -1,3 +1,4 @@
+// `so.activityLogs`: the account's activity log, paged and filtered (site, action, since, until).
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource } from "./resource.js";
 import type { ActivityLog, ActivityLogFilters } from "../generated/wire.js";

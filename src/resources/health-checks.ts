@@ -1,3 +1,4 @@
+// `so.healthChecks`: a site's health checks (list, get).
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";

@@ -1,3 +1,4 @@
+// The base of every resource class (its client) and `seg`, which encodes one path segment.
 import type { APIClient } from "../request-types.js";
 
 /** Base of the resource classes: each method is a thin call over the client. */

@@ -1,3 +1,4 @@
+// `so.sites`: list, get, create, update and delete the account's WordPress sites.
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";

@@ -1,3 +1,4 @@
+// `so.snapshots`: a site's snapshots: list, get, create (by the service or for uploaded data), delete, upload.
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { uploadSnapshot, type UploadOptions, type UploadSource } from "../uploads.js";

@@ -1,3 +1,4 @@
+// `so.upgradePipelines`: a site's WordPress/PHP upgrade pipelines: open, list, get, approve.
 import type { APIError } from "../errors.js";
 import type { APIClient, RequestOptions, Settled } from "../request-types.js";
 import type { Me } from "./me.js";

@@ -1,3 +1,4 @@
+// `so.users`: the users of the caller's account.
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource } from "./resource.js";
 import type { User } from "../generated/wire.js";

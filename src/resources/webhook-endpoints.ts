@@ -1,3 +1,4 @@
+// `so.webhookEndpoints`: list, get, create (the signing secret only in its answer), update and delete webhook endpoints.
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { APIResource, seg } from "./resource.js";

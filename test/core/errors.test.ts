@@ -1,3 +1,4 @@
+// The typed errors: status -> class and code, the service's messages and field errors, Retry-After, redaction.
 import { describe, expect, it } from "vitest";
 import {
   APIError,

@@ -1,3 +1,4 @@
+// verifyWebhook: signatures, secret rotation, tampering, timestamps outside the tolerance, header spellings.
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyWebhook, WebhookVerificationError } from "../../src/index.js";

@@ -1,3 +1,4 @@
+// The provider's cty msgpack codec on its own: primitives, unknowns kept byte for byte, collections, objects.
 import { describe, expect, it } from "vitest";
 import { BigNumber, Dynamic, UNKNOWN, Unknown, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
 import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
