@@ -53,12 +53,13 @@ document.addEventListener("click", function (e) {
   if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
   else { document.execCommand("copy"); done(); }
 });
-// Live pages: while something runs, re-fetch the page every 2 s and swap its [data-live-region]s,
-// unless the user is typing in a field of one of them.
+// Live pages: a page with [data-live-region]s re-fetches itself and swaps them in place, every 2 s while
+// something runs (body[data-live]) and every 5 s otherwise, so that work started elsewhere (a CI job, Terraform,
+// cron) shows up too; not while the tab is hidden, nor while the user is typing in a field.
 function refresh() {
-  if (!document.body.hasAttribute("data-live")) return;
+  var delay = document.body.hasAttribute("data-live") ? 2000 : 5000;
   var active = document.activeElement;
-  if (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && active.value) return setTimeout(refresh, 2000);
+  if (document.hidden || (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && active.value)) return setTimeout(refresh, delay);
   fetch(location.href, { credentials: "same-origin", headers: { accept: "text/html" } }).then(function (r) {
     return r.ok ? r.text() : null;
   }).then(function (text) {
@@ -68,8 +69,9 @@ function refresh() {
       var fresh = next.getElementById(el.id);
       if (fresh) el.replaceWith(fresh);
     });
-    if (!next.body.hasAttribute("data-live")) document.body.removeAttribute("data-live");
-  }).catch(function () {}).then(function () { setTimeout(refresh, 2000); });
+    if (next.body.hasAttribute("data-live")) document.body.setAttribute("data-live", "");
+    else document.body.removeAttribute("data-live");
+  }).catch(function () {}).then(function () { setTimeout(refresh, document.body.hasAttribute("data-live") ? 2000 : 5000); });
 }
-setTimeout(refresh, 2000);
+if (document.querySelector("[data-live-region]")) setTimeout(refresh, document.body.hasAttribute("data-live") ? 2000 : 5000);
 `;

@@ -39,7 +39,7 @@ export interface PageOptions {
   user?: PageUser;
   /** Which navigation entry is current. */
   nav?: "sites" | "activity" | "webhooks" | "settings";
-  /** Reload the page's live regions every few seconds (running snapshots or pipelines). */
+  /** Something runs (a snapshot, a pipeline, a delivery): the live regions refresh every 2 s instead of 5 s. */
   live?: boolean;
   /** A one-line message above the content (after a form post). */
   notice?: string;
