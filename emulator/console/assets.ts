@@ -56,10 +56,12 @@ document.addEventListener("click", function (e) {
 // Live pages: a page with [data-live-region]s re-fetches itself and swaps them in place, every 2 s while
 // something runs (body[data-live]) and every 5 s otherwise, so that work started elsewhere (a CI job, Terraform,
 // cron) shows up too; not while the tab is hidden, nor while the user is typing in a field.
+function refreshLater() {
+  setTimeout(refresh, document.body.hasAttribute("data-live") ? 2000 : 5000);
+}
 function refresh() {
-  var delay = document.body.hasAttribute("data-live") ? 2000 : 5000;
   var active = document.activeElement;
-  if (document.hidden || (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && active.value)) return setTimeout(refresh, delay);
+  if (document.hidden || (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && active.value)) return refreshLater();
   fetch(location.href, { credentials: "same-origin", headers: { accept: "text/html" } }).then(function (r) {
     return r.ok ? r.text() : null;
   }).then(function (text) {
@@ -69,9 +71,8 @@ function refresh() {
       var fresh = next.getElementById(el.id);
       if (fresh) el.replaceWith(fresh);
     });
-    if (next.body.hasAttribute("data-live")) document.body.setAttribute("data-live", "");
-    else document.body.removeAttribute("data-live");
-  }).catch(function () {}).then(function () { setTimeout(refresh, document.body.hasAttribute("data-live") ? 2000 : 5000); });
+    document.body.toggleAttribute("data-live", next.body.hasAttribute("data-live"));
+  }).catch(function () {}).then(refreshLater);
 }
-if (document.querySelector("[data-live-region]")) setTimeout(refresh, document.body.hasAttribute("data-live") ? 2000 : 5000);
+if (document.querySelector("[data-live-region]")) refreshLater();
 `;

@@ -176,9 +176,9 @@ export class RetryState {
    * of `budgetMs`, so a service answering 429 with no wait cannot hold a call forever.
    */
   rateLimited(wait: number): number | undefined {
-    if (this.#policy.maxRetries === 0 || wait > this.#policy.budgetMs) return undefined;
+    // The charge is at least the wait, so this also refuses a single wait longer than the whole budget.
     const charge = Math.max(wait, RATE_LIMIT_MIN_CHARGE_MS);
-    if (this.#rateLimitedMs + charge > this.#policy.budgetMs) return undefined;
+    if (this.#policy.maxRetries === 0 || this.#rateLimitedMs + charge > this.#policy.budgetMs) return undefined;
     this.#rateLimitedMs += charge;
     this.#rateLimits++;
     this.extend(wait);
