@@ -1,10 +1,10 @@
 // Client-side pacing from the service's RateLimit-* headers, shared by every request of a client. The
 // window's allowance is spent at an even pace (a token bucket refilled at limit/window) with a small burst
 // on top, so a busy client gets the whole allowance without being refused; with nothing left a request
-// waits for the reset instead of being sent to collect a 429 and spend a retry. At the start, and after
-// each reset, one request goes alone until its answer tells what is left. Processes sharing one token see each other's use in the headers and slow
-// down together; a 429 that happens anyway pauses every request of the client until the time the server
-// named, plus jitter.
+// waits for the reset instead of being sent to collect a 429. At the start, and after each reset, one
+// request (the one that has waited longest) goes alone until its answer tells what is left. Processes sharing
+// one token see each other's use in the headers and slow down together; a 429 that happens anyway pauses every
+// request of the client until the time the server named, plus jitter.
 
 import { jitterServerDelay, parseRateLimit, parseRetryAfter } from "./retry.js";
 import { changeSignal, sleep } from "./sleep.js";
@@ -38,6 +38,11 @@ export class RateLimiter {
   #queued = 0;
   /** After a 429, nothing is sent before this. */
   #pausedUntil = 0;
+  /** Tickets of the requests inside acquire(), oldest first: the one request that goes alone (the probe) is
+   * the one that has waited longest, so that after a 429 the request that met it does not go first again and
+   * meet the next 429 of a burst, while the others wait without spending anything. */
+  readonly #waiting = new Set<number>();
+  #tickets = 0;
   #changed = changeSignal();
 
   constructor(now: () => number = () => Date.now(), random: () => number = () => Math.random()) {
@@ -58,6 +63,18 @@ export class RateLimiter {
    * goes out and the service's answer (a 429 with its Retry-After) decides. Resolves with the ms waited.
    */
   async acquire(signal: AbortSignal | undefined, maxWaitMs: number): Promise<number> {
+    const ticket = ++this.#tickets;
+    this.#waiting.add(ticket);
+    try {
+      return await this.#acquire(ticket, signal, maxWaitMs);
+    } finally {
+      const wasOldest = this.#waiting.values().next().value === ticket;
+      this.#waiting.delete(ticket);
+      if (wasOldest && this.#waiting.size > 0) this.#notify(); // the next oldest may be the probe now
+    }
+  }
+
+  async #acquire(ticket: number, signal: AbortSignal | undefined, maxWaitMs: number): Promise<number> {
     const started = this.#now();
     const go = (): number => {
       this.#inFlight++;
@@ -76,12 +93,12 @@ export class RateLimiter {
       const remaining = this.#remaining;
       if (remaining === undefined) {
         if (this.#unlimited) return go();
-        if (!this.#probing) {
+        if (!this.#probing && this.#waiting.values().next().value === ticket) {
           this.#probing = true; // this request's answer will say
           return go();
         }
         await sleep(Math.min(this.#resetAt - now, maxWaitMs), { signal, wake: this.#changed.promise });
-        if (this.#probing && this.#now() - started >= maxWaitMs) return go();
+        if (this.#now() - started >= maxWaitMs) return go();
         continue;
       }
       let wait: number;

@@ -115,4 +115,40 @@ describe("RateLimiter", () => {
     await vi.advanceTimersByTimeAsync(500); // + half of the 1 s spread
     expect(sent).toBe(true);
   });
+
+  it("after a 429 the request that has waited longest goes alone first, not the one that met the 429", async () => {
+    // The emulator's soak found a burst of 429s landing on one call: it woke first after each pause, went
+    // alone, met the next 429, and so made every attempt of the burst (each exposed to other faults).
+    const limiter = new RateLimiter(Date.now, () => 0.5); // a pause of 1 s ends 1.1 s after it began
+    limiter.observe(200, {}); // a service without RateLimit headers
+    limiter.observe(429, { "retry-after": "1" });
+    const order: string[] = [];
+    const older = limiter.acquire(undefined, 60_000).then(() => order.push("waiting since the 429"));
+    await vi.advanceTimersByTimeAsync(1_000); // the pause is over; the older request wakes at 1.1 s
+    const metIt = limiter.acquire(undefined, 60_000).then(() => order.push("met the 429"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual([]); // the newcomer does not take the probe from the older request
+    await vi.advanceTimersByTimeAsync(200);
+    expect(order).toEqual(["waiting since the 429"]);
+    limiter.observe(200, {});
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all([older, metIt]);
+    expect(order).toEqual(["waiting since the 429", "met the 429"]);
+  });
+
+  it("hands the probe to the next oldest when the oldest gives up waiting", async () => {
+    const limiter = new RateLimiter(Date.now, () => 0.5); // a pause of 1 s ends 1.1 s after it began
+    limiter.observe(429, { "retry-after": "1" });
+    const controller = new AbortController();
+    const oldest = limiter.acquire(controller.signal, 60_000).catch(() => "aborted");
+    await vi.advanceTimersByTimeAsync(1_000);
+    let sent = false;
+    const next = limiter.acquire(undefined, 60_000).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort();
+    await expect(oldest).resolves.toBe("aborted");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(true);
+    await next;
+  });
 });
