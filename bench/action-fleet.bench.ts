@@ -43,7 +43,7 @@ async function startEmulator(dir: string, seedFile: string, logFile: string): Pr
     [
       "--import",
       "tsx",
-      path.join(root, "src/cli/main.ts"),
+      path.join(root, "cli/main.ts"),
       "emulator",
       "--port",
       "0",

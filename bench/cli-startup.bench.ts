@@ -1,8 +1,8 @@
 // Start-up of the CLI: from spawning `node bin/siteops.js sites list --json` until its first request reaches the
 // emulator, against spawning `node -e 0` until it exits; 20 of each, interleaved, medians. Target: <= 2x.
 // bin/siteops.js keeps V8's compiled code between runs (the warm-up runs fill it, as a user's first run does);
-// for reference, the same without that cache, through the unbundled compiled modules (dist/src/cli/main.js,
-// the ESM graph the bundle replaces), and with the credentials read from a config file.
+// for reference, the same without that cache, and with the credentials read from a config file. (The package no
+// longer ships the unbundled ESM graph, dist/src/cli, the bundle replaced: it is not measured any more.)
 // Needs `npm run build`. Run: npm run bench -- cli-startup   (BENCH_SAMPLES=1 prints every run)
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +17,6 @@ const WARMUP = 2;
 const TOKEN = "sot_benchCliStartup0000000001";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin/siteops.js");
-const UNBUNDLED = path.join(ROOT, "dist/src/cli/main.js");
 
 const emu = await seededEmulator(TOKEN, 1, 0);
 
@@ -71,7 +70,6 @@ const cases: { label: string; run: () => Promise<number> }[] = [
     label: "reference: no compile cache (SITEOPS_NO_COMPILE_CACHE=1)",
     run: () => timeFirstRequest([BIN, ...COMMAND], { ...envAuth, SITEOPS_NO_COMPILE_CACHE: "1" }),
   },
-  { label: "reference: unbundled dist/src/cli/main.js (ESM modules), spawn to first request", run: () => timeFirstRequest([UNBUNDLED, ...COMMAND], envAuth) },
 ];
 
 try {

@@ -39,7 +39,7 @@ export async function spawnEmulator(
     [
       "--import",
       "tsx",
-      path.join(root, "src/cli/main.ts"),
+      path.join(root, "cli/main.ts"),
       "emulator",
       "--port",
       "0",

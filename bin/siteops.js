@@ -14,7 +14,7 @@ const bundle = path.join(__dirname, "..", "dist", "cli", "siteops.cjs");
 const useCache = !process.env.SITEOPS_NO_COMPILE_CACHE;
 
 function missing() {
-  console.error("siteops: dist/ is missing; run `npm run build` first (or use `npx tsx src/cli/main.ts`).");
+  console.error("siteops: dist/ is missing; run `npm run build` first (or use `npx tsx cli/main.ts`).");
   process.exit(1);
 }
 
@@ -64,9 +64,9 @@ if (!loaded) {
     throw err;
   }
 }
-// `siteops emulator` and `siteops provider` are compiled modules outside the bundle, imported from here.
+// `siteops emulator` and `siteops provider` are modules of their own beside the bundle, imported from here.
 const host = {
-  importCommand: (name) => import(require("node:url").pathToFileURL(path.join(__dirname, "..", "dist", "src", "cli", "commands", `${name}.js`)).href),
+  importCommand: (name) => import(require("node:url").pathToFileURL(path.join(__dirname, "..", "dist", "cli", `${name}.mjs`)).href),
 };
 loaded.cli.main(process.argv.slice(2), host).then((code) => {
   process.exitCode = code;

@@ -3,7 +3,7 @@
 // the config file (so that `siteops completion` or a usage error never reads credentials).
 
 import { isatty } from "node:tty";
-import type { SiteOps } from "../client.js";
+import type { SiteOps } from "../src/index.js";
 import { flagBool, flagString, type Parsed } from "./args.js";
 import type { Target } from "./credentials.js";
 import { UsageError } from "./exit-codes.js";
@@ -127,7 +127,7 @@ export function createContext(init: ContextInit): Context {
       return target;
     },
     client() {
-      client ??= Promise.all([ctx.target(), import("../client.js")]).then(
+      client ??= Promise.all([ctx.target(), import("../src/client.js")]).then(
         ([t, { SiteOps }]) => new SiteOps({ baseUrl: t.baseUrl, apiToken: t.token, accountId: t.accountId }),
       );
       return client;

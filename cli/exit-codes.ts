@@ -1,6 +1,6 @@
 // The exit codes of `siteops`, meant for cron and CI (README: "Exit codes"), and the errors that carry one.
 
-import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, WaitTimeoutError } from "../errors.js";
+import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, WaitTimeoutError } from "../src/index.js";
 
 export const EXIT = {
   /** Everything asked for was done. */

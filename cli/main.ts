@@ -1,7 +1,7 @@
 // The `siteops` command: finds the command in the registry (each loaded only when used), and answers the
 // top-level help, --version and `completion` itself. Exit codes: exit-codes.ts.
 import { pathToFileURL } from "node:url";
-import { VERSION } from "../internal/version.js";
+import { VERSION } from "../src/internal/version.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
@@ -91,7 +91,7 @@ export async function main(argv: string[], entry?: Host): Promise<number> {
   }
 }
 
-// Run directly (tsx src/cli/main.ts ...) as well as through bin/siteops.js.
+// Run directly (tsx cli/main.ts ...) as well as through bin/siteops.js.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

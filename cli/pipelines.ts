@@ -2,15 +2,12 @@
 // found through the activity log, which records each pipeline's creation with its site; failing that, by
 // asking every site.
 
-import type { SiteOps } from "../client.js";
-import { NotFoundError, SiteOpsError } from "../errors.js";
-import { mapPool } from "../pool.js";
-import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
+import { mapPool, NotFoundError, type SiteOps, SiteOpsError, type UpgradePipeline } from "../src/index.js";
 import type { Context } from "./context.js";
 import { UsageError } from "./exit-codes.js";
 import { formatAgo } from "./output/format.js";
 import { printObject } from "./output/printer.js";
-import { clean } from "../sanitize.js";
+import { clean } from "../src/sanitize.js";
 import { statusColor, styleFor, type Style } from "./output/style.js";
 import { paintCell, type Column } from "./output/table.js";
 import { listSites, siteIdOf } from "./sites.js";

@@ -11,13 +11,13 @@ export interface Entry {
 }
 
 /** What the installed entry point (bin/siteops.js) provides: the commands that are not in the CLI bundle
- * (emulator, provider: compiled modules with their own dependencies), imported from its own module rather
+ * (emulator, provider: dist/cli/emulator.mjs and provider.mjs, with their own dependencies), imported from its own module rather
  * than from the bundle, which it may run from V8's code cache where import() is not available. */
 export interface Host {
   importCommand(name: "emulator" | "provider"): Promise<{ default: Command }>;
 }
 
-async function compiled(name: "emulator" | "provider", host: Host | undefined): Promise<Command> {
+async function separate(name: "emulator" | "provider", host: Host | undefined): Promise<Command> {
   if (host) return (await host.importCommand(name)).default;
   return (await (name === "emulator" ? import("./commands/emulator.js") : import("./commands/provider.js"))).default;
 }
@@ -34,8 +34,8 @@ export const COMMANDS: readonly Entry[] = [
   { name: "me", aliases: [], load: async () => (await import("./commands/account.js")).me },
   { name: "accounts", aliases: ["account"], load: async () => (await import("./commands/account.js")).accounts },
   { name: "users", aliases: ["user"], load: async () => (await import("./commands/account.js")).users },
-  { name: "emulator", aliases: [], load: (host) => compiled("emulator", host) },
-  { name: "provider", aliases: [], load: (host) => compiled("provider", host) },
+  { name: "emulator", aliases: [], load: (host) => separate("emulator", host) },
+  { name: "provider", aliases: [], load: (host) => separate("provider", host) },
 ];
 
 export function findCommand(name: string): Entry | undefined {

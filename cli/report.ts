@@ -3,7 +3,7 @@
 
 import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { VERSION } from "../internal/version.js";
+import { VERSION } from "../src/internal/version.js";
 import { UsageError } from "./exit-codes.js";
 
 /** Checks before the run that the report can be written where asked. */

@@ -1,13 +1,10 @@
 // Turning --site (id or exact name, repeatable) or --all [--status S] [--shard I/N] into sites. A name that
 // matches no site, or several, is a UsageError (exit 2) before anything is changed.
 
-import type { SiteOps } from "../client.js";
-import { NotFoundError } from "../errors.js";
-import type { Site } from "../resources/sites.js";
-import { inShard, parseShard, ShardSpecError, type Shard } from "../shards.js";
+import { inShard, NotFoundError, parseShard, type Shard, ShardSpecError, type Site, type SiteOps } from "../src/index.js";
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
-import { clean } from "../sanitize.js";
+import { clean } from "../src/sanitize.js";
 
 /** A site id as the service issues them (DESIGN.md: prefix, underscore, 16+ alphanumerics). */
 const SITE_ID = /^site_[A-Za-z0-9]{16,}$/;

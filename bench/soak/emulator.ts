@@ -58,7 +58,7 @@ export class SoakEmulator {
       [
         "--import",
         "tsx",
-        path.join(ROOT, "src/cli/main.ts"),
+        path.join(ROOT, "cli/main.ts"),
         "emulator",
         "--port",
         String(this.#port),

@@ -1,7 +1,6 @@
 // `siteops me`, `siteops accounts list`, `siteops users list`: who you are and who else is in the account.
 
-import type { Account } from "../../resources/accounts.js";
-import type { User } from "../../resources/users.js";
+import type { Account, User } from "../../src/index.js";
 import { EXIT } from "../exit-codes.js";
 import { formatAgo } from "../output/format.js";
 import { printObject, printStream } from "../output/printer.js";

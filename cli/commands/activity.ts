@@ -2,14 +2,14 @@
 // --follow keeps polling and prints new entries as they appear (oldest first), until Ctrl-C.
 
 import { flagBool, flagInt, flagString } from "../args.js";
-import type { ActivityLog, ActivityLogListParams } from "../../resources/activity-logs.js";
-import { sleep } from "../../internal/sleep.js";
+import type { ActivityLog, ActivityLogListParams } from "../../src/index.js";
+import { sleep } from "../../src/internal/sleep.js";
 import type { Context } from "../context.js";
 import { parseDuration, parseTime } from "../duration.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatLocalTime } from "../output/format.js";
 import { pick, printStream } from "../output/printer.js";
-import { safeJson } from "../../sanitize.js";
+import { safeJson } from "../../src/sanitize.js";
 import { renderTable, type Column } from "../output/table.js";
 import { defineCommand } from "../runner.js";
 import { siteIdOf } from "../sites.js";

@@ -5,16 +5,14 @@
 
 import { hostname } from "node:os";
 import { flagBool, flagString } from "../args.js";
-import { SiteOps } from "../../client.js";
-import { AuthenticationError, OtpRequiredError } from "../../errors.js";
-import type { Me } from "../../resources/me.js";
+import { AuthenticationError, type Me, OtpRequiredError, SiteOps } from "../../src/index.js";
 import { configPath, readConfig, writeConfig, type ProfileConfig } from "../config.js";
 import type { Context } from "../context.js";
 import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../credentials.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { errorLine } from "../output/format.js";
 import { printObject } from "../output/printer.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 import { ask, readStdinLine } from "../prompt.js";
 import { defineCommand } from "../runner.js";
 import type { LeafSpec } from "../spec.js";

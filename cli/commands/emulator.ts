@@ -1,4 +1,4 @@
-// `siteops emulator`: run the Site Operations emulator until interrupted (DESIGN.md section 3).
+// `siteops emulator`: run the Site Operations emulator until interrupted (docs/design.md section 3).
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
@@ -41,10 +41,11 @@ const HELP = `usage: siteops emulator [options]
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
 
-/** The package's declared peer ranges (package.json sits three levels up in a source run, four in dist/). */
+/** The package's declared peer ranges (package.json sits two levels up from cli/commands/emulator.ts in a source
+ * run and from dist/cli/emulator.mjs, the command's build output). */
 function peerRanges(): Record<string, string> {
-  const file = ["../../../package.json", "../../../../package.json"].map((rel) => new URL(rel, import.meta.url)).find((url) => existsSync(url));
-  if (!file) return {};
+  const file = new URL("../../package.json", import.meta.url);
+  if (!existsSync(file)) return {};
   return (JSON.parse(readFileSync(file, "utf8")) as { peerDependencies?: Record<string, string> }).peerDependencies ?? {};
 }
 
@@ -130,7 +131,7 @@ const command: Command = {
       console.error(missing);
       return 2;
     }
-    const { startEmulator } = await import("../../../emulator/index.js");
+    const { startEmulator } = await import("../../emulator/index.js");
     const emulator = await startEmulator({
       port: number("port", values.port, 0) ?? 4747,
       host: values.host,

@@ -4,7 +4,7 @@
 
 import type { FlagSpec, Parsed } from "../args.js";
 import { flagBool, flagString } from "../args.js";
-import { APIError, SiteOpsError } from "../../errors.js";
+import { APIError, SiteOpsError } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { exitCodeOf, UsageError } from "../exit-codes.js";
 import { acquireLock, defaultLockFile, type Lock } from "../lock.js";

@@ -1,7 +1,7 @@
 // `siteops pipelines list|get`: upgrade pipelines (newest first per site).
 
 import { flagInt, flagString } from "../args.js";
-import type { UpgradePipeline } from "../../resources/upgrade-pipelines.js";
+import type { UpgradePipeline } from "../../src/index.js";
 import { EXIT } from "../exit-codes.js";
 import { printStream } from "../output/printer.js";
 import { locatePipeline, PIPELINE_FIELDS, pipelineColumns, showPipeline } from "../pipelines.js";

@@ -1,12 +1,12 @@
 // The outcome of `snapshot prune` per site and how it is printed: per site, every snapshot with what happens
 // to it and why (restic's forget output), as tables on a terminal, tab-separated lines when piped, or JSON.
 
-import type { Snapshot } from "../../resources/snapshots.js";
+import type { Snapshot } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { formatBytes, formatDuration, formatLocalTime } from "../output/format.js";
 import { pick } from "../output/printer.js";
 import type { Progress } from "../output/progress.js";
-import { clean, safeJson } from "../../sanitize.js";
+import { clean, safeJson } from "../../src/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";

@@ -1,12 +1,11 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
 import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../args.js";
-import type { Site, SiteCreateParams, SiteUpdateParams } from "../../resources/sites.js";
-import { inShard, shardMatrix, shardOf, ShardSpecError } from "../../shards.js";
+import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { printObject, printStream } from "../output/printer.js";
-import { clean, safeJson } from "../../sanitize.js";
+import { clean, safeJson } from "../../src/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";

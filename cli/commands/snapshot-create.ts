@@ -6,18 +6,22 @@
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { flagBool, flagInt, flagString } from "../args.js";
-import { AuthenticationError, OperationFailedError, PermissionDeniedError } from "../../errors.js";
-import { mapPool } from "../../pool.js";
-import type { OperationEvent } from "../../operations/events.js";
-import type { Site } from "../../resources/sites.js";
-import type { Snapshot } from "../../resources/snapshots.js";
-import type { UploadSource } from "../../uploads.js";
+import {
+  AuthenticationError,
+  mapPool,
+  type OperationEvent,
+  OperationFailedError,
+  PermissionDeniedError,
+  type Site,
+  type Snapshot,
+  type UploadSource,
+} from "../../src/index.js";
 import type { Context } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { CliError, EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../output/format.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../output/progress.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
 import type { LeafSpec } from "../spec.js";

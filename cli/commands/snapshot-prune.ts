@@ -3,15 +3,12 @@
 // deletes a snapshot still running, nor the newest completed one of a site.
 
 import { flagBool, flagInt, flagString, type Parsed } from "../args.js";
-import { pruneSnapshots, type PruneResult } from "../../operations/prune.js";
-import { mapPool } from "../../pool.js";
-import type { Site } from "../../resources/sites.js";
-import { isEmptyPolicy, type RetentionPolicy } from "../../retention.js";
+import { isEmptyPolicy, mapPool, type PruneResult, pruneSnapshots, type RetentionPolicy, type Site } from "../../src/index.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";
 import { createProgress } from "../output/progress.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
 import type { LeafSpec } from "../spec.js";
 import { errorInfo, JOB_FLAGS, runJob, type ErrorInfo } from "./job.js";

@@ -1,13 +1,12 @@
 // `siteops snapshots list|get|delete|create|prune` (also `siteops snapshot ...`).
 
 import { flagBool, flagInt, flagString, type FlagSpec } from "../args.js";
-import type { Site } from "../../resources/sites.js";
-import type { Snapshot } from "../../resources/snapshots.js";
+import type { Site, Snapshot } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatAgo, formatBytes } from "../output/format.js";
 import { printObject, printStream } from "../output/printer.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";

@@ -3,17 +3,13 @@
 
 import { hostname } from "node:os";
 import { flagBool, flagString, type Parsed } from "../args.js";
-import { OperationFailedError } from "../../errors.js";
-import type { OperationEvent } from "../../operations/events.js";
-import { PIPELINE_FINAL_STATES } from "../../operations/upgrade.js";
-import { waitUntil } from "../../operations/wait.js";
-import type { UpgradePipeline } from "../../resources/upgrade-pipelines.js";
+import { type OperationEvent, OperationFailedError, PIPELINE_FINAL_STATES, type UpgradePipeline, waitUntil } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";
 import { createProgress, type Progress } from "../output/progress.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../pipelines.js";
 import { defineCommand } from "../runner.js";

@@ -1,8 +1,7 @@
 // `siteops vulns list|update`: vulnerability records of one site or the fleet, and dismissing or reopening one.
 
 import { flagInt, flagList, flagString } from "../args.js";
-import type { Site } from "../../resources/sites.js";
-import type { DismissedReason, VulnerabilityRecord, VulnerabilityRecordUpdateParams } from "../../resources/vulnerability-records.js";
+import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatAgo } from "../output/format.js";

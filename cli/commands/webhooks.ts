@@ -2,7 +2,7 @@
 // create response only: it is printed once, then.
 
 import { flagBool, flagList, flagString } from "../args.js";
-import type { WebhookEndpoint } from "../../resources/webhook-endpoints.js";
+import type { WebhookEndpoint } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatAgo } from "../output/format.js";

@@ -8,12 +8,12 @@ import {
   OperationFailedError,
   PermissionDeniedError,
   WaitTimeoutError,
-} from "../../errors.js";
+} from "../../src/index.js";
 import { CliError } from "../exit-codes.js";
-import { clean } from "../../sanitize.js";
+import { clean } from "../../src/sanitize.js";
 
-import { apiErrorPhrase, maskSecrets } from "../../format.js";
-export { formatBytes, formatDuration } from "../../format.js";
+import { apiErrorPhrase, maskSecrets } from "../../src/format.js";
+export { formatBytes, formatDuration } from "../../src/format.js";
 
 /** "3 min ago", "2 days ago" (terminals); scripts get the ISO time itself. */
 export function formatAgo(iso: string | null | undefined, now = Date.now()): string {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-const CLI = ["--import", "tsx", "src/cli/main.ts"];
+const CLI = ["--import", "tsx", "cli/main.ts"];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 

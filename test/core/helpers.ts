@@ -163,7 +163,7 @@ export async function spawnEmulator(args: string[] = []): Promise<{ url: string;
     [
       "--import",
       "tsx",
-      path.join(root, "src/cli/main.ts"),
+      path.join(root, "cli/main.ts"),
       "emulator",
       "--port",
       "0",

@@ -1,6 +1,6 @@
 // The core's import graph has no cycles, counting type-only imports too: every module stands above what it
 // imports (resources, pagination, uploads, auth and operations take the request types and a client
-// interface from below, never the client module). src/cli is another part and is not checked here.
+// interface from below, never the client module). cli/ is another part and is not checked here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";

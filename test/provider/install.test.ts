@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import command, { installExecutable, installProvider, terraformPlatform } from "../../src/cli/commands/provider.js";
+import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider.js";
 import { Terraform, buildProvider } from "./harness.js";
 
 let tf: Terraform;
