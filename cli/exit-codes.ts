@@ -1,6 +1,6 @@
 // The exit codes of `siteops`, meant for cron and CI (README: "Exit codes"), and the errors that carry one.
 
-import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, WaitTimeoutError } from "../src/index.js";
+import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, SiteSelectionError, WaitTimeoutError } from "../src/index.js";
 
 export const EXIT = {
   /** Everything asked for was done. */
@@ -40,6 +40,7 @@ export class UsageError extends CliError {
 /** The exit code an error stands for. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
+  if (err instanceof SiteSelectionError) return EXIT.USAGE;
   if (err instanceof OtpRequiredError || err instanceof AuthenticationError || err instanceof PermissionDeniedError) return EXIT.AUTH;
   if (err instanceof WaitTimeoutError) return EXIT.TIMEOUT;
   if (err instanceof APIUserAbortError) return EXIT.INTERRUPTED;

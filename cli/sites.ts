@@ -1,89 +1,43 @@
 // Turning --site (id or exact name, repeatable) or --all [--status S] [--shard I/N] into sites. A name that
 // matches no site, or several, is a UsageError (exit 2) before anything is changed.
 
-import { inShard, NotFoundError, parseShard, type Shard, ShardSpecError, type Site, type SiteOps } from "../src/index.js";
+import {
+  listAllSites,
+  parseShard,
+  selectSites as coreSelectSites,
+  selectSite,
+  ShardSpecError,
+  type Site,
+  siteIdOf as coreSiteIdOf,
+  type SiteOps,
+  type SiteSelection,
+  type SiteStatus,
+} from "../src/index.js";
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
-import { clean } from "../src/sanitize.js";
-
-/** A site id as the service issues them (DESIGN.md: prefix, underscore, 16+ alphanumerics). */
-const SITE_ID = /^site_[A-Za-z0-9]{16,}$/;
 
 export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const;
 
-export interface SiteSelection {
-  /** Ids or exact names, in the order given. */
-  refs: readonly string[];
-  all: boolean;
-  /** With `all`: only sites in one of these states. */
-  statuses?: readonly string[];
-  /** With `all`: only the sites of this shard. */
-  shard?: Shard;
-}
+/** The selection of the core's selectSites (site ids, exact names, all, status, shard); its SiteSelectionError
+ * is a usage error (exit 2: exit-codes.ts). */
+export type { SiteSelection };
 
 /** Every site of the account, oldest first. */
-export async function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {
-  return client.sites.list({ per_page: 100 }, { signal }).toArray();
+export function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {
+  return listAllSites(client, { signal });
 }
 
-export async function selectSites(client: SiteOps, selection: SiteSelection, signal?: AbortSignal): Promise<Site[]> {
-  if (selection.all) {
-    const statuses = selection.statuses?.length ? new Set(selection.statuses) : undefined;
-    return (await listSites(client, signal)).filter((s) => (!statuses || statuses.has(s.status)) && (!selection.shard || inShard(s.id, selection.shard)));
-  }
-  const byName = selection.refs.some((r) => !SITE_ID.test(r));
-  // Any name, or many ids: one listing answers all of them; a few ids are fetched one by one.
-  const listing = byName || selection.refs.length > 3 ? await listSites(client, signal) : undefined;
-  const sites: Site[] = [];
-  const missing: string[] = [];
-  for (const ref of selection.refs) {
-    const site = listing ? findIn(listing, ref) : await getById(client, ref, signal);
-    if (site) sites.push(site);
-    else missing.push(ref);
-  }
-  if (missing.length > 0) {
-    const hint = listing && missing.length === 1 ? closest(listing, missing[0]!) : undefined;
-    throw new UsageError(
-      `no site with the id or exact name ${missing.map((m) => JSON.stringify(clean(m))).join(", ")} in this account` +
-        (listing ? ` (it has ${listing.length} site${listing.length === 1 ? "" : "s"})` : "") +
-        (hint ? `; did you mean ${JSON.stringify(clean(hint))}?` : ""),
-    );
-  }
-  return [...new Map(sites.map((s) => [s.id, s])).values()];
+export function selectSites(client: SiteOps, selection: SiteSelection, signal?: AbortSignal): Promise<Site[]> {
+  return coreSelectSites(client, selection, { signal });
 }
 
-export async function resolveSite(client: SiteOps, ref: string, signal?: AbortSignal): Promise<Site> {
-  const [site] = await selectSites(client, { refs: [ref], all: false }, signal);
-  return site!;
+export function resolveSite(client: SiteOps, ref: string, signal?: AbortSignal): Promise<Site> {
+  return selectSite(client, ref, { signal });
 }
 
 /** A site id without a request when `ref` is one; otherwise the site's id looked up by name. */
-export async function siteIdOf(client: SiteOps, ref: string, signal?: AbortSignal): Promise<string> {
-  return SITE_ID.test(ref) ? ref : (await resolveSite(client, ref, signal)).id;
-}
-
-function findIn(sites: readonly Site[], ref: string): Site | undefined {
-  if (SITE_ID.test(ref)) return sites.find((s) => s.id === ref);
-  const named = sites.filter((s) => s.name === ref);
-  if (named.length > 1) {
-    throw new UsageError(`${named.length} sites are named ${JSON.stringify(clean(ref))}: give one of their ids instead (${named.map((s) => s.id).join(", ")})`);
-  }
-  return named[0];
-}
-
-async function getById(client: SiteOps, id: string, signal?: AbortSignal): Promise<Site | undefined> {
-  try {
-    return await client.sites.get(id, { signal });
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
-
-/** A site name that differs from `ref` only in case or by a typo or two. */
-function closest(sites: readonly Site[], ref: string): string | undefined {
-  const lower = ref.toLowerCase();
-  return sites.find((s) => s.name.toLowerCase() === lower)?.name ?? sites.find((s) => s.name.toLowerCase().startsWith(lower) && lower.length >= 3)?.name;
+export function siteIdOf(client: SiteOps, ref: string, signal?: AbortSignal): Promise<string> {
+  return coreSiteIdOf(client, ref, { signal });
 }
 
 /** --shard I/N as a UsageError when malformed. */
@@ -97,14 +51,14 @@ export function shardFlag(raw: string | undefined): ReturnType<typeof parseShard
   }
 }
 
-export function statusFlag(values: string[]): string[] {
+export function statusFlag(values: string[]): SiteStatus[] {
   const statuses = values
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter(Boolean);
   const bad = statuses.filter((s) => !(SITE_STATUSES as readonly string[]).includes(s));
   if (bad.length) throw new UsageError(`--status must be one of ${SITE_STATUSES.join(", ")} (got ${bad.map((b) => JSON.stringify(b)).join(", ")})`);
-  return statuses;
+  return statuses as SiteStatus[];
 }
 
 /** --site (repeatable) or --all [--status] [--shard]: shared by list, create and prune. */
@@ -122,7 +76,7 @@ export const SELECTION_FLAGS: FlagSpec[] = [
 ];
 
 /** The sites flags select; a UsageError when neither or both of --site and --all are given. */
-export function selectionOf(parsed: Parsed): SiteSelection {
+export function selectionOf(parsed: Parsed): SiteSelection & { refs: readonly string[]; all: boolean } {
   const refs = flagList(parsed, "site");
   const all = flagBool(parsed, "all") === true;
   const statuses = statusFlag(flagList(parsed, "status"));

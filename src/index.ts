@@ -42,6 +42,28 @@ export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapsho
 export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
 export { pruneSnapshots, type PruneEvent, type PruneOptions, type PruneResult } from "./operations/prune.js";
 export {
+  isSiteId,
+  listAllSites,
+  lookupSites,
+  MAX_SITES_FETCHED_BY_ID,
+  selectSite,
+  selectSites,
+  SITE_ID_PATTERN,
+  siteIdOf,
+  SiteSelectionError,
+  type SelectSitesOptions,
+  type SiteSelection,
+} from "./operations/sites.js";
+export {
+  DEFAULT_FLEET_CONCURRENCY,
+  snapshotFleet,
+  type FleetSnapshotEvent,
+  type FleetSnapshotOptions,
+  type SiteSnapshotOutcome,
+  type SiteSnapshotResult,
+} from "./operations/fleet-snapshot.js";
+export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export {
   applyRetention,
   isEmptyPolicy,
   RetentionPolicyError,

@@ -1,40 +1,27 @@
-// How errors read in the log, the annotations and the job summary (sizes and durations: src/format.ts, shared
-// with the CLI).
+// How errors read in the log, the annotations and the job summary: the core's describeError with the action's
+// advice, as sentences (sizes and durations: src/format.ts, shared with the CLI).
 
-import {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  OperationFailedError,
-  PermissionDeniedError,
-  WaitTimeoutError,
-} from "../../src/index.js";
-import { apiErrorPhrase, maskSecrets } from "../../src/format.js";
+import { describeError, SiteSelectionError } from "../../src/index.js";
 
-/** One line saying what failed and, where it helps, what to change. `secrets` never appear in it. */
+/** One line saying what failed and, where it helps, what to change. `secrets` never appear in it (each is
+ * replaced with ***, as the runner's log masking does). */
 export function errorLine(err: unknown, secrets: readonly string[] = []): string {
-  return hide(describe(err), secrets);
+  if (err instanceof SiteSelectionError) return describeError(sentence(err.message), { secrets, mask: "***" });
+  return describeError(err, {
+    apiStatus: "before",
+    advice: {
+      authentication: "Check 'api-token': it is missing, wrong or revoked.",
+      permission: "The token's user needs the owner or admin role for this.",
+      timeout: "Raise 'timeout-minutes', or set 'wait: false'.",
+    },
+    aborted: "Cancelled: the workflow run was cancelled while waiting; what was started carries on in the service.",
+    secrets,
+    mask: "***",
+  });
 }
 
-function describe(err: unknown): string {
-  if (err instanceof AuthenticationError) return `${apiLine(err)} Check 'api-token': it is missing, wrong or revoked.`;
-  if (err instanceof PermissionDeniedError) return `${apiLine(err)} The token's user needs the owner or admin role for this.`;
-  if (err instanceof APIError) return apiLine(err);
-  if (err instanceof APIUserAbortError) return "Cancelled: the workflow run was cancelled while waiting; what was started carries on in the service.";
-  if (err instanceof WaitTimeoutError) return `${err.message} Raise 'timeout-minutes', or set 'wait: false'.`;
-  if (err instanceof APIConnectionError) return `Cannot reach the Site Operations service: ${err.message}`;
-  if (err instanceof OperationFailedError) return err.message;
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
-}
-
-function apiLine(err: APIError): string {
-  const request = err.requestId ? ` Request id: ${err.requestId}.` : "";
-  return `Site Operations API ${err.status}: ${apiErrorPhrase(err)}.${request}`;
-}
-
-/** Replaces every occurrence of a secret with ***, as the runner's log masking does. */
-function hide(text: string, secrets: readonly string[]): string {
-  return maskSecrets(text, secrets, "***");
+/** A message as a sentence: capitalised, ending with a full stop (or its own question mark). */
+function sentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.?]$/.test(text) ? text : `${text}.`;
 }

@@ -16,7 +16,7 @@ const DEFAULT_TIMEOUT_MINUTES = 30;
 const ALL_SITES = "all";
 
 /** Which sites a snapshot runs on: every site, or ids/exact names in the order given. */
-export type SiteSelection = { all: true } | { all: false; refs: string[] };
+type SiteSelection = { all: true } | { all: false; refs: string[] };
 
 interface CommonInputs {
   apiToken: string;

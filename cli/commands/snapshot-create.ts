@@ -6,19 +6,10 @@
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { flagBool, flagInt, flagString } from "../args.js";
-import {
-  AuthenticationError,
-  mapPool,
-  type OperationEvent,
-  OperationFailedError,
-  PermissionDeniedError,
-  type Site,
-  type Snapshot,
-  type UploadSource,
-} from "../../src/index.js";
+import { type OperationEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { CliError, EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
+import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../output/format.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../output/progress.js";
 import { clean } from "../../src/sanitize.js";
@@ -114,9 +105,7 @@ export const createLeaf: LeafSpec = {
             "info",
           );
 
-        const deadline = Date.now() + timeoutMs;
         const started = Date.now();
-        let fatal: string | undefined;
         let done = 0;
         let failed = 0;
         let running = 0;
@@ -126,63 +115,45 @@ export const createLeaf: LeafSpec = {
               `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
           );
         const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
+        const lines = new Map<string, (event: OperationEvent) => void>();
 
-        records = await mapPool(sites, concurrency, async (site): Promise<SnapshotRecord> => {
-          const record: SnapshotRecord = {
-            site: { id: site.id, name: site.name, url: site.url },
-            outcome: "not_started",
-            snapshot: null,
-            error: null,
-            duration_ms: 0,
-          };
-          if (fatal) return { ...record, outcome: "skipped", error: { message: `skipped: ${fatal}`, code: "SKIPPED" } };
-          if (ctx.signal.aborted) return record;
-          const left = deadline - Date.now();
-          if (wait && left <= 0)
-            return { ...record, outcome: "timed_out", error: { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" } };
-          running++;
-          header();
-          const begin = Date.now();
-          try {
-            const snapshot = await client.operations.createSnapshot(site.id, {
-              description,
-              trigger,
-              upload: source,
-              uploadOptions: contentType ? { contentType } : undefined,
-              wait,
-              waitTimeout: Math.max(1, left),
-              pollInterval,
-              signal: ctx.signal,
-              onProgress: siteProgress(ctx, progress, site, width, begin, (s) => (record.snapshot = s)),
-            });
-            record.snapshot = snapshot;
-            record.outcome = snapshot.status === "completed" ? "completed" : "requested";
-            done++;
-            const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
-            progress.event(`${clean(site.name)}: snapshot ${clean(snapshot.id)} ${clean(snapshot.status)}${size} in ${formatDuration(Date.now() - begin)}`);
-          } catch (err) {
-            const resource = err instanceof OperationFailedError ? (err.resource as Snapshot) : undefined;
-            if (resource) record.snapshot = resource;
-            if (ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED) {
-              record.outcome = "interrupted";
-              record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
-            } else {
-              record.outcome = exitCodeOf(err) === EXIT.TIMEOUT ? "timed_out" : "failed";
-              record.error = errorInfo(err, ctx.secrets);
-              const line = errorLine(err, ctx.secrets);
-              if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
-              failed++;
-              const which = record.snapshot && !line.includes(record.snapshot.id) ? `snapshot ${clean(record.snapshot.id)}: ` : "";
-              progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+        const results = await snapshotFleet(client, sites, {
+          concurrency,
+          timeout: timeoutMs,
+          wait,
+          description,
+          trigger,
+          upload: source,
+          uploadOptions: contentType ? { contentType } : undefined,
+          pollInterval,
+          signal: ctx.signal,
+          onProgress: (event) => {
+            if (event.type === "site.started") {
+              running++;
+              lines.set(event.site.id, siteProgress(ctx, progress, event.site, width, Date.now()));
+              header();
+            } else if (event.type === "site.progress") lines.get(event.site.id)?.(event.event);
+            else if (event.result.started) {
+              const { site, snapshot, outcome } = event.result;
+              running--;
+              if (outcome === "completed" || outcome === "requested") {
+                done++;
+                const size = snapshot!.size_bytes !== null ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
+                progress.event(
+                  `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size} in ${formatDuration(event.result.durationMs)}`,
+                );
+              } else if (outcome !== "interrupted") {
+                failed++;
+                const line = errorLine(event.result.error, ctx.secrets);
+                const which = snapshot && !line.includes(snapshot.id) ? `snapshot ${clean(snapshot.id)}: ` : "";
+                progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+              }
+              progress.remove(site.id);
+              header();
             }
-          } finally {
-            record.duration_ms = Date.now() - begin;
-            running--;
-            progress.remove(site.id);
-            header();
-          }
-          return record;
+          },
         });
+        records = results.map((r) => snapshotRecord(r, ctx.secrets));
         progress.close();
         printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
       } finally {
@@ -192,6 +163,17 @@ export const createLeaf: LeafSpec = {
     });
   },
 };
+
+/** A site's result as the report and --json print it. */
+function snapshotRecord(result: SiteSnapshotResult, secrets: readonly string[]): SnapshotRecord {
+  const { site, outcome, snapshot } = result;
+  const record: SnapshotRecord = { site: { id: site.id, name: site.name, url: site.url }, outcome, snapshot, error: null, duration_ms: result.durationMs };
+  if (outcome === "skipped") record.error = { message: `skipped: ${errorLine(result.error, secrets)}`, code: "SKIPPED" };
+  else if (outcome === "timed_out" && !result.started) record.error = { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" };
+  else if (outcome === "interrupted") record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
+  else if (outcome === "failed" || outcome === "timed_out") record.error = errorInfo(result.error, secrets);
+  return record;
+}
 
 function checkUpload(ctx: Context, upload: string, notOneSite: boolean): void {
   if (notOneSite) throw new UsageError("--upload needs exactly one --site: the same data cannot be the snapshot of several sites");
@@ -232,7 +214,7 @@ async function stdinSource(stdin: NodeJS.ReadStream, onBytes: (total: number) =>
 }
 
 /** The live line and log lines of one site's snapshot. */
-function siteProgress(ctx: Context, progress: Progress, site: Site, width: number, begin: number, seen: (s: Snapshot) => void) {
+function siteProgress(ctx: Context, progress: Progress, site: Site, width: number, begin: number) {
   const name = clean(site.name);
   const label = name.length > width ? `${name.slice(0, width - 1)}…` : name.padEnd(width);
   const style = ctx.stderr.style;
@@ -246,7 +228,6 @@ function siteProgress(ctx: Context, progress: Progress, site: Site, width: numbe
       case "snapshot.created":
       case "snapshot.uploaded":
       case "snapshot.status": {
-        seen(event.snapshot);
         snapshotId = clean(event.snapshot.id);
         const status = clean(event.snapshot.status);
         progress.update(site.id, () => `${label}  ${snapshotId}  ${statusColor(style, status)}  ${elapsed()}`);

@@ -1,18 +1,7 @@
 // How sizes, durations, times and errors read in the CLI's output. Every string from the service is cleaned.
 
-import {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  OperationFailedError,
-  PermissionDeniedError,
-  WaitTimeoutError,
-} from "../../src/index.js";
-import { CliError } from "../exit-codes.js";
+import { describeError } from "../../src/index.js";
 import { clean } from "../../src/sanitize.js";
-
-import { apiErrorPhrase, maskSecrets } from "../../src/format.js";
 export { formatBytes, formatDuration } from "../../src/format.js";
 
 /** "3 min ago", "2 days ago" (terminals); scripts get the ISO time itself. */
@@ -47,31 +36,18 @@ export function formatLocalTime(iso: string | null | undefined): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-/** One line describing a failure: the service's message, field errors, status and request id, plus what to do
- * where that is clear. Never a stack trace; `secrets` (the token) never appear. */
+/** One line describing a failure (the core's describeError, with the CLI's advice): the service's message,
+ * field errors, status and request id. Never a stack trace; `secrets` (the token) never appear. */
 export function errorLine(err: unknown, secrets: readonly string[] = []): string {
-  return hide(clean(describe(err)), secrets);
-}
-
-function describe(err: unknown): string {
-  if (err instanceof CliError) return err.message;
-  if (err instanceof AuthenticationError) return `${apiLine(err)} Check the credentials: siteops auth status.`;
-  if (err instanceof PermissionDeniedError) return `${apiLine(err)} This needs the owner or admin role in the account.`;
-  if (err instanceof APIError) return apiLine(err);
-  if (err instanceof APIUserAbortError) return "interrupted";
-  if (err instanceof WaitTimeoutError) return `${err.message.replace(/\.$/, "")} (raise --timeout, or use --no-wait).`;
-  if (err instanceof APIConnectionError) return `cannot reach the service: ${err.message}`;
-  if (err instanceof OperationFailedError) return err.message;
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
-}
-
-function apiLine(err: APIError): string {
-  const request = err.requestId ? `, request ${err.requestId}` : "";
-  return `${apiErrorPhrase(err)} [HTTP ${err.status}${request}].`;
-}
-
-/** Replaces every occurrence of a secret. */
-function hide(text: string, secrets: readonly string[]): string {
-  return maskSecrets(text, secrets, "[REDACTED]");
+  return clean(
+    describeError(err, {
+      advice: {
+        authentication: "Check the credentials: siteops auth status.",
+        permission: "This needs the owner or admin role in the account.",
+        timeout: "Raise --timeout, or use --no-wait.",
+      },
+      aborted: "interrupted",
+      secrets,
+    }),
+  );
 }

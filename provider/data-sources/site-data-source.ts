@@ -1,5 +1,5 @@
 // data "siteops_site": one site, by id or by its exact name or url.
-import type { Site } from "../../src/index.js";
+import { lookupSites } from "../../src/index.js";
 import { path } from "../framework/diagnostics.js";
 import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
@@ -43,8 +43,7 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
     try {
       const client = await ctx.data.client();
       if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
-      const matches: Site[] = [];
-      for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) if (site[key] === wanted) matches.push(site);
+      const matches = await lookupSites(client, key, wanted, { signal: ctx.signal });
       const [match, ...others] = matches;
       if (match && others.length === 0) return siteModel(match);
       diags.error(

@@ -1,20 +1,19 @@
 // `command: approve`: approves a pipeline that awaits approval and waits until it ends; a pipeline that
 // fails or is rolled back fails the step.
 
-import { NotFoundError, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { NotFoundError, selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
 import { formatDuration } from "../../../src/format.js";
 import { errorLine } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
 import { defaultComment } from "../run-info.js";
 import { log } from "../log.js";
-import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { pipelineOutputs, resourceOf } from "./pipeline-outputs.js";
 import { pipelineTracker } from "./progress.js";
 
 export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
-  const site = await resolveSite(client, inputs.site);
+  const site = await selectSite(client, inputs.site, { signal });
   const comment = inputs.comment ?? defaultComment(run);
   log.info(`Approving pipeline ${inputs.pipelineId} of ${site.name} (${site.id}): ${comment}`);
   const tracker = pipelineTracker(site.name);

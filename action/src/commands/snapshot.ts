@@ -1,15 +1,14 @@
 // `command: snapshot`: a snapshot of one site, a list or all of them (or one shard of all of them), `concurrency`
-// at a time, through the core's createSnapshot (create, upload, wait). One site failing does not stop the
-// others; the step fails at the end when any did.
+// at a time, through the core's fleet run (snapshotFleet: create, upload, wait per site). One site failing does
+// not stop the others; the step fails at the end when any did.
 
-import { AuthenticationError, formatShard, inShard, mapPool, PermissionDeniedError, type Shard, type SiteOps, type Snapshot } from "../../../src/index.js";
+import { formatShard, inShard, selectSites, type Shard, type SiteOps, type SiteSnapshotResult, snapshotFleet } from "../../../src/index.js";
 import { formatBytes, formatDuration } from "../../../src/format.js";
 import { clean, safeJson } from "../../../src/sanitize.js";
 import { errorLine } from "../format.js";
 import type { SnapshotInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { defaultDescription, snapshotTrigger } from "../run-info.js";
-import { resolveSites } from "../sites.js";
 import { snapshotSummary, type SnapshotRow } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { snapshotTracker } from "./progress.js";
@@ -18,7 +17,7 @@ import { snapshotTracker } from "./progress.js";
 const LISTED_FAILURES = 5;
 
 export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
-  const fleet = await resolveSites(client, inputs.sites);
+  const fleet = await selectSites(client, inputs.sites, { signal });
   const shard = inputs.shard;
   const sites = shard ? fleet.filter((s) => inShard(s.id, shard)) : fleet;
   const shardName = shard ? `shard ${formatShard(shard)}` : undefined;
@@ -37,43 +36,33 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
       : `Snapshots of ${sites.length} sites${shard ? ` (${shardName} of ${fleet.length})` : ""}, ${Math.min(inputs.concurrency, sites.length)} at a time`,
   );
 
-  const deadline = Date.now() + inputs.timeoutMs;
-  // A credential failure will fail every site alike: the sites not started yet are skipped.
-  let fatal: string | undefined;
-
-  const rows = await mapPool(sites, inputs.concurrency, async (site): Promise<SnapshotRow> => {
-    const started = Date.now();
-    if (fatal) return { site, snapshot: undefined, error: `Skipped: ${fatal}`, durationMs: 0 };
-    if (signal.aborted) return { site, snapshot: undefined, error: "Not started: the workflow run was cancelled.", durationMs: 0 };
-    const left = deadline - Date.now();
-    if (inputs.wait && left <= 0) {
-      return { site, snapshot: undefined, error: "Not started: 'timeout-minutes' ran out before its turn.", durationMs: 0 };
-    }
-    const tracker = snapshotTracker(site.name);
-    try {
-      const snapshot = await client.operations.createSnapshot(site.id, {
-        description,
-        trigger,
-        upload: inputs.uploadFile,
-        wait: inputs.wait,
-        waitTimeout: Math.max(1, left),
-        pollInterval: inputs.pollIntervalMs,
-        signal,
-        onProgress: tracker.onProgress,
-      });
-      const durationMs = Date.now() - started;
-      const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
-      log.info(`${site.name}: snapshot ${snapshot.id} ${snapshot.status}${size} in ${formatDuration(durationMs)}`);
-      return { site, snapshot, error: undefined, durationMs };
-    } catch (err) {
-      const line = errorLine(err, secrets);
-      if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) fatal ??= line;
-      // With one site the step's failure line says it; with several each failure gets its own annotation.
-      if (!single) log.error(`${site.name}: ${line}`, { title: `Snapshot of ${site.name} failed` });
-      const resource = (err as { resource?: unknown }).resource;
-      return { site, snapshot: isSnapshot(resource) ? resource : tracker.latest(), error: line, durationMs: Date.now() - started };
-    }
+  const trackers = new Map<string, ReturnType<typeof snapshotTracker>>();
+  const results = await snapshotFleet(client, sites, {
+    concurrency: inputs.concurrency,
+    timeout: inputs.timeoutMs,
+    wait: inputs.wait,
+    description,
+    trigger,
+    upload: inputs.uploadFile,
+    pollInterval: inputs.pollIntervalMs,
+    signal,
+    onProgress: (event) => {
+      if (event.type === "site.started") trackers.set(event.site.id, snapshotTracker(event.site.name));
+      else if (event.type === "site.progress") trackers.get(event.site.id)?.onProgress(event.event);
+      else if (event.result.started) {
+        const { site, snapshot, error, durationMs } = event.result;
+        if (snapshot && (event.result.outcome === "completed" || event.result.outcome === "requested")) {
+          const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
+          log.info(`${site.name}: snapshot ${snapshot.id} ${snapshot.status}${size} in ${formatDuration(durationMs)}`);
+        } else if (!single) {
+          // With one site the step's failure line says it; with several each failure gets its own annotation.
+          log.error(`${site.name}: ${errorLine(error, secrets)}`, { title: `Snapshot of ${site.name} failed` });
+        }
+      }
+    },
   });
+  const fatal = results.find((r) => r.outcome === "skipped")?.error;
+  const rows = results.map((r): SnapshotRow => ({ site: r.site, snapshot: r.snapshot ?? undefined, error: rowError(r, secrets), durationMs: r.durationMs }));
 
   const failed = rows.filter((r) => r.error !== undefined);
   const status = aggregateStatus(rows);
@@ -90,7 +79,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
   else if (failed.length) {
     const named = failed.slice(0, LISTED_FAILURES).map((r) => r.site.name);
     const more = failed.length > LISTED_FAILURES ? ` and ${failed.length - LISTED_FAILURES} more` : "";
-    failure = `${failed.length} of ${rows.length} snapshots${shard ? ` of ${shardName}` : ""} failed: ${named.join(", ")}${more}. ${fatal ?? failed[0]!.error}`;
+    failure = `${failed.length} of ${rows.length} snapshots${shard ? ` of ${shardName}` : ""} failed: ${named.join(", ")}${more}. ${fatal !== undefined ? errorLine(fatal, secrets) : failed[0]!.error}`;
   }
   return { outputs: outputs(rows, status, shard), failure };
 }
@@ -123,6 +112,17 @@ function outputs(rows: SnapshotRow[], status: string, shard: Shard | undefined):
   };
 }
 
-function isSnapshot(value: unknown): value is Snapshot {
-  return typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string" && "site_id" in value;
+/** A site's error line in the log, the summary and the outputs; undefined when it went well. */
+function rowError(result: SiteSnapshotResult, secrets: readonly string[]): string | undefined {
+  switch (result.outcome) {
+    case "completed":
+    case "requested":
+      return undefined;
+    case "skipped":
+      return `Skipped: ${errorLine(result.error, secrets)}`;
+    case "not_started":
+      return "Not started: the workflow run was cancelled.";
+    default:
+      return result.started ? errorLine(result.error, secrets) : "Not started: 'timeout-minutes' ran out before its turn.";
+  }
 }

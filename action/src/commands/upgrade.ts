@@ -1,18 +1,17 @@
 // `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
 
-import type { SiteOps, UpgradePipeline } from "../../../src/index.js";
+import { selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
 import { formatDuration } from "../../../src/format.js";
 import { errorLine } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
 import { log } from "../log.js";
-import { resolveSite } from "../sites.js";
 import { pipelineSummary } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { pipelineOutputs, resourceOf } from "./pipeline-outputs.js";
 import { pipelineTracker } from "./progress.js";
 
 export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
-  const site = await resolveSite(client, inputs.site);
+  const site = await selectSite(client, inputs.site, { signal });
   const target = [inputs.wpVersion && `WordPress ${inputs.wpVersion}`, inputs.phpVersion && `PHP ${inputs.phpVersion}`].filter(Boolean).join(" and ");
   log.info(`Upgrade of ${site.name} (${site.id}) to ${target}${inputs.requireApproval ? ", with approval" : ", without approval"}`);
   const tracker = pipelineTracker(site.name);

@@ -1,0 +1,67 @@
+// One line saying what failed, for people: the CLI's and the GitHub Action's error lines (and any program on the
+// client) describe errors here, each adding its own advice on what to change.
+
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  OperationFailedError,
+  PermissionDeniedError,
+  WaitTimeoutError,
+} from "./errors.js";
+import { apiErrorPhrase, maskSecrets } from "./format.js";
+
+/** The kinds of failure {@link describeError} tells apart, each of which can carry advice. */
+export type ErrorKind = "authentication" | "permission" | "api" | "aborted" | "timeout" | "connection" | "other";
+
+/** Options of {@link describeError}. */
+export interface DescribeErrorOptions {
+  /**
+   * How an API error's status and request id read: `"after"` (default) `Not found [HTTP 404, request req_1].`;
+   * `"before"` `Site Operations API 404: Not found. Request id: req_1.`
+   */
+  apiStatus?: "after" | "before";
+  /** A sentence added after the description of each kind of error, saying what to change. */
+  advice?: Partial<Record<ErrorKind, string>>;
+  /** The whole line for an aborted request (default: the error's message). */
+  aborted?: string;
+  /** Strings that never appear in the line (the API token): each replaced by `mask`. */
+  secrets?: readonly string[];
+  /** Default `[REDACTED]`. */
+  mask?: string;
+}
+
+/** What kind of failure `err` is. */
+export function errorKind(err: unknown): ErrorKind {
+  if (err instanceof AuthenticationError) return "authentication";
+  if (err instanceof PermissionDeniedError) return "permission";
+  if (err instanceof APIError) return "api";
+  if (err instanceof APIUserAbortError) return "aborted";
+  if (err instanceof WaitTimeoutError) return "timeout";
+  if (err instanceof APIConnectionError) return "connection";
+  return "other";
+}
+
+/**
+ * One line describing a failure: for an API error the service's message, its field errors, the HTTP status and
+ * the request id; for others their message; then the caller's advice for that kind. Never a stack trace, and
+ * `secrets` never appear in it.
+ */
+export function describeError(err: unknown, options: DescribeErrorOptions = {}): string {
+  const kind = errorKind(err);
+  let line: string;
+  if (err instanceof APIError) line = apiLine(err, options.apiStatus ?? "after");
+  else if (kind === "aborted" && options.aborted !== undefined) line = options.aborted;
+  else if (kind === "connection") line = `Cannot reach the Site Operations service: ${(err as Error).message}`;
+  else if (err instanceof OperationFailedError || err instanceof Error) line = err.message || err.name;
+  else line = String(err);
+  const advice = options.advice?.[kind];
+  if (advice) line = `${kind === "timeout" ? line.replace(/\.?$/, ".") : line} ${advice}`;
+  return maskSecrets(line, options.secrets ?? [], options.mask ?? "[REDACTED]");
+}
+
+function apiLine(err: APIError, status: "after" | "before"): string {
+  if (status === "before") return `Site Operations API ${err.status}: ${apiErrorPhrase(err)}.${err.requestId ? ` Request id: ${err.requestId}.` : ""}`;
+  return `${apiErrorPhrase(err)} [HTTP ${err.status}${err.requestId ? `, request ${err.requestId}` : ""}].`;
+}

@@ -1,0 +1,137 @@
+// A snapshot of many sites at once, the scheduled job of the CLI and the GitHub Action: `concurrency` sites at a
+// time, each through createSnapshot (create, upload, wait), under one deadline for the whole run, stopping after a
+// credential failure (every other site would fail alike) or an abort, with a per-site outcome and progress events.
+
+import { APIError, APIUserAbortError, AuthenticationError, OperationFailedError, PermissionDeniedError, SiteOpsError, WaitTimeoutError } from "../errors.js";
+import { mapPool } from "../pool.js";
+import type { Site } from "../resources/sites.js";
+import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
+import type { UploadOptions, UploadSource } from "../uploads.js";
+import type { OperationsClient } from "./client.js";
+import type { OperationEvent } from "./events.js";
+import { createSnapshot } from "./snapshot.js";
+
+/** Sites snapshotted at a time unless `concurrency` says otherwise. */
+export const DEFAULT_FLEET_CONCURRENCY = 4;
+
+/** How one site's snapshot went in a {@link snapshotFleet} run. */
+export type SiteSnapshotOutcome =
+  /** Waited for, and completed. */
+  | "completed"
+  /** Created (and uploaded) without waiting (`wait: false`). */
+  | "requested"
+  /** The request, the upload or the snapshot itself failed: see `error`. */
+  | "failed"
+  /** The run's deadline passed while waiting for it, or before its turn (`started` false). */
+  | "timed_out"
+  /** The signal aborted the run while this site's snapshot was under way; the service carries on with it. */
+  | "interrupted"
+  /** Not started: an earlier site's credentials were refused (`error` is that failure). */
+  | "skipped"
+  /** Not started: the signal aborted the run before its turn. */
+  | "not_started";
+
+/** One site's result in a {@link snapshotFleet} run. */
+export interface SiteSnapshotResult {
+  site: Site;
+  outcome: SiteSnapshotOutcome;
+  /** Whether its snapshot was requested at all. */
+  started: boolean;
+  /** The snapshot as last seen: the final one, or the latest seen before a failure; null when none was created. */
+  snapshot: Snapshot | null;
+  /** What failed (`failed`, `timed_out` while waiting, `interrupted`, and for `skipped` the credential failure
+   * that stopped the run); null otherwise. */
+  error: unknown;
+  /** The request id of an API failure, for the service's support. */
+  requestId: string | null;
+  /** Time spent on this site, 0 when it was not started. */
+  durationMs: number;
+}
+
+/** Progress of a {@link snapshotFleet} run: a site starting, an event of its snapshot, its result. */
+export type FleetSnapshotEvent =
+  | { type: "site.started"; site: Site }
+  | { type: "site.progress"; site: Site; event: OperationEvent }
+  | { type: "site.finished"; result: SiteSnapshotResult };
+
+/** Options of {@link snapshotFleet}. */
+export interface FleetSnapshotOptions {
+  /** Sites at a time; default {@link DEFAULT_FLEET_CONCURRENCY}. */
+  concurrency?: number;
+  /** Time for the whole run, in milliseconds: a site's wait ends when it runs out, and the sites whose turn
+   * comes after it are not started (`timed_out`). Only used while waiting; default none. */
+  timeout?: number;
+  /** Wait until each snapshot is completed or failed. Default true. */
+  wait?: boolean;
+  description?: string;
+  trigger?: SnapshotCreateParams["trigger"];
+  /** The data of the snapshot, uploaded after creating it: one site only (the same data cannot be several
+   * sites' snapshot). */
+  upload?: UploadSource;
+  uploadOptions?: Omit<UploadOptions, "signal" | "onProgress">;
+  /** Time between two polls while waiting, in milliseconds; default the waiter's. */
+  pollInterval?: number;
+  /** Aborts the run: the snapshots under way end `interrupted`, the others are not started. */
+  signal?: AbortSignal;
+  onProgress?: (event: FleetSnapshotEvent) => void;
+}
+
+/**
+ * Snapshots `sites`, `concurrency` at a time; resolves with one result per site, in the order of `sites`, and
+ * never rejects for one site's failure (each result says how it went). After a credential failure
+ * (AuthenticationError, PermissionDeniedError) the sites not yet started are `skipped`.
+ */
+export async function snapshotFleet(client: OperationsClient, sites: readonly Site[], options: FleetSnapshotOptions = {}): Promise<SiteSnapshotResult[]> {
+  if (options.upload !== undefined && sites.length !== 1) {
+    throw new SiteOpsError(`an upload is the data of one site's snapshot, not of ${sites.length}`);
+  }
+  const { signal, onProgress } = options;
+  const wait = options.wait ?? true;
+  const deadline = options.timeout !== undefined ? Date.now() + options.timeout : undefined;
+  let fatal: unknown;
+  let stopped = false;
+  const finish = (result: SiteSnapshotResult): SiteSnapshotResult => {
+    onProgress?.({ type: "site.finished", result });
+    return result;
+  };
+
+  return mapPool(sites, options.concurrency ?? DEFAULT_FLEET_CONCURRENCY, async (site): Promise<SiteSnapshotResult> => {
+    const result: SiteSnapshotResult = { site, outcome: "not_started", started: false, snapshot: null, error: null, requestId: null, durationMs: 0 };
+    if (stopped) return finish({ ...result, outcome: "skipped", error: fatal });
+    if (signal?.aborted) return finish(result);
+    const left = deadline === undefined ? undefined : deadline - Date.now();
+    if (wait && left !== undefined && left <= 0) return finish({ ...result, outcome: "timed_out" });
+    onProgress?.({ type: "site.started", site });
+    const begin = Date.now();
+    result.started = true;
+    try {
+      const snapshot = await createSnapshot(client, site.id, {
+        description: options.description,
+        trigger: options.trigger,
+        upload: options.upload,
+        uploadOptions: options.uploadOptions,
+        wait,
+        waitTimeout: left === undefined ? undefined : Math.max(1, left),
+        pollInterval: options.pollInterval,
+        signal,
+        onProgress: (event) => {
+          if ("snapshot" in event) result.snapshot = event.snapshot;
+          onProgress?.({ type: "site.progress", site, event });
+        },
+      });
+      result.snapshot = snapshot;
+      result.outcome = snapshot.status === "completed" ? "completed" : "requested";
+    } catch (err) {
+      if (err instanceof OperationFailedError) result.snapshot = err.resource as Snapshot;
+      result.error = err;
+      if (err instanceof APIError) result.requestId = err.requestId ?? null;
+      result.outcome = err instanceof APIUserAbortError && signal?.aborted ? "interrupted" : err instanceof WaitTimeoutError ? "timed_out" : "failed";
+      if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) {
+        if (!stopped) fatal = err;
+        stopped = true;
+      }
+    }
+    result.durationMs = Date.now() - begin;
+    return finish(result);
+  });
+}

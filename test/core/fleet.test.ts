@@ -1,0 +1,127 @@
+// The fleet operations against the emulator: site selection (ids, names, all, status, shard, the errors naming
+// what was not found), snapshotFleet (per-site outcomes, events, a credential failure stopping the run, abort,
+// the whole run's deadline) and describeError.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AuthenticationError,
+  describeError,
+  type FleetSnapshotEvent,
+  inShard,
+  lookupSites,
+  selectSites,
+  siteIdOf,
+  SiteSelectionError,
+  snapshotFleet,
+  type Site,
+} from "../../src/index.js";
+import { startTestEmulator, type TestEmulator } from "./helpers.js";
+
+let env: TestEmulator;
+let blog: Site;
+let shop: Site;
+
+beforeAll(async () => {
+  env = await startTestEmulator();
+  [blog, shop] = (await env.so.sites.list()).data as [Site, Site];
+});
+afterAll(async () => env.close());
+
+/** The responses the client had since `from` (an index into env.events). */
+function requestsSince(from: number): string[] {
+  return env.events.slice(from).flatMap((e) => (e.kind === "response" ? [`${e.method} ${e.path.split("?")[0]}`] : []));
+}
+
+describe("selectSites", () => {
+  it("fetches a few ids one by one, and answers any name from one listing", async () => {
+    let from = env.events.length;
+    expect((await selectSites(env.so, { refs: [shop.id, blog.id] })).map((s) => s.name)).toEqual(["Shop", "Blog"]);
+    expect(requestsSince(from)).toEqual([`GET /api/v1/sites/${shop.id}`, `GET /api/v1/sites/${blog.id}`]);
+    from = env.events.length;
+    expect((await selectSites(env.so, { refs: ["Shop", blog.id, "Blog"] })).map((s) => s.id)).toEqual([shop.id, blog.id]);
+    expect(requestsSince(from)).toEqual(["GET /api/v1/sites"]);
+    expect(await siteIdOf(env.so, blog.id)).toBe(blog.id);
+    expect(await siteIdOf(env.so, "Blog")).toBe(blog.id);
+  });
+
+  it("selects all sites, by status and by shard", async () => {
+    const all = await selectSites(env.so, { all: true });
+    expect(all.map((s) => s.id)).toEqual(expect.arrayContaining([blog.id, shop.id]));
+    const healthy = await selectSites(env.so, { all: true, statuses: ["healthy"] });
+    expect(healthy.every((s) => s.status === "healthy")).toBe(true);
+    const shard = { index: 1, count: 2 };
+    expect(await selectSites(env.so, { all: true, shard })).toEqual(all.filter((s) => inShard(s.id, shard)));
+  });
+
+  it("names every ref that matches no site, with a suggestion for a name in the wrong case", async () => {
+    const missing = await selectSites(env.so, { refs: ["blog"] }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SiteSelectionError);
+    expect(missing).toMatchObject({ code: "SITE_NOT_FOUND", missing: ["blog"], suggestion: "Blog" });
+    expect((missing as Error).message).toMatch(/^no site with the id or exact name "blog" in this account \(it has \d+ sites\); did you mean "Blog"\?$/);
+    const ids = await selectSites(env.so, { refs: ["site_0000000000000000", blog.id, "site_1111111111111111"] }).catch((e: unknown) => e);
+    expect(ids).toMatchObject({ code: "SITE_NOT_FOUND", missing: ["site_0000000000000000", "site_1111111111111111"] });
+  });
+
+  it("refuses a name several sites have, listing their ids", async () => {
+    const twins = await Promise.all([1, 2].map((n) => env.so.sites.create({ name: "Twin", url: `https://twin${n}.acme.test` })));
+    const err = await selectSites(env.so, { refs: ["Twin"] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "SITE_AMBIGUOUS", ambiguous: { name: "Twin", ids: twins.map((t) => t.id) } });
+    expect(await lookupSites(env.so, "name", "Twin")).toHaveLength(2);
+    expect((await lookupSites(env.so, "url", "https://twin1.acme.test")).map((s) => s.id)).toEqual([twins[0]!.id]);
+    await Promise.all(twins.map((t) => env.so.sites.delete(t.id)));
+  });
+});
+
+describe("snapshotFleet", () => {
+  it("snapshots every site, reporting events and a per-site outcome; one failing site does not stop the others", async () => {
+    await env.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${shop.id}/snapshots`, status: 422, count: 1 }] });
+    const events: FleetSnapshotEvent[] = [];
+    const results = await snapshotFleet(env.so, [blog, shop], { concurrency: 2, pollInterval: 20, onProgress: (e) => events.push(e) });
+    expect(results.map((r) => [r.site.id, r.outcome, r.started])).toEqual([
+      [blog.id, "completed", true],
+      [shop.id, "failed", true],
+    ]);
+    expect(results[0]!.snapshot).toMatchObject({ site_id: blog.id, status: "completed" });
+    expect(results[1]).toMatchObject({ snapshot: null, requestId: expect.stringMatching(/^req_/) });
+    expect(describeError(results[1]!.error)).toMatch(/\[HTTP 422, request req_\w+\]\.$/);
+    const of = (id: string) => events.filter((e) => (e.type === "site.finished" ? e.result.site.id : e.site.id) === id).map((e) => e.type);
+    expect(of(blog.id)[0]).toBe("site.started");
+    expect(of(blog.id)).toContain("site.progress");
+    expect(of(blog.id).at(-1)).toBe("site.finished");
+  });
+
+  it("skips the sites after a credential failure, naming it", async () => {
+    const refused = env.client({ apiToken: "sot_revokedOrWrong000000001", maxRetries: 0 });
+    const results = await snapshotFleet(refused, [blog, shop], { concurrency: 1, pollInterval: 20 });
+    expect(results.map((r) => r.outcome)).toEqual(["failed", "skipped"]);
+    expect(results[0]!.error).toBeInstanceOf(AuthenticationError);
+    expect(results[1]).toMatchObject({ started: false, error: results[0]!.error, durationMs: 0 });
+  });
+
+  it("does not wait past the run's deadline, and starts nothing after an abort", async () => {
+    const late = await snapshotFleet(env.so, [blog, shop], { concurrency: 1, timeout: 0 });
+    expect(late.map((r) => [r.outcome, r.started])).toEqual([
+      ["timed_out", false],
+      ["timed_out", false],
+    ]);
+    const requested = await snapshotFleet(env.so, [blog], { wait: false, timeout: 0 });
+    expect(requested[0]).toMatchObject({ outcome: "requested", snapshot: { site_id: blog.id } });
+    const aborted = await snapshotFleet(env.so, [blog, shop], { signal: AbortSignal.abort() });
+    expect(aborted.map((r) => r.outcome)).toEqual(["not_started", "not_started"]);
+  });
+
+  it("refuses one upload for several sites", async () => {
+    await expect(snapshotFleet(env.so, [blog, shop], { upload: Buffer.from("x") })).rejects.toThrow(/one site's snapshot, not of 2/);
+  });
+});
+
+describe("describeError", () => {
+  it("adds the caller's advice per kind of error and hides secrets", () => {
+    const err = new AuthenticationError(401, { error: "Invalid password hunter2x" }, { "x-request-id": "req_1" });
+    expect(describeError(err, { advice: { authentication: "Log in again." }, secrets: ["hunter2x"] })).toBe(
+      "Invalid password [REDACTED] [HTTP 401, request req_1]. Log in again.",
+    );
+    expect(describeError(err, { apiStatus: "before", mask: "***", secrets: ["hunter2x"] })).toBe(
+      "Site Operations API 401: Invalid password ***. Request id: req_1.",
+    );
+  });
+});
