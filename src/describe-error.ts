@@ -10,7 +10,7 @@ import {
   PermissionDeniedError,
   WaitTimeoutError,
 } from "./errors.js";
-import { apiErrorPhrase, maskSecrets } from "./format.js";
+import { apiErrorPhrase, maskSecrets } from "./internal/format.js";
 
 /** The kinds of failure {@link describeError} tells apart, each of which can carry advice. */
 export type ErrorKind = "authentication" | "permission" | "api" | "aborted" | "timeout" | "connection" | "other";

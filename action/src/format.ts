@@ -1,5 +1,5 @@
 // How errors read in the log, the annotations and the job summary: the core's describeError with the action's
-// advice, as sentences (sizes and durations: src/format.ts, shared with the CLI).
+// advice, as sentences (sizes and durations: src/internal/format.ts, shared with the CLI).
 
 import { describeError, SiteSelectionError } from "../../src/index.js";
 

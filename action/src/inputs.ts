@@ -1,7 +1,7 @@
 // The action's inputs, read once and checked into one typed object. Every problem found is reported at once,
 // in one line naming the input, before anything talks to the service.
 
-import { parseShard, ShardSpecError, type Shard } from "../../src/shards.js";
+import { parseShard, type Shard, ShardSpecError } from "../../src/index.js";
 import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve"] as const;

@@ -9,7 +9,7 @@ import { parseDuration, parseTime } from "../duration.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatLocalTime } from "../output/format.js";
 import { pick, printStream } from "../output/printer.js";
-import { safeJson } from "../../src/sanitize.js";
+import { safeJson } from "../../src/internal/sanitize.js";
 import { renderTable, type Column } from "../output/table.js";
 import { defineCommand } from "../runner.js";
 import { siteIdOf } from "../sites.js";

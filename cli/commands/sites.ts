@@ -5,7 +5,7 @@ import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCrea
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { printObject, printStream } from "../output/printer.js";
-import { clean, safeJson } from "../../src/sanitize.js";
+import { clean, safeJson } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, type Column } from "../output/table.js";
 import { confirm } from "../prompt.js";

@@ -12,7 +12,7 @@ import { parseDuration } from "../duration.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../output/format.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../output/progress.js";
-import { clean } from "../../src/sanitize.js";
+import { clean } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
 import type { LeafSpec } from "../spec.js";

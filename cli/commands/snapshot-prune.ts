@@ -8,7 +8,7 @@ import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";
 import { createProgress } from "../output/progress.js";
-import { clean } from "../../src/sanitize.js";
+import { clean } from "../../src/internal/sanitize.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
 import type { LeafSpec } from "../spec.js";
 import { errorInfo, JOB_FLAGS, runJob, type ErrorInfo } from "./job.js";

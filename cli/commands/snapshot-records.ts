@@ -7,7 +7,7 @@ import { EXIT, worstExitCode } from "../exit-codes.js";
 import { formatBytes, formatDuration } from "../output/format.js";
 import { pick } from "../output/printer.js";
 import type { Progress } from "../output/progress.js";
-import { clean, safeJson } from "../../src/sanitize.js";
+import { clean, safeJson } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";

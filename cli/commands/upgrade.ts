@@ -9,7 +9,7 @@ import { parseDuration } from "../duration.js";
 import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
 import { errorLine, formatDuration } from "../output/format.js";
 import { createProgress, type Progress } from "../output/progress.js";
-import { clean } from "../../src/sanitize.js";
+import { clean } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../pipelines.js";
 import { defineCommand } from "../runner.js";

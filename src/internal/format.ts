@@ -1,7 +1,7 @@
 // How sizes and durations read for people: the CLI's tables and progress lines and the GitHub Action's log and
 // job summary print them alike, and the API errors and secrets in their error lines.
 
-import type { APIError } from "./errors.js";
+import type { APIError } from "../errors.js";
 
 /** 512 B, 1.5 KiB, 20 MiB; "" for an unknown size. */
 export function formatBytes(bytes: number | null | undefined): string {

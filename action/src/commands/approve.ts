@@ -2,7 +2,7 @@
 // fails or is rolled back fails the step.
 
 import { NotFoundError, selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
-import { formatDuration } from "../../../src/format.js";
+import { formatDuration } from "../../../src/internal/format.js";
 import { errorLine } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
 import { defaultComment } from "../run-info.js";

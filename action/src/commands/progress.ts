@@ -2,7 +2,7 @@
 // tracker saw: after a timeout or failure that is what the outputs and the summary report.
 
 import type { OperationEvent, Snapshot, UpgradePipeline } from "../../../src/index.js";
-import { formatBytes } from "../../../src/format.js";
+import { formatBytes } from "../../../src/internal/format.js";
 import { log } from "../log.js";
 
 /** Upload progress is logged at most once per this share of the file. */

@@ -1,7 +1,7 @@
 // `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
 
 import { selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
-import { formatDuration } from "../../../src/format.js";
+import { formatDuration } from "../../../src/internal/format.js";
 import { errorLine } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
 import { log } from "../log.js";
