@@ -1,5 +1,5 @@
 // The retry primitive and the connection circuit on their own, with injected randomness and clocks (no server,
-// no wall-clock time). The rate limiter has its own file (rate-limiter.test.ts).
+// no wall-clock time). The rate limiter has its own file (rate-limiter-unit.test.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APIUserAbortError } from "../../src/index.js";
 import { CIRCUIT_OPEN_MS, ConnectionCircuit } from "../../src/internal/circuit.js";
