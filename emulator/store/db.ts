@@ -2,6 +2,7 @@
 // sets the pragmas the emulator relies on: WAL for concurrent readers, foreign keys for cascading deletes.
 import type { SQLInputValue, StatementResultingChanges } from "node:sqlite";
 import { createRequire } from "node:module";
+import { unsupportedNode } from "../../src/node-support.js";
 import { MIGRATIONS } from "./migrations.js";
 
 type Params = SQLInputValue[] | [Record<string, SQLInputValue>, ...SQLInputValue[]];
@@ -21,9 +22,6 @@ export interface Database {
   /** Wraps `fn` so that each call runs in one transaction (a savepoint when nested), rolled back on a throw. */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
 }
-
-/** The Node.js line node:sqlite needs unflagged (README, "Node.js versions"). */
-export const SQLITE_NODE = "22.13";
 
 /**
  * node:sqlite, loaded on first use rather than imported: Node 20 has none, and the caller says so in a sentence.
@@ -46,9 +44,7 @@ function loadSqlite(): typeof import("node:sqlite") {
   } finally {
     process.emitWarning = emitWarning;
   }
-  throw new Error(
-    `the emulator needs Node.js ${SQLITE_NODE} or later (its database is the built-in node:sqlite); this is Node.js ${process.versions.node}: install Node.js 24 LTS (https://nodejs.org) and run it again`,
-  );
+  throw new Error(unsupportedNode("the emulator (its database is Node's built-in node:sqlite)") ?? "node:sqlite did not load");
 }
 
 let DatabaseClass: (new (file: string) => Database) | undefined;
@@ -93,10 +89,18 @@ function databaseClass(): new (file: string) => Database {
 
 export function openDatabase(file: string): Database {
   // TEMPORARY (storage decision, BENCHMARKS.md): the comparison run opens better-sqlite3 from this path.
+  // better-sqlite3 12.11.1 on Node 24 aborts when V8 collects a statement, so that run keeps every one alive.
   const legacy = process.env.SITEOPS_BENCH_BETTER_SQLITE3;
-  const db = legacy
-    ? (new (createRequire(import.meta.url)(legacy) as new (f: string) => Database)(file) as Database)
-    : new (databaseClass())(file);
+  const db = legacy ? (new (createRequire(import.meta.url)(legacy) as new (f: string) => Database)(file) as Database) : new (databaseClass())(file);
+  if (legacy) {
+    const kept: Statement[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = (sql: string) => {
+      const s = prepare(sql);
+      kept.push(s);
+      return s;
+    };
+  }
   if (file !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000");
   migrate(db);

@@ -82,7 +82,6 @@ describe("the packed package, installed for the client and the CLI", () => {
     const peers = [
       "fastify",
       "@fastify/type-provider-typebox",
-      "better-sqlite3",
       "jose",
       "otplib",
       "typebox",
