@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 300_000);
 
 function run20(args: string[]) {
-  const r = spawnSync(node20, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(node20, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", SITEOPS_NO_COMPILE_CACHE: "1" } });
   const version = spawnSync(node20, ["--version"], { encoding: "utf8" }).stdout.trim().slice(1);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, version };
 }
