@@ -28,8 +28,6 @@ export async function spawnEmulator(
     root?: string;
     /** The seed's `generate` shorthand: a fleet on top of `sites`. */
     generate?: { sites: number; snapshots_per_site?: number };
-    /** More environment for the emulator's process. */
-    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<BenchEmulator> {
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
@@ -54,7 +52,7 @@ export async function spawnEmulator(
       ...(options.dbFile ? ["--db", path.join(dir, "bench.db")] : []),
       ...(options.args ?? []),
     ],
-    { ...process.env, NODE_ENV: "production", ...options.env },
+    { ...process.env, NODE_ENV: "production" },
     root,
   );
   return {

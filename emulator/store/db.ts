@@ -1,7 +1,6 @@
 // Opens the SQLite database (Node's built-in node:sqlite, no native add-on to build), applies migrations, and
 // sets the pragmas the emulator relies on: WAL for concurrent readers, foreign keys for cascading deletes.
 import type { SQLInputValue, StatementResultingChanges } from "node:sqlite";
-import { createRequire } from "node:module";
 import { unsupportedNode } from "../../src/node-support.js";
 import { MIGRATIONS } from "./migrations.js";
 
@@ -88,19 +87,7 @@ function databaseClass(): new (file: string) => Database {
 }
 
 export function openDatabase(file: string): Database {
-  // TEMPORARY (storage decision, BENCHMARKS.md): the comparison run opens better-sqlite3 from this path.
-  // better-sqlite3 12.11.1 on Node 24 aborts when V8 collects a statement, so that run keeps every one alive.
-  const legacy = process.env.SITEOPS_BENCH_BETTER_SQLITE3;
-  const db = legacy ? (new (createRequire(import.meta.url)(legacy) as new (f: string) => Database)(file) as Database) : new (databaseClass())(file);
-  if (legacy) {
-    const kept: Statement[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = (sql: string) => {
-      const s = prepare(sql);
-      kept.push(s);
-      return s;
-    };
-  }
+  const db = new (databaseClass())(file);
   if (file !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000");
   migrate(db);

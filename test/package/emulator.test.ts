@@ -6,16 +6,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PKG, Project, readmeBlock, unexplainedWarnings } from "./helpers.js";
 
-const PEERS = [
-  "fastify",
-  "@fastify/type-provider-typebox",
-  "jose",
-  "otplib",
-  "typebox",
-  "@fastify/cookie",
-  "@fastify/csrf-protection",
-  "@fastify/formbody",
-];
+const PEERS = ["fastify", "@fastify/type-provider-typebox", "jose", "otplib", "typebox", "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody"];
 
 describe("the packed package, installed with the emulator's peers", () => {
   let project: Project;
