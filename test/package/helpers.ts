@@ -37,7 +37,7 @@ export function unexplainedWarnings(output: string): string[] {
 }
 
 /** This machine's npm configuration warns about a setting of its own (nodedir); nothing a user would see. */
-export function npmWarnings(output: string): string[] {
+function npmWarnings(output: string): string[] {
   return output.split("\n").filter((l) => /^npm warn/i.test(l) && !/Unknown user config "nodedir"/.test(l));
 }
 
