@@ -18,7 +18,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { inputEnv } from "../test/action/run-action.js";
 import { TOKEN, writeSeed } from "./core-helpers.js";
 
@@ -133,7 +133,7 @@ async function fleetRun(shards: number, seedFile: string): Promise<Figures> {
   } finally {
     await emu.stop();
   }
-  const db = new Database(path.join(dir, "fleet.db"), { readonly: true });
+  const db = new DatabaseSync(path.join(dir, "fleet.db"), { readOnly: true });
   const completed = (db.prepare("SELECT COUNT(DISTINCT site_id) AS n FROM snapshots WHERE status = 'completed'").get() as { n: number }).n;
   const duplicates = (db.prepare("SELECT COUNT(*) AS n FROM (SELECT site_id FROM snapshots GROUP BY site_id HAVING COUNT(*) > 1)").get() as { n: number }).n;
   db.close();

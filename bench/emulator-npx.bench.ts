@@ -1,8 +1,7 @@
 // The emulator from anywhere, for a user of the installed package: `npx -p siteops -p <peers...> siteops
 // emulator --demo` (the command the README gives and the missing-peers line implies), timed from the command
-// to the JSON start-up line. Cold: a fresh npm cache, so every package comes from the registry and
-// better-sqlite3 installs as it would for a user (here: a source build, its prebuilt download being
-// unreachable). Warm: the same cache again. Baseline, in the same run: the copy npx installed, started directly
+// to the JSON start-up line. Cold: a fresh npm cache, so every package comes from the registry (none has a
+// native part to build: the emulator's SQLite is Node's node:sqlite). Warm: the same cache again. Baseline, in the same run: the copy npx installed, started directly
 // (`node .../node_modules/siteops/bin/siteops.js emulator --demo`, as from a project with the peers installed).
 //   npm run bench -- emulator-npx      (needs dist/: npm run build; about 1.5 minutes, most of it the cold run)
 import { spawn, spawnSync } from "node:child_process";
@@ -15,7 +14,7 @@ import { table } from "./core-helpers.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WARM_RUNS = 5;
 const peers = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).peerDependencies as Record<string, string>;
-const EMULATOR_PEERS = ["fastify", "@fastify/type-provider-typebox", "better-sqlite3", "jose", "otplib", "typebox"].map((p) => `${p}@${peers[p]}`);
+const EMULATOR_PEERS = ["fastify", "@fastify/type-provider-typebox", "jose", "otplib", "typebox"].map((p) => `${p}@${peers[p]}`);
 
 /** Seconds from spawning `cmd` to its first stdout line; the whole process group is stopped then. */
 function timeToStartLine(cmd: string, args: string[], cwd: string): Promise<number> {

@@ -10,8 +10,7 @@
 // Run: npm run bench -- emulator-scale
 import path from "node:path";
 import { loadavg } from "node:os";
-import { createRequire } from "node:module";
-import type BetterSqlite3 from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { mib, median, ratio } from "./lib/processes.js";
 import { TOKEN, spawnEmulator, table, type BenchEmulator } from "./core-helpers.js";
 import { startEmulator, type SeedFile } from "../emulator/index.js";
@@ -148,8 +147,7 @@ try {
   );
 
   // The SQL of the listing on the 10,000-site file: before (OFFSET, COUNT per request) and now (keyed read).
-  const Driver = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
-  const db = new Driver(path.join(fleet.dir, "bench.db"), { readonly: true });
+  const db = new DatabaseSync(path.join(fleet.dir, "bench.db"), { readOnly: true });
   const acct = (db.prepare("SELECT id FROM accounts").get() as { id: string }).id;
   const offsetQ = db.prepare("SELECT * FROM sites WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?");
   const countQ = db.prepare("SELECT COUNT(*) AS n FROM sites WHERE account_id = ?");

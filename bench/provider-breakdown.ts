@@ -55,11 +55,11 @@ export function providerCategory(stack: Frame[]): string {
 
 function emulatorCategory(stack: Frame[]): string {
   const { native } = leaf(stack);
-  if (native && SQLITE_NATIVE.has(native)) return "SQLite (better-sqlite3, native)";
+  if (native && SQLITE_NATIVE.has(native)) return "SQLite (node:sqlite, native)";
   const c = common(stack);
   if (c) return c;
   const m = leaf(stack).frame.module;
-  if (m.includes("better-sqlite3")) return "SQLite (better-sqlite3, native)";
+  if (m === "node:sqlite") return "SQLite (node:sqlite, native)";
   if (m.startsWith("emulator/")) return m;
   if (
     /node_modules\/(@fastify|fastify|find-my-way|avvio|fast-json-stringify|light-my-request|fast-querystring|typebox|ajv|secure-json-parse|rfdc|toad-cache|pino)/.test(

@@ -2,6 +2,7 @@
 // top-level help, --version and `completion` itself. Exit codes: exit-codes.ts.
 import { pathToFileURL } from "node:url";
 import { VERSION } from "../src/internal/version.js";
+import { unsupportedNode } from "../src/internal/node-support.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
@@ -66,6 +67,11 @@ const PLAIN_COMPLETION: Record<string, { subcommands?: Record<string, string[]>;
 /** Runs `siteops ...argv`; resolves to the exit code. `entry` is what bin/siteops.js provides. */
 export async function main(argv: string[], entry?: Host): Promise<number> {
   host = entry;
+  const unsupported = unsupportedNode("siteops");
+  if (unsupported) {
+    process.stderr.write(`${unsupported}\n`);
+    return EXIT.FAILED;
+  }
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     if (name === "help" && rest.length) return main([...rest, "--help"]);

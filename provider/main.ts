@@ -2,6 +2,7 @@
 // the provider and its RPC server (serve.ts, a separate file in the bundle), serving until Terraform's
 // go-plugin client sends Shutdown.
 import { createRequire } from "node:module";
+import { unsupportedNode } from "../src/internal/node-support.js";
 import { servePlugin, type RpcModule } from "./protocol/plugin-server.js";
 
 declare const __SITEOPS_SERVE_FILE__: string | undefined;
@@ -9,6 +10,12 @@ declare const __SITEOPS_SERVE_FILE__: string | undefined;
 async function loadRpc(): Promise<RpcModule> {
   if (typeof __SITEOPS_SERVE_FILE__ !== "undefined") return (createRequire(import.meta.url)(__SITEOPS_SERVE_FILE__) as { rpc: RpcModule }).rpc;
   return (await import("./serve.js")).rpc;
+}
+
+const unsupported = unsupportedNode("the siteops Terraform provider");
+if (unsupported) {
+  process.stderr.write(`${unsupported}\n`);
+  process.exit(1);
 }
 
 servePlugin(loadRpc).catch((err: unknown) => {

@@ -150,7 +150,7 @@ export default async function buildProvider({
     launcher,
     [
       "#!/bin/sh",
-      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (>= 20).`,
+      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (>= 22.13).`,
       `NODE="\${SITEOPS_NODE:-node}"`,
       `command -v "$NODE" >/dev/null 2>&1 || NODE=${JSON.stringify(process.execPath)}`,
       `exec "$NODE" "$(dirname "$0")/${BUNDLE_NAME}" "$@"`,

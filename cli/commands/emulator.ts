@@ -10,7 +10,6 @@ import type { Command } from "../command.js";
 const EMULATOR_PEERS = [
   "fastify",
   "@fastify/type-provider-typebox",
-  "better-sqlite3",
   "jose",
   "otplib",
   "typebox",

@@ -154,7 +154,7 @@ export type SiteColumns = Partial<
 export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns): void {
   const names = Object.keys(columns) as (keyof SiteColumns)[];
   if (names.length === 0) return;
-  stmt(db, `UPDATE sites SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...names.map((n) => columns[n]), siteId);
+  stmt(db, `UPDATE sites SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...names.map((n) => columns[n] ?? null), siteId);
   siteCache.get(db)?.delete(siteId);
 }
 

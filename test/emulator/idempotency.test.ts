@@ -1,5 +1,6 @@
 // Idempotency-Key on POST: a replay returns the first response and creates nothing; the same key
 // with another body is 422; keys are per user and expire after 24 h.
+import type { SQLInputValue } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, advanceClock, api, startTestEmulator } from "./helpers.js";
@@ -13,7 +14,7 @@ afterAll(async () => {
   await emu.close();
 });
 
-const count = (sql: string, ...args: unknown[]) => (emu.context.db.prepare(sql).get(...args) as { n: number }).n;
+const count = (sql: string, ...args: SQLInputValue[]) => (emu.context.db.prepare(sql).get(...args) as { n: number }).n;
 const post = (path: string, body: unknown, key: string, token: string = TOKENS.owner) =>
   api(emu, "POST", path, { token, body, headers: { "idempotency-key": key } });
 

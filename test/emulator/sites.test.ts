@@ -1,5 +1,6 @@
 // /api/v1/sites against the emulator: create (defaults, validation, uniqueness per account), read,
 // update, delete with its children, roles, other accounts, activity and webhook events.
+import type { SQLInputValue } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../../emulator/versions.js";
@@ -18,7 +19,7 @@ afterAll(async () => {
   await emu.close();
 });
 
-const count = (sql: string, ...args: unknown[]) => (emu.context.db.prepare(sql).get(...args) as { n: number }).n;
+const count = (sql: string, ...args: SQLInputValue[]) => (emu.context.db.prepare(sql).get(...args) as { n: number }).n;
 
 describe("POST /sites", () => {
   it("creates a site with the current versions by default and runs its first health check", async () => {

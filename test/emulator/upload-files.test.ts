@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, api, startTestEmulator, waitFor } from "./helpers.js";
@@ -95,7 +95,7 @@ describe("snapshot files on disk", () => {
   it("a partial file whose snapshot stopped uploading (failed) does not survive the next start", async () => {
     await emu!.close();
     emu = undefined;
-    const sqlite = new Database(db);
+    const sqlite = new DatabaseSync(db);
     sqlite.prepare("UPDATE snapshots SET status = 'failed' WHERE id = ?").run(partial);
     sqlite.close();
     emu = await start();

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { Project, npmInstallArgs, npmWarnings, readmeBlock } from "./helpers.js";
+import { Project, npmInstallArgs, readmeBlock, unexplainedWarnings } from "./helpers.js";
 
 const TOKEN = "sot_consumerCdkPackageTest0001";
 /** npm as the tests run it inside a consumer project: from the cache when it can, quietly, no scripts. */
@@ -50,7 +50,7 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
 
     it("installs with the README's line: no peer conflict, no unexplained warning", () => {
       expect(project.installOutput).not.toContain("ERESOLVE");
-      expect(npmWarnings(project.installOutput).filter((l) => !/EBADENGINE/.test(l))).toEqual([]);
+      expect(unexplainedWarnings(project.installOutput).filter((l) => !/EBADENGINE/.test(l))).toEqual([]);
       const pkg = JSON.parse(readFileSync(path.join(project.dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
       expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining([flavor, "constructs", "siteops"]));
     });

@@ -1,7 +1,7 @@
 // The consumer's path: the packed tarball installed into a fresh temp project with the README's own install
 // lines, then the README's snippets and the CLI run from there, never from the source tree. Each test file
-// installs one project once (beforeAll). The commands a consumer runs use SITEOPS_TEST_NODE when set (the
-// Node 24 leg of .ci/run), else this Node; npm itself and the emulator the tests talk to stay on this Node.
+// installs one project once (beforeAll). The commands a consumer runs, npm included, use SITEOPS_TEST_NODE when
+// set (.ci/run's legs on 22, 24 and 26), else this Node; an emulator a test starts in-process runs on this Node.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -15,9 +15,6 @@ export const PKG = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf
 };
 /** The Node.js a consumer runs the package with. */
 export const NODE = process.env.SITEOPS_TEST_NODE || process.execPath;
-/** True when that Node can load this Node's native modules (better-sqlite3 is built once, for this Node). */
-export const SAME_ABI =
-  NODE === process.execPath || spawnSync(NODE, ["-p", "process.versions.modules"], { encoding: "utf8" }).stdout.trim() === process.versions.modules;
 const TSX_LOADER = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
@@ -27,8 +24,20 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * npm's warnings that README.md ("Install") does not explain: all but its install-scripts notice when the only
+ * package it names is siteops itself (its `prepare` hook, which a tarball install never runs).
+ */
+export function unexplainedWarnings(output: string): string[] {
+  return npmWarnings(output).filter((l) => {
+    const listed = /^npm warn install-scripts {2,}(\S+)@/i.exec(l);
+    if (listed) return listed[1] !== "siteops";
+    return !/^npm warn install-scripts/i.test(l);
+  });
+}
+
 /** This machine's npm configuration warns about a setting of its own (nodedir); nothing a user would see. */
-export function npmWarnings(output: string): string[] {
+function npmWarnings(output: string): string[] {
   return output.split("\n").filter((l) => /^npm warn/i.test(l) && !/Unknown user config "nodedir"/.test(l));
 }
 
@@ -103,9 +112,8 @@ export class Project {
   /**
    * Packs the package (dist/ must be built) and installs it into a fresh project with these `npm install`
    * arguments; the word "siteops" or "siteops-<version>.tgz" stands for the tarball, as in the README.
-   * `replace` swaps other arguments (better-sqlite3 for the repository's already built copy).
    */
-  static async create(label: string, args: string[], replace: Record<string, string> = {}): Promise<Project> {
+  static async create(label: string, args: string[]): Promise<Project> {
     if (!existsSync(path.join(ROOT, "dist/src/index.js"))) throw new Error("dist/ is missing: run npm run build before these tests");
     const dir = mkdtempSync(path.join(tmpdir(), `siteops-consumer-${label}-`));
     const home = path.join(dir, "home");
@@ -121,10 +129,10 @@ export class Project {
     if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
     const tarball = path.join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
     writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: `consumer-${label}`, private: true, type: "module" }, null, 2)}\n`);
-    const words = args.map((a) => (/^(\.\/)?siteops(-[\d.]+\.tgz)?$/.test(a) ? tarball : (replace[a] ?? a)));
+    const words = args.map((a) => (/^(\.\/)?siteops(-[\d.]+\.tgz)?$/.test(a) ? tarball : a));
     const project = new Project(dir, home, bin, tarball, "");
-    // --ignore-scripts: nothing installed here needs a script, and a linked better-sqlite3 would be rebuilt.
-    const r = await collect("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...words], { cwd: dir, env: env(project) });
+    // Scripts as a user's install runs them (npm itself runs on NODE: project.bin is first on PATH).
+    const r = await collect("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...words], { cwd: dir, env: env(project) });
     if (r.code !== 0) throw new Error(`npm install ${words.join(" ")} failed:\n${r.stdout}${r.stderr}`);
     return new Project(dir, home, bin, tarball, `${r.stdout}${r.stderr}`);
   }
