@@ -63,6 +63,8 @@ function badHost(req: FastifyRequest): string | null {
 function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | undefined): onRequestHookHandler {
   return (req, reply, done) => {
     reply.header("X-Request-Id", req.id);
+    // Nothing the emulator answers may be kept by a cache: API answers carry tokens, JWTs, webhook secrets.
+    reply.header("Cache-Control", "no-store");
     const hostError = badHost(req);
     if (hostError) return done(badRequest(hostError));
     // A DELETE has no body: one that declares JSON but sends nothing is not "malformed JSON".
@@ -71,8 +73,16 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
     }
     const route = req.routeOptions.url;
     // Matched routes outside the API (control API, /openapi.json) have rules of their own; unknown paths
-    // (404) are rate limited by address like any unauthenticated call.
-    if (route !== undefined && !route.startsWith("/api/")) return done();
+    // (404) are rate limited by address like any unauthenticated call, and so is the web console.
+    if (route !== undefined && !route.startsWith("/api/")) {
+      if (!limiter || route.startsWith("/__emulator") || route === "/openapi.json") return done();
+      try {
+        limiter.check(reply, [addressKey(req)]);
+      } catch (err) {
+        return done(err as Error);
+      }
+      return done();
+    }
     const config = req.routeOptions.config;
     const finish = (auth: AuthContext | undefined, authError?: unknown): void => {
       try {
@@ -158,6 +168,16 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
   // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
   app.removeContentTypeParser("text/plain");
+
+  // CONNECT never reaches Fastify (Node hands the socket to a "connect" listener, or drops it without a word):
+  // answer it in the design's error shape.
+  app.server.on("connect", (req: { method?: string }, socket: import("node:net").Socket) => {
+    const id = nextRequestId();
+    const body = JSON.stringify({ error: `Method ${req.method ?? "CONNECT"} not allowed` });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 
   const { faults } = controls;
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;

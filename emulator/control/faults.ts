@@ -34,24 +34,55 @@ export interface FaultRule {
 }
 
 interface ActiveRule extends FaultRule {
-  regex: RegExp;
+  glob: GlobToken[];
   remaining: number;
   hits: number;
 }
 
-function globToRegExp(glob: string): RegExp {
-  let re = "";
+type GlobToken = string | "?" | "*" | "**";
+
+/** A glob as tokens: one character, "?" (one character but "/"), "*" (a run without "/"), "**" (any run). */
+function compileGlob(glob: string): GlobToken[] {
+  const tokens: GlobToken[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        re += ".*";
-        i++;
-      } else re += "[^/]*";
-    } else if (c === "?") re += "[^/]";
-    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    if (c === "*" && glob[i + 1] === "*") {
+      while (glob[i + 1] === "*") i++;
+      tokens.push("**");
+    } else tokens.push(c === "*" ? "*" : c === "?" ? "?" : `=${c}`);
   }
-  return new RegExp(`^${re}$`);
+  return tokens;
+}
+
+/**
+ * Whether `path` matches the glob, in time proportional to path x glob length whatever the glob (a regular
+ * expression of many `**` backtracks for seconds on a long path and blocks every request meanwhile).
+ */
+function globMatches(tokens: GlobToken[], path: string): boolean {
+  const n = tokens.length;
+  let states = new Uint8Array(n + 1);
+  const close = (s: Uint8Array): void => {
+    for (let i = 0; i < n; i++) if (s[i] && (tokens[i] === "*" || tokens[i] === "**")) s[i + 1] = 1;
+  };
+  states[0] = 1;
+  close(states);
+  for (let k = 0; k < path.length; k++) {
+    const ch = path[k]!;
+    const next = new Uint8Array(n + 1);
+    let any = false;
+    for (let i = 0; i < n; i++) {
+      if (!states[i]) continue;
+      const t = tokens[i]!;
+      if (t === "**" || (t === "*" && ch !== "/")) next[i] = 1;
+      else if ((t === "?" && ch !== "/") || t === `=${ch}`) next[i + 1] = 1;
+      else continue;
+      any = true;
+    }
+    if (!any) return false;
+    close(next);
+    states = next;
+  }
+  return states[n] === 1;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -67,7 +98,7 @@ export class Faults {
   #rules: ActiveRule[] = [];
 
   set(rules: FaultRule[]): void {
-    this.#rules = rules.map((r) => ({ ...r, regex: globToRegExp(r.path), remaining: r.count ?? Infinity, hits: 0 }));
+    this.#rules = rules.map((r) => ({ ...r, glob: compileGlob(r.path), remaining: r.count ?? Infinity, hits: 0 }));
   }
 
   add(rules: FaultRule[]): void {
@@ -86,14 +117,14 @@ export class Faults {
   }
 
   list(): (FaultRule & { hits: number; remaining: number | null })[] {
-    return this.#rules.map(({ regex: _regex, remaining, ...r }) => ({ ...r, remaining: Number.isFinite(remaining) ? remaining : null }));
+    return this.#rules.map(({ glob: _glob, remaining, ...r }) => ({ ...r, remaining: Number.isFinite(remaining) ? remaining : null }));
   }
 
   #match(method: string, path: string): ActiveRule | undefined {
     for (const r of this.#rules) {
       if (r.remaining <= 0) continue;
       if (r.method && r.method.toUpperCase() !== method) continue;
-      if (!r.regex.test(path)) continue;
+      if (!globMatches(r.glob, path)) continue;
       if (r.rate !== undefined && Math.random() >= r.rate) continue;
       r.remaining--;
       r.hits++;

@@ -6,6 +6,7 @@ import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
@@ -90,10 +91,12 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
   if (input.name != null) {
     if (typeof input.name !== "string" || input.name.trim() === "") errors.add("name", "can't be blank");
     else if (input.name.length > 255) errors.add("name", "is too long (maximum is 255 characters)");
+    else if (hasControlCharacters(input.name)) errors.add("name", CONTROL_CHARACTERS);
   }
   if (input.url != null) {
     if (typeof input.url !== "string" || input.url.trim() === "") errors.add("url", "can't be blank");
     else if (input.url.length > 2048) errors.add("url", "is too long (maximum is 2048 characters)");
+    else if (hasControlCharacters(input.url, "url")) errors.add("url", CONTROL_CHARACTERS);
     else if (!isHttpUrl(input.url)) errors.add("url", "is invalid");
     else {
       const taken = siteWithSameUrl(ctx, accountId, input.url);

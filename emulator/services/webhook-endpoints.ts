@@ -7,6 +7,7 @@ import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { EVENT_TYPES } from "../events.js";
 import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
 import type { PageSource } from "../store/db.js";
@@ -27,6 +28,7 @@ const KNOWN_EVENTS = new Set<string>(EVENT_TYPES);
 function checkUrl(ctx: EmulatorContext, errors: FieldErrorCollector, url: string): void {
   if (url.trim() === "") return void errors.add("url", "can't be blank");
   if (url.length > 2048) return void errors.add("url", "is too long (maximum is 2048 characters)");
+  if (hasControlCharacters(url, "url")) return void errors.add("url", CONTROL_CHARACTERS);
   let u: URL;
   try {
     u = new URL(url);
