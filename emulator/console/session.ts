@@ -117,7 +117,8 @@ export function signOut(ctx: EmulatorContext, req: FastifyRequest, reply: Fastif
 
 /** The signed-in user (role re-read on every request), or undefined. */
 export function currentUser(ctx: EmulatorContext, req: FastifyRequest): ConsoleUser | undefined {
-  const id = req.cookies[SESSION_COOKIE];
+  // No cookies parsed yet when a request is refused before the console's hooks ran (a 429 of --rate-limit).
+  const id = (req.cookies as Record<string, string | undefined> | null)?.[SESSION_COOKIE];
   if (!id) return undefined;
   const { sessions } = storesOf(ctx);
   const key = hashToken(id);
