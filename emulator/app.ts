@@ -162,7 +162,13 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     frameworkErrors: (err, req, reply) => handleError(err as FastifyError, req, reply),
     clientErrorHandler: clientErrorHandler(nextRequestId),
     // A missing Host is answered by badHost() in the design's shape, not by Node with an empty 400.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      // How often Node looks for requests past requestTimeout (its default, 30 s, lets a drip outlive it).
+      connectionsCheckingInterval: Math.min(5000, ctx.options.requestTimeout * 1000),
+      headersTimeout: Math.min(60_000, ctx.options.requestTimeout * 1000),
+    },
+    requestTimeout: ctx.options.requestTimeout * 1000,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string

@@ -63,18 +63,26 @@ export function isHttpUrl(value: string): boolean {
 /**
  * The form two site URLs are compared in: scheme and host lowercased (and IDNs in punycode, by URL),
  * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
- * `https://blog.acme.test` are the same site; the path's case and the query still count.
+ * `https://blog.acme.test` are the same site; the path's case and the query still count. Spellings of one
+ * URL are one URL: a host's trailing dot (`uniq.example.`) is dropped, and a percent-encoded unreserved
+ * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2).
  */
 export function siteUrlKey(value: string): string {
   const u = new URL(value);
-  const path = u.pathname.replace(/\/+$/, "");
-  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${u.host}${path}${u.search}`;
+  const path = u.pathname
+    .replace(/%([0-9A-Fa-f]{2})/g, (m: string, hex: string) => {
+      const ch = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
+    })
+    .replace(/\/+$/, "");
+  const host = u.host.replace(/\.(?=:\d+$|$)/, "");
+  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${host}${path}${u.search}`;
 }
 
 /** The site of this account whose URL is the same as `url` once normalised (siteUrlKey). */
 function siteWithSameUrl(ctx: EmulatorContext, accountId: string, url: string): string | undefined {
   const key = siteUrlKey(url);
-  const host = new URL(url).hostname;
+  const host = new URL(url).hostname.replace(/\.$/, "");
   const unicode = domainToUnicode(host);
   const candidates = sitesWithUrlLike(ctx.db, accountId, host);
   if (unicode && unicode !== host) candidates.push(...sitesWithUrlLike(ctx.db, accountId, unicode));
