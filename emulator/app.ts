@@ -12,7 +12,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
 import type { App } from "./http.js";
 import { badRequest } from "./errors.js";
-import { clientErrorHandler, errorHandler, sendError } from "./error-handler.js";
+import { answerConnect, clientErrorHandler, errorHandler, sendError } from "./error-handler.js";
 import { JSON_BODY_LIMIT } from "./options.js";
 import { randomAlphanumeric } from "./ids.js";
 import { authenticate } from "./auth/authenticate.js";
@@ -175,15 +175,7 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
   app.removeContentTypeParser("text/plain");
 
-  // CONNECT never reaches Fastify (Node hands the socket to a "connect" listener, or drops it without a word):
-  // answer it in the design's error shape.
-  app.server.on("connect", (req: { method?: string }, socket: import("node:net").Socket) => {
-    const id = nextRequestId();
-    const body = JSON.stringify({ error: `Method ${req.method ?? "CONNECT"} not allowed` });
-    socket.end(
-      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  answerConnect(app.server, nextRequestId);
 
   const { faults } = controls;
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
