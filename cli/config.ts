@@ -1,9 +1,13 @@
 // The config file: `$XDG_CONFIG_HOME/siteops/config.json` (default ~/.config/siteops/config.json), one entry
 // per profile with the service's base URL and the credentials for it. It holds a token, so it is created
 // 0600 in a 0700 directory, written whole to a temporary file and renamed (never half written), and refused
-// when others can read it, as ssh refuses a private key. The token is never printed.
+// when others can read it, as ssh refuses a private key. The token is never printed. Another local user must
+// not get the token by planting a symlink: the temporary file has a random name and is created exclusively
+// (O_EXCL, which never follows a link), and a config directory others can write to is tightened to 0700
+// (refused when it belongs to someone else).
 
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { CliError, EXIT } from "./exit-codes.js";
@@ -96,20 +100,62 @@ function validate(data: unknown, file: string): ConfigFile {
 /** Writes the whole config: a 0600 temporary file in the same 0700 directory, flushed, then renamed. */
 export function writeConfig(file: string, config: ConfigFile): void {
   const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = path.join(dir, `.config.json.${process.pid}.tmp`);
-  const fd = openSync(temp, "w", 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
-    fsyncSync(fd);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    privateDirectory(dir);
+    writeFileExclusive(file, `${JSON.stringify(config, null, 2)}\n`);
   } catch (err) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`cannot write config file ${file}: ${(err as Error).message}`);
   }
-  closeSync(fd);
-  if (process.platform !== "win32") chmodSync(temp, 0o600); // whatever the umask did
-  renameSync(temp, file);
+}
+
+/**
+ * The config directory must be this user's own and closed to others: one that another user owns (or a link
+ * to one) is refused, one others could write to or read is tightened to 0700 (another user could otherwise
+ * plant or swap files in it).
+ */
+function privateDirectory(dir: string): void {
+  if (process.platform === "win32") return;
+  const info = statSync(dir);
+  if (!info.isDirectory()) throw new ConfigError(`config directory ${dir} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) {
+    throw new ConfigError(`config directory ${dir} belongs to another user (uid ${info.uid}): it would hold your token; remove it or set XDG_CONFIG_HOME`);
+  }
+  if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * Writes `text` to `file` whole and owner-only (0600): a temporary file with a random name beside it, created
+ * exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: a planted symlink or file makes it fail, never receives the bytes),
+ * flushed, then renamed over `file` (a rename replaces a link at `file`, it never writes through it).
+ */
+export function writeFileExclusive(file: string, text: string): void {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  let temp = "";
+  let fd = -1; // 0600 from creation: a umask can only take bits away
+  for (let attempt = 0; fd < 0; attempt++) {
+    temp = path.join(dir, `.${base}.${randomBytes(8).toString("hex")}.tmp`);
+    try {
+      fd = openSync(temp, flags, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw err;
+    }
+  }
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = -1;
+    renameSync(temp, file);
+  } catch (err) {
+    if (fd >= 0) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,9 +1,12 @@
 // --report FILE: a JSON document of the run for monitoring, written whole (temporary file, then rename) so
-// that a reader never sees half of one, also when the run failed or was interrupted.
+// that a reader never sees half of one, also when the run failed or was interrupted. The report is owner-only
+// (0600) and its temporary file is created exclusively under a random name, so a link planted beside it in a
+// shared directory never receives the bytes (config.ts writeFileExclusive).
 
-import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { VERSION } from "../src/internal/version.js";
+import { writeFileExclusive } from "./config.js";
 import { UsageError } from "./exit-codes.js";
 
 /** Checks before the run that the report can be written where asked. */
@@ -31,7 +34,5 @@ export function writeReport(file: string, header: ReportHeader, exitCode: number
     exit_code: exitCode,
     ...body,
   };
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(report, null, 2)}\n`);
-  renameSync(temp, file);
+  writeFileExclusive(file, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -12,7 +12,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
 import type { App } from "./http.js";
 import { badRequest } from "./errors.js";
-import { clientErrorHandler, errorHandler, sendError } from "./error-handler.js";
+import { answerConnect, clientErrorHandler, errorHandler, sendError } from "./error-handler.js";
 import { JSON_BODY_LIMIT } from "./options.js";
 import { randomAlphanumeric } from "./ids.js";
 import { authenticate } from "./auth/authenticate.js";
@@ -63,6 +63,8 @@ function badHost(req: FastifyRequest): string | null {
 function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | undefined): onRequestHookHandler {
   return (req, reply, done) => {
     reply.header("X-Request-Id", req.id);
+    // Nothing the emulator answers may be kept by a cache: API answers carry tokens, JWTs, webhook secrets.
+    reply.header("Cache-Control", "no-store");
     const hostError = badHost(req);
     if (hostError) return done(badRequest(hostError));
     // A DELETE has no body: one that declares JSON but sends nothing is not "malformed JSON".
@@ -71,8 +73,16 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
     }
     const route = req.routeOptions.url;
     // Matched routes outside the API (control API, /openapi.json) have rules of their own; unknown paths
-    // (404) are rate limited by address like any unauthenticated call.
-    if (route !== undefined && !route.startsWith("/api/")) return done();
+    // (404) are rate limited by address like any unauthenticated call, and so is the web console.
+    if (route !== undefined && !route.startsWith("/api/")) {
+      if (!limiter || route.startsWith("/__emulator") || route === "/openapi.json") return done();
+      try {
+        limiter.check(reply, [addressKey(req)]);
+      } catch (err) {
+        return done(err as Error);
+      }
+      return done();
+    }
     const config = req.routeOptions.config;
     const finish = (auth: AuthContext | undefined, authError?: unknown): void => {
       try {
@@ -152,12 +162,20 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     frameworkErrors: (err, req, reply) => handleError(err as FastifyError, req, reply),
     clientErrorHandler: clientErrorHandler(nextRequestId),
     // A missing Host is answered by badHost() in the design's shape, not by Node with an empty 400.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      // How often Node looks for requests past requestTimeout (its default, 30 s, lets a drip outlive it).
+      connectionsCheckingInterval: Math.min(5000, ctx.options.requestTimeout * 1000),
+      headersTimeout: Math.min(60_000, ctx.options.requestTimeout * 1000),
+    },
+    requestTimeout: ctx.options.requestTimeout * 1000,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
   // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
   app.removeContentTypeParser("text/plain");
+
+  answerConnect(app.server, nextRequestId);
 
   const { faults } = controls;
   const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;

@@ -77,3 +77,16 @@ export function errorHandler(ctx: EmulatorContext) {
     return sendError(reply, 500, { error: MESSAGES.internal });
   };
 }
+
+/**
+ * CONNECT never reaches Fastify (Node hands the socket to a "connect" listener, or drops it without a word):
+ * answered here in the design's error shape.
+ */
+export function answerConnect(server: import("node:http").Server, nextId: () => string): void {
+  server.on("connect", (req: { method?: string }, socket: import("node:stream").Duplex) => {
+    const body = JSON.stringify({ error: `Method ${req.method ?? "CONNECT"} not allowed` });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${nextId()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}

@@ -85,6 +85,11 @@ export interface EmulatorOptions {
    * listens on. Never taken from a request's Host header.
    */
   publicUrl?: string;
+  /**
+   * Seconds a client has to send a whole request, headers and body (a slow-drip body is answered 408 and
+   * the connection closed past it). Default 120; a larger snapshot goes up in resumable chunks.
+   */
+  requestTimeout?: number;
 }
 
 export interface LoginThrottleOptions {
@@ -108,6 +113,7 @@ const DEFAULT_STEP_SECONDS = 2;
 const DEFAULT_ACCESS_TTL = 900;
 const DEFAULT_REFRESH_TTL = 7 * 24 * 3600;
 const DEFAULT_HEALTH_CHECK_INTERVAL = 300;
+const DEFAULT_REQUEST_TIMEOUT = 120;
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_LIMIT = 5 * 1024 ** 3;
 
@@ -127,6 +133,7 @@ export interface ResolvedOptions {
   allowPrivateWebhookTargets: boolean;
   loginThrottle: LoginThrottleOptions | null;
   publicUrl: string | undefined;
+  requestTimeout: number;
 }
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
@@ -146,5 +153,6 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     allowPrivateWebhookTargets: o.allowPrivateWebhookTargets ?? false,
     loginThrottle: o.loginThrottle === undefined ? DEFAULT_LOGIN_THROTTLE : o.loginThrottle,
     publicUrl: o.publicUrl?.replace(/\/+$/, ""),
+    requestTimeout: o.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
   };
 }

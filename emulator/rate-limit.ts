@@ -3,25 +3,57 @@
 // vary at will: `user:<id>` for an authenticated caller (all of a user's tokens share one window, as on
 // GitHub), `addr:<ip>` for everyone else (a failed authentication included), and a sign-in is counted under
 // its email as well (`email:<address>`), so neither junk credentials nor many addresses escape the limit.
+// An IPv6 client is keyed by its /64. Memory is bounded without forgetting a live window (expiring-table.ts):
+// users' windows are kept apart (there are only as many as the store has users); when the table of
+// unauthenticated keys is full of live windows, a new address or email is counted in one shared window of
+// its kind, so a spray of source addresses is refused after `limit` requests instead of emptying the table.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimitOptions } from "./options.js";
 import type { AuthContext } from "./auth/auth-context.js";
 import { HttpError } from "./errors.js";
+import { ExpiringTable, clientAddressKey } from "./expiring-table.js";
 
+/** Unauthenticated keys (addresses, emails) kept at most. */
 const MAX_KEYS = 10_000;
 
 export const principalKey = (auth: AuthContext): string => `user:${auth.userId}`;
-export const addressKey = (req: FastifyRequest): string => `addr:${req.ip}`;
+export const addressKey = (req: FastifyRequest): string => `addr:${clientAddressKey(req.ip)}`;
 export const emailKey = (email: string): string => `email:${email.trim().toLowerCase()}`;
+
+interface Window {
+  start: number;
+  count: number;
+}
 
 export class RateLimiter {
   readonly #opts: RateLimitOptions;
   readonly #now: () => number;
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #users: ExpiringTable<Window>;
+  readonly #others: ExpiringTable<Window>;
+  /** The shared windows of new unauthenticated keys while #others is full (`addr:*`, `email:*`). */
+  readonly #overflow: ExpiringTable<Window>;
 
   constructor(opts: RateLimitOptions, now: () => number) {
     this.#opts = opts;
     this.#now = now;
+    const endsAt = (w: Window): number => w.start + opts.windowSeconds * 1000;
+    this.#users = new ExpiringTable(Number.POSITIVE_INFINITY, endsAt);
+    this.#others = new ExpiringTable(MAX_KEYS, endsAt);
+    this.#overflow = new ExpiringTable(Number.POSITIVE_INFINITY, endsAt);
+  }
+
+  /** The live window of `key` (a new one if it has none), in the overflow window of its kind if no room. */
+  #window(key: string, now: number): Window {
+    const table = key.startsWith("user:") ? this.#users : this.#others;
+    const w = table.get(key);
+    if (w && now - w.start < this.#opts.windowSeconds * 1000) return w;
+    const fresh = { start: now, count: 0 };
+    if (table.set(key, fresh, now)) return fresh;
+    const shared = `${key.slice(0, key.indexOf(":"))}:*`;
+    const o = this.#overflow.get(shared);
+    if (o && now - o.start < this.#opts.windowSeconds * 1000) return o;
+    this.#overflow.set(shared, fresh, now);
+    return fresh;
   }
 
   /** Counts the request under every key; the headers show the tightest one; 429 when any is past the limit. */
@@ -31,12 +63,7 @@ export class RateLimiter {
     let tightest: { remaining: number; reset: number } | undefined;
     let limitedFor = 0;
     for (const key of keys) {
-      let w = this.#windows.get(key);
-      if (!w || now - w.start >= windowMs) {
-        if (this.#windows.size >= MAX_KEYS) this.#windows.clear();
-        w = { start: now, count: 0 };
-        this.#windows.set(key, w);
-      }
+      const w = this.#window(key, now);
       w.count++;
       const reset = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
       const remaining = Math.max(0, this.#opts.limit - w.count);

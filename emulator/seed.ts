@@ -6,7 +6,7 @@ import type { EmulatorContext } from "./context.js";
 import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import { MAX_GENERATED_SITES, MAX_GENERATED_SNAPSHOTS_PER_SITE, type SeedFile } from "./options.js";
 import { newId } from "./ids.js";
-import { TEXT_PATTERN } from "./schemas/common.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "./schemas/common.js";
 import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
 import { createSite, isHttpUrl, siteUrlKey } from "./services/sites.js";
 import { generatedSite, generateFleet } from "./services/fleet.js";
@@ -24,10 +24,12 @@ function fail(path: string, message: string): never {
   throw new Error(`seed: ${path} ${message}`);
 }
 
-const TEXT = new RegExp(TEXT_PATTERN, "u");
 const checkText = (path: string, value: string | undefined): void => {
-  if (value !== undefined && !TEXT.test(value)) fail(path, "must not contain control characters");
+  if (value !== undefined && hasControlCharacters(value)) fail(path, CONTROL_CHARACTERS);
 };
+
+/** The 2FA library refuses secrets under 16 bytes (every code would then be "incorrect"). */
+const MIN_OTP_SECRET_BYTES = 16;
 
 /** Checks a seed's shape so a bad file gives one clear line, not a crash half-way through. */
 export function validateSeed(seed: unknown): SeedFile {
@@ -46,6 +48,9 @@ export function validateSeed(seed: unknown): SeedFile {
       if (!["owner", "admin", "member"].includes(u.role)) fail(`${q}.role`, "must be owner, admin or member");
       if (u.otp_secret !== undefined && (typeof u.otp_secret !== "string" || !/^[A-Z2-7]+=*$/i.test(u.otp_secret)))
         fail(`${q}.otp_secret`, "must be a base32 string");
+      const otpBytes = u.otp_secret === undefined ? MIN_OTP_SECRET_BYTES : Math.floor((u.otp_secret.replace(/=+$/, "").length * 5) / 8);
+      if (otpBytes < MIN_OTP_SECRET_BYTES)
+        fail(`${q}.otp_secret`, `is ${otpBytes} bytes: it must be at least ${MIN_OTP_SECRET_BYTES} bytes (26 base32 characters)`);
     });
     (a.api_tokens ?? []).forEach((t, j) => {
       const q = `${p}.api_tokens[${j}]`;

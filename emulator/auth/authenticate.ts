@@ -3,7 +3,7 @@
 import type { FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context.js";
 import type { AuthContext } from "./auth-context.js";
-import { notFound, unauthorized } from "../errors.js";
+import { HttpError, notFound, unauthorized } from "../errors.js";
 import { findApiToken, touchApiToken } from "../store/tokens.js";
 import { roleIn, userInAccount } from "../store/users.js";
 import { hashToken } from "./secrets.js";
@@ -94,12 +94,20 @@ async function authenticateJwt(ctx: EmulatorContext, req: FastifyRequest, token:
   return selectAccount(ctx, req, auth);
 }
 
-/** Applies X-Account-Id: another account the user belongs to (404 when not a member). */
+/**
+ * Applies X-Account-Id: another account the user belongs to (404 when not a member). A JWT (a user's sign-in)
+ * may switch; an API token acts only in the account it was created in (403 for another account of its user):
+ * it is made in one account's settings, and a token leaked from a small account must not reach a larger one.
+ */
+const TOKEN_OTHER_ACCOUNT =
+  "This API token acts only in the account it was created in; create a token in the other account, or sign in (JWT) to switch accounts.";
+
 function selectAccount(ctx: EmulatorContext, req: FastifyRequest, auth: AuthContext): AuthContext {
   const selected = req.headers["x-account-id"];
   if (typeof selected === "string" && selected !== "" && selected !== auth.accountId) {
     const role = roleIn(ctx.db, selected, auth.userId);
     if (!role) throw notFound();
+    if (auth.credential.kind === "api_token") throw new HttpError(403, TOKEN_OTHER_ACCOUNT);
     auth = { ...auth, accountId: selected, role };
   }
   return auth;

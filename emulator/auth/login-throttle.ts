@@ -1,9 +1,13 @@
 // The counters behind login throttling (services/login-throttle.ts explains the policy): failures per
-// key within a window, and a lock once a key reaches its limit.
+// key within a window, and a lock once a key reaches its limit. Memory is bounded without ever forgetting a
+// lock or a live count (expiring-table.ts): when the table is full of live counters, a new email or address
+// is counted in one shared counter of its kind (`user:*`, `addr:*`), whose lock then holds for every key
+// not in the table. An IPv6 client is keyed by its /64.
 import { HttpError } from "../errors.js";
+import { ExpiringTable, clientAddressKey } from "../expiring-table.js";
 import type { LoginThrottleOptions } from "../options.js";
 
-/** Keys kept at most; past it, entries whose window ended are dropped, then the oldest. */
+/** Keys kept at most (each with its own counter); past it only ended entries are dropped. */
 const MAX_KEYS = 10_000;
 
 interface Counter {
@@ -21,19 +25,30 @@ export interface SignInAttempt {
 export class LoginThrottle {
   readonly #opts: LoginThrottleOptions | null;
   readonly #now: () => number;
-  readonly #counters = new Map<string, Counter>();
+  readonly #counters: ExpiringTable<Counter>;
+  /** The shared counters of new keys while #counters is full. */
+  readonly #overflow: ExpiringTable<Counter>;
 
   constructor(opts: LoginThrottleOptions | null, now: () => number) {
     this.#opts = opts;
     this.#now = now;
+    const windowMs = (opts?.windowSeconds ?? 0) * 1000;
+    const endsAt = (c: Counter): number => Math.max(c.lockedUntilMs, c.windowStartMs + windowMs);
+    this.#counters = new ExpiringTable(MAX_KEYS, endsAt);
+    this.#overflow = new ExpiringTable(Number.POSITIVE_INFINITY, endsAt);
   }
 
   #keys(a: SignInAttempt): [string, number][] {
     const o = this.#opts!;
     return [
       [`user:${a.email.trim().toLowerCase()}`, o.perUser],
-      [`addr:${a.address}`, o.perAddress],
+      [`addr:${clientAddressKey(a.address)}`, o.perAddress],
     ];
+  }
+
+  /** The counter a key is counted in: its own, else (not in the table) the shared one of its kind. */
+  #counter(key: string): Counter | undefined {
+    return this.#counters.get(key) ?? this.#overflow.get(`${key.slice(0, key.indexOf(":"))}:*`);
   }
 
   /** Throws 429 with Retry-After when the user or the address is locked. */
@@ -42,7 +57,7 @@ export class LoginThrottle {
     const now = this.#now();
     let wait = 0;
     for (const [key] of this.#keys(a)) {
-      const c = this.#counters.get(key);
+      const c = this.#counter(key);
       if (c && c.lockedUntilMs > now) wait = Math.max(wait, c.lockedUntilMs - now);
     }
     if (wait > 0) {
@@ -58,10 +73,13 @@ export class LoginThrottle {
     for (const [key, limit] of this.#keys(a)) {
       let c = this.#counters.get(key);
       if (!c || now - c.windowStartMs >= windowMs) {
-        this.#makeRoom();
-        c = { failures: 0, windowStartMs: now, lockedUntilMs: 0 };
-        this.#counters.delete(key);
-        this.#counters.set(key, c);
+        const fresh = { failures: 0, windowStartMs: now, lockedUntilMs: 0 };
+        if (this.#counters.set(key, fresh, now)) c = fresh;
+        else {
+          const shared = `${key.slice(0, key.indexOf(":"))}:*`;
+          c = this.#overflow.get(shared);
+          if (!c || now - c.windowStartMs >= windowMs) this.#overflow.set(shared, (c = fresh), now);
+        }
       }
       c.failures++;
       if (c.failures >= limit) {
@@ -80,19 +98,6 @@ export class LoginThrottle {
   /** Forgets every counter (POST /__emulator/reset). */
   clear(): void {
     this.#counters.clear();
-  }
-
-  #makeRoom(): void {
-    if (this.#counters.size < MAX_KEYS) return;
-    const now = this.#now();
-    const windowMs = this.#opts!.windowSeconds * 1000;
-    for (const [key, c] of this.#counters) {
-      if (c.lockedUntilMs <= now && now - c.windowStartMs >= windowMs) this.#counters.delete(key);
-    }
-    // Still full: drop the oldest (Map order is insertion order).
-    for (const key of this.#counters.keys()) {
-      if (this.#counters.size < MAX_KEYS) break;
-      this.#counters.delete(key);
-    }
+    this.#overflow.clear();
   }
 }

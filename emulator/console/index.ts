@@ -9,7 +9,7 @@ import type { EmulatorContext } from "../context.js";
 import { HttpError } from "../errors.js";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets.js";
 import { html, page } from "./html.js";
-import { currentUser } from "./session.js";
+import { cookieOptions, csrfBinding, currentUser } from "./session.js";
 import type { Console } from "./ui.js";
 import { registerSignInRoutes } from "./sign-in.js";
 import { registerSettingsRoutes } from "./settings.js";
@@ -26,13 +26,20 @@ export async function registerConsole(app: FastifyInstance, ctx: EmulatorContext
     const secret = createHmac("sha256", Buffer.from(ctx.jwtSecret)).update("siteops console cookies").digest("base64");
     await c.register(fastifyCookie, { secret });
     await c.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
-    await c.register(fastifyCsrf, { sessionPlugin: "@fastify/cookie", cookieOpts: { httpOnly: true, sameSite: "lax", path: "/", signed: true } });
+    // A token is bound to the session it was made in (csrfBinding): one from before sign-in is refused after.
+    await c.register(fastifyCsrf, {
+      sessionPlugin: "@fastify/cookie",
+      cookieOpts: { ...cookieOptions(ctx), signed: true },
+      getUserInfo: csrfBinding,
+      csrfOpts: { hmacKey: createHmac("sha256", Buffer.from(ctx.jwtSecret)).update("siteops console csrf").digest() },
+    });
 
     // Every form post carries the CSRF token (hidden _csrf field), sign-in included.
     c.addHook("preHandler", (req, reply, done) => (req.method === "POST" ? c.csrfProtection(req, reply, done) : done()));
     c.addHook("onSend", (req, reply, payload, done) => {
       reply.header("Cache-Control", "no-store");
       reply.header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'");
+      reply.header("X-Frame-Options", "DENY"); // frame-ancestors for browsers without CSP level 2
       reply.header("X-Content-Type-Options", "nosniff");
       reply.header("Referrer-Policy", "no-referrer");
       done(null, payload);
@@ -47,7 +54,7 @@ export async function registerConsole(app: FastifyInstance, ctx: EmulatorContext
         else ui.send(reply, page({ title: "Signed out", error: "Your session has ended. Sign in again." }, html`<p><a href="/sign-in">Sign in</a></p>`), 401);
         return undefined;
       },
-      csrf: (reply) => reply.generateCsrf(),
+      csrf: (reply) => reply.generateCsrf({ userInfo: csrfBinding(reply.request) }),
       send: (reply, body, status = 200) => reply.code(status).type("text/html; charset=utf-8").send(body),
     };
 

@@ -47,7 +47,19 @@ export interface ConsoleUser {
   accountName: string;
 }
 
-const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/" } as const;
+/** The console's cookies: HttpOnly, SameSite=Lax, and Secure when the console is served over https. */
+export function cookieOptions(ctx: EmulatorContext) {
+  return { httpOnly: true, sameSite: "lax", path: "/", secure: ctx.options.publicUrl?.startsWith("https:") === true } as const;
+}
+
+/**
+ * What a CSRF token is bound to: the session cookie (hashed), "signed-out" before sign-in. A token (and `_csrf` cookie)
+ * obtained anonymously, or planted by a same-site page, does not work in the session that follows.
+ */
+export function csrfBinding(req: FastifyRequest): string {
+  const id = req.cookies[SESSION_COOKIE];
+  return id ? `session:${hashToken(id)}` : "signed-out";
+}
 
 function newId(): string {
   return randomBytes(32).toString("base64url");
@@ -69,7 +81,7 @@ export async function signIn(ctx: EmulatorContext, req: FastifyRequest, reply: F
     if (err instanceof HttpError && err.status === 422 && err.body.error === MESSAGES.otpRequired) {
       const id = newId();
       pending.set(hashToken(id), { input: { email: input.email, password: input.password }, expiresAtMs: ctx.clock.nowMs() + PENDING_TTL_MS });
-      void reply.setCookie(PENDING_COOKIE, id, { ...cookieOptions, maxAge: PENDING_TTL_MS / 1000 });
+      void reply.setCookie(PENDING_COOKIE, id, { ...cookieOptions(ctx), maxAge: PENDING_TTL_MS / 1000 });
       return { kind: "otp-required" };
     }
     throw err;
@@ -78,7 +90,7 @@ export async function signIn(ctx: EmulatorContext, req: FastifyRequest, reply: F
   const id = newId();
   sessions.set(hashToken(id), { userId: user.id, accountId, expiresAtMs: ctx.clock.nowMs() + SESSION_TTL_MS });
   dropPending(ctx, req, reply);
-  void reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
+  void reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(ctx), maxAge: SESSION_TTL_MS / 1000 });
   return { kind: "signed-in" };
 }
 
@@ -105,7 +117,8 @@ export function signOut(ctx: EmulatorContext, req: FastifyRequest, reply: Fastif
 
 /** The signed-in user (role re-read on every request), or undefined. */
 export function currentUser(ctx: EmulatorContext, req: FastifyRequest): ConsoleUser | undefined {
-  const id = req.cookies[SESSION_COOKIE];
+  // No cookies parsed yet when a request is refused before the console's hooks ran (a 429 of --rate-limit).
+  const id = (req.cookies as Record<string, string | undefined> | null)?.[SESSION_COOKIE];
   if (!id) return undefined;
   const { sessions } = storesOf(ctx);
   const key = hashToken(id);

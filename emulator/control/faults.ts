@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { compileGlob, globMatches, type GlobToken } from "./glob.js";
 
 export type FaultPhase = "before" | "after" | "drop_body";
 
@@ -34,24 +35,9 @@ export interface FaultRule {
 }
 
 interface ActiveRule extends FaultRule {
-  regex: RegExp;
+  glob: GlobToken[];
   remaining: number;
   hits: number;
-}
-
-function globToRegExp(glob: string): RegExp {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        re += ".*";
-        i++;
-      } else re += "[^/]*";
-    } else if (c === "?") re += "[^/]";
-    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -67,7 +53,7 @@ export class Faults {
   #rules: ActiveRule[] = [];
 
   set(rules: FaultRule[]): void {
-    this.#rules = rules.map((r) => ({ ...r, regex: globToRegExp(r.path), remaining: r.count ?? Infinity, hits: 0 }));
+    this.#rules = rules.map((r) => ({ ...r, glob: compileGlob(r.path), remaining: r.count ?? Infinity, hits: 0 }));
   }
 
   add(rules: FaultRule[]): void {
@@ -86,14 +72,14 @@ export class Faults {
   }
 
   list(): (FaultRule & { hits: number; remaining: number | null })[] {
-    return this.#rules.map(({ regex: _regex, remaining, ...r }) => ({ ...r, remaining: Number.isFinite(remaining) ? remaining : null }));
+    return this.#rules.map(({ glob: _glob, remaining, ...r }) => ({ ...r, remaining: Number.isFinite(remaining) ? remaining : null }));
   }
 
   #match(method: string, path: string): ActiveRule | undefined {
     for (const r of this.#rules) {
       if (r.remaining <= 0) continue;
       if (r.method && r.method.toUpperCase() !== method) continue;
-      if (!r.regex.test(path)) continue;
+      if (!globMatches(r.glob, path)) continue;
       if (r.rate !== undefined && Math.random() >= r.rate) continue;
       r.remaining--;
       r.hits++;

@@ -22,6 +22,21 @@ export const PageQuery = {
  * validation.ts turns a miss into "must not contain control characters".
  */
 export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
+const TEXT_RE = new RegExp(TEXT_PATTERN, "u");
+/** What TEXT_PATTERN refuses, plus the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069), which make a URL read differently from what it is. */
+const URL_REFUSED = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+export const CONTROL_CHARACTERS = "must not contain control characters";
+
+/**
+ * The one check of free text and URLs wherever they come from (API schemas use TEXT_PATTERN, the same rule;
+ * services call this for what the console and seeds pass them): true when `value` holds a character the
+ * service refuses.
+ */
+export function hasControlCharacters(value: string, kind: "text" | "url" = "text"): boolean {
+  return kind === "url" ? URL_REFUSED.test(value) : !TEXT_RE.test(value);
+}
+
 export const Text = (options: { minLength?: number; maxLength?: number; description?: string } = {}) => Type.String({ ...options, pattern: TEXT_PATTERN });
 
 export const NoContent = Type.Null({ description: "No content" });

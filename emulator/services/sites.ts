@@ -6,6 +6,7 @@ import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
@@ -62,18 +63,26 @@ export function isHttpUrl(value: string): boolean {
 /**
  * The form two site URLs are compared in: scheme and host lowercased (and IDNs in punycode, by URL),
  * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
- * `https://blog.acme.test` are the same site; the path's case and the query still count.
+ * `https://blog.acme.test` are the same site; the path's case and the query still count. Spellings of one
+ * URL are one URL: a host's trailing dot (`uniq.example.`) is dropped, and a percent-encoded unreserved
+ * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2).
  */
 export function siteUrlKey(value: string): string {
   const u = new URL(value);
-  const path = u.pathname.replace(/\/+$/, "");
-  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${u.host}${path}${u.search}`;
+  const path = u.pathname
+    .replace(/%([0-9A-Fa-f]{2})/g, (m: string, hex: string) => {
+      const ch = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
+    })
+    .replace(/\/+$/, "");
+  const host = u.host.replace(/\.(?=:\d+$|$)/, "");
+  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${host}${path}${u.search}`;
 }
 
 /** The site of this account whose URL is the same as `url` once normalised (siteUrlKey). */
 function siteWithSameUrl(ctx: EmulatorContext, accountId: string, url: string): string | undefined {
   const key = siteUrlKey(url);
-  const host = new URL(url).hostname;
+  const host = new URL(url).hostname.replace(/\.$/, "");
   const unicode = domainToUnicode(host);
   const candidates = sitesWithUrlLike(ctx.db, accountId, host);
   if (unicode && unicode !== host) candidates.push(...sitesWithUrlLike(ctx.db, accountId, unicode));
@@ -90,10 +99,12 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
   if (input.name != null) {
     if (typeof input.name !== "string" || input.name.trim() === "") errors.add("name", "can't be blank");
     else if (input.name.length > 255) errors.add("name", "is too long (maximum is 255 characters)");
+    else if (hasControlCharacters(input.name)) errors.add("name", CONTROL_CHARACTERS);
   }
   if (input.url != null) {
     if (typeof input.url !== "string" || input.url.trim() === "") errors.add("url", "can't be blank");
     else if (input.url.length > 2048) errors.add("url", "is too long (maximum is 2048 characters)");
+    else if (hasControlCharacters(input.url, "url")) errors.add("url", CONTROL_CHARACTERS);
     else if (!isHttpUrl(input.url)) errors.add("url", "is invalid");
     else {
       const taken = siteWithSameUrl(ctx, accountId, input.url);

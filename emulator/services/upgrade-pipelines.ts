@@ -13,6 +13,7 @@ import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
 import { isId, newId } from "../ids.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { PHP_VERSIONS, WP_VERSIONS, compareVersions } from "../versions.js";
 import type { PipelineInput, Step, StepName, StepStatus, UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
 import type { PageSource } from "../store/db.js";
@@ -116,6 +117,7 @@ export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: Pipel
 
 export function approvePipeline(ctx: EmulatorContext, row: PipelineRow, userId: string, comment: string | null, origin: Origin): UpgradePipelineJson {
   if (row.status !== "awaiting_approval") throw unprocessable("Pipeline is not awaiting approval");
+  if (comment !== null && hasControlCharacters(comment)) new FieldErrorCollector().add("comment", CONTROL_CHARACTERS).throwIfAny();
   const nowMs = ctx.clock.nowMs();
   const now = ctx.clock.iso(nowMs);
   const steps = setStep(parseJson<Step[]>(row.steps, []), "apply", "running", now);

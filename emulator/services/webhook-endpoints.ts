@@ -5,12 +5,14 @@
 import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
-import { FieldErrorCollector, notFound } from "../errors.js";
+import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
 import { newId } from "../ids.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { EVENT_TYPES } from "../events.js";
 import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
 import type { PageSource } from "../store/db.js";
 import {
+  countEndpoints,
   deleteEndpointRow,
   endpointToJson,
   endpointsPage,
@@ -27,6 +29,7 @@ const KNOWN_EVENTS = new Set<string>(EVENT_TYPES);
 function checkUrl(ctx: EmulatorContext, errors: FieldErrorCollector, url: string): void {
   if (url.trim() === "") return void errors.add("url", "can't be blank");
   if (url.length > 2048) return void errors.add("url", "is too long (maximum is 2048 characters)");
+  if (hasControlCharacters(url, "url")) return void errors.add("url", CONTROL_CHARACTERS);
   let u: URL;
   try {
     u = new URL(url);
@@ -67,10 +70,16 @@ export function getEndpoint(ctx: EmulatorContext, accountId: string, id: string)
   return endpointToJson(loadEndpoint(ctx, accountId, id));
 }
 
+/** Endpoints an account may have (every event is delivered to each: an unbounded list is a fan-out). */
+const MAX_ENDPOINTS_PER_ACCOUNT = 100;
+
 /** Creates an endpoint; the result carries its `whsec_` secret (base64 of 24 random bytes), this once. */
 export function createEndpoint(ctx: EmulatorContext, accountId: string, body: EndpointInput, origin: Origin): WebhookEndpointJson & { secret: string } {
   const events = body.enabled_events ?? ["*"];
   checkFields(ctx, { ...body, enabled_events: events });
+  if (countEndpoints(ctx.db, accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    throw unprocessable(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+  }
   const id = newId("we");
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   ctx.db.transaction(() => {

@@ -36,7 +36,7 @@ export function findEndpointOf(db: Database, accountId: string, id: string): End
 /** The account's endpoints, oldest first. */
 export function endpointsPage(db: Database, accountId: string): PageSource<WebhookEndpointJson> {
   return {
-    count: () => (stmt(db, "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?").get(accountId) as { n: number }).n,
+    count: () => countEndpoints(db, accountId),
     rows: (limit, offset) =>
       (stmt(db, "SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?").all(accountId, limit, offset) as EndpointRow[]).map(
         endpointToJson,
@@ -51,6 +51,11 @@ export function enabledEndpoints(db: Database, accountId: string): { id: string;
     enabled_events: string;
   }[];
   return rows.map((r) => ({ id: r.id, events: JSON.parse(r.enabled_events) as string[] }));
+}
+
+/** How many endpoints the account has. */
+export function countEndpoints(db: Database, accountId: string): number {
+  return (stmt(db, "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?").get(accountId) as { n: number }).n;
 }
 
 export function insertEndpoint(db: Database, e: Omit<EndpointRow, "enabled_events" | "updated_at"> & { enabled_events: string[] }): void {

@@ -181,15 +181,21 @@ describe("me, accounts, users", () => {
 });
 
 describe("X-Account-Id", () => {
-  it("acts in another account the user belongs to, per client or per call", async () => {
-    const member = env.client({ apiToken: MEMBER_TOKEN });
+  it("a signed-in user (JWT) acts in another account they belong to, per client or per call", async () => {
+    const member = await SiteOps.login({ baseUrl: env.url, email: "member@acme.test", password: PASSWORD });
     const accounts = (await member.accounts.list()).data;
     expect(accounts.map((a) => a.name).sort()).toEqual(["Acme", "Other"]);
     const other = accounts.find((a) => a.name === "Other")!;
     expect((await member.sites.list({}, { accountId: other.id })).data.map((s) => s.name)).toEqual(["Private"]);
-    const inOther = env.client({ apiToken: MEMBER_TOKEN, accountId: other.id });
+    const inOther = await SiteOps.login({ baseUrl: env.url, email: "member@acme.test", password: PASSWORD, accountId: other.id });
     expect((await inOther.me()).current_account_id).toBe(other.id);
     await expect(so.sites.list({}, { accountId: other.id })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("an API token acts only in the account it was made in", async () => {
+    const member = env.client({ apiToken: MEMBER_TOKEN });
+    const other = (await member.accounts.list()).data.find((a) => a.name === "Other")!;
+    await expect(member.sites.list({}, { accountId: other.id })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 });
 

@@ -89,15 +89,17 @@ describe("GET /users", () => {
 });
 
 describe("X-Account-Id", () => {
-  it("switches to another account of the user, with the role held there", async () => {
-    const me = await api(emu, "GET", "/me", { token: TOKENS.owner, headers: { "x-account-id": accountB } });
+  it("switches a JWT to another account of the user, with the role held there", async () => {
+    const login = await api(emu, "POST", "/jwt", { body: { email: USERS.owner, password: PASSWORD } });
+    const bearer = `Bearer ${login.body.access_token}`;
+    const me = await api(emu, "GET", "/me", { token: bearer, headers: { "x-account-id": accountB } });
     expect(me.body).toMatchObject({ current_account_id: accountB, role: "member" });
-    const users = await api(emu, "GET", "/users", { token: TOKENS.owner, headers: { "x-account-id": accountB } });
+    const users = await api(emu, "GET", "/users", { token: bearer, headers: { "x-account-id": accountB } });
     expect(users.body.map((u: any) => u.email)).toContain(USERS.ownerB);
 
     // In B the owner of A is only a member: writes are forbidden there.
     const create = await api(emu, "POST", "/sites", {
-      token: TOKENS.owner,
+      token: bearer,
       headers: { "x-account-id": accountB },
       body: { name: "Nope", url: "https://nope.example.com" },
     });
@@ -105,8 +107,15 @@ describe("X-Account-Id", () => {
 
     // Sites created in B by its owner are visible to A's owner only when switched to B.
     const site = await api(emu, "POST", "/sites", { token: TOKENS.ownerB, body: { name: "B site", url: "https://b.example.com" } });
-    expect((await api(emu, "GET", `/sites/${site.body.id}`, { token: TOKENS.owner })).status).toBe(404);
-    expect((await api(emu, "GET", `/sites/${site.body.id}`, { token: TOKENS.owner, headers: { "x-account-id": accountB } })).status).toBe(200);
+    expect((await api(emu, "GET", `/sites/${site.body.id}`, { token: bearer })).status).toBe(404);
+    expect((await api(emu, "GET", `/sites/${site.body.id}`, { token: bearer, headers: { "x-account-id": accountB } })).status).toBe(200);
+  });
+
+  it("an API token acts only in the account it was made in (403 for another account of its user)", async () => {
+    const res = await api(emu, "GET", "/me", { token: TOKENS.owner, headers: { "x-account-id": accountB } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatch(/^This API token acts only in the account it was created in/);
+    expect((await api(emu, "GET", "/me", { token: TOKENS.ownerInB })).body.current_account_id).toBe(accountB);
   });
 
   it("works with JWT access tokens too", async () => {

@@ -116,3 +116,41 @@ export function expectErrorShape(res: RawResponse, status: number): void {
   if (extra.length) throw new Error(`unexpected keys ${extra.join(", ")} in ${res.text}`);
   if (!res.headers["x-request-id"]) throw new Error("no X-Request-Id header");
 }
+
+/** A browser's cookie jar over raw requests: the console's forms by hand, from a chosen source address. */
+export class ConsoleClient {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    readonly port: number,
+    readonly localAddress?: string,
+  ) {}
+
+  async request(method: string, path: string, form?: Record<string, string>): Promise<RawResponse> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+    const res = await send(this.port, method, path, { headers, localAddress: this.localAddress, body: form && new URLSearchParams(form).toString() });
+    const set = res.headers["set-cookie"] ?? [];
+    for (const line of set) {
+      const [pair = ""] = line.split(";");
+      const i = pair.indexOf("=");
+      const [name, value] = [pair.slice(0, i), pair.slice(i + 1)];
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  /** The `_csrf` field of the page at `path`. */
+  async csrf(path: string): Promise<string> {
+    const page = await this.request("GET", path);
+    const m = /name="_csrf" value="([^"]+)"/.exec(page.text);
+    if (!m) throw new Error(`no _csrf field on ${path} (${page.status})`);
+    return m[1]!;
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    const res = await this.request("POST", "/sign-in", { email, password, _csrf: await this.csrf("/sign-in") });
+    if (res.status !== 303) throw new Error(`sign-in: ${res.status} ${res.text.slice(0, 200)}`);
+  }
+}
