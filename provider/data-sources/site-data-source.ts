@@ -1,10 +1,10 @@
 // data "siteops_site": one site, by id or by its exact name or url.
-import type { Site } from "../../src/index.js";
 import { path } from "../framework/diagnostics.js";
 import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
 import { siteModel } from "../resources/site-resource.js";
+import { onlyMatch, sitesWith } from "../resources/site-lookup.js";
 
 const LOOKUPS = ["id", "name", "url"] as const;
 
@@ -43,18 +43,14 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
     try {
       const client = await ctx.data.client();
       if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
-      const matches: Site[] = [];
-      for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) if (site[key] === wanted) matches.push(site);
-      const [match, ...others] = matches;
-      if (match && others.length === 0) return siteModel(match);
-      diags.error(
-        matches.length ? `${matches.length} sites have ${key} ${JSON.stringify(wanted)}` : `No site with ${key} ${JSON.stringify(wanted)}`,
-        matches.length
-          ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.`
-          : "Check the value, and that the credentials belong to the site's account.",
+      const found = onlyMatch(
+        await sitesWith(client, key, wanted, ctx.signal),
+        { noun: "site", plural: "sites", key, wanted },
+        diags,
         path(key),
+        "Check the value, and that the credentials belong to the site's account.",
       );
-      return null;
+      return found ? siteModel(found) : null;
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) {
         diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));

@@ -20,7 +20,7 @@ export interface ErasedResource<D> {
   read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   delete(req: { prior: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
-  importState?(id: string, diags: Diagnostics): ObjectValue;
+  importState?(id: string, diags: Diagnostics, ctx: CallContext<D>): ObjectValue | Promise<ObjectValue>;
   stateUpgraders?: Record<number, (state: Record<string, unknown>) => Record<string, unknown>>;
 }
 interface Result {

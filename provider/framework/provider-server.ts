@@ -193,7 +193,7 @@ export class ProviderServer<D> {
     return this.guard("ImportResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
       let partial: ObjectValue;
-      if (impl.importState) partial = impl.importState(req.id, diags);
+      if (impl.importState) partial = await impl.importState(req.id, diags, this.context());
       else if (impl.identity) {
         const id = req.id.trim();
         if (!id)

@@ -69,8 +69,9 @@ export interface Resource<D, S extends Schema = Schema, I extends StringAttribut
   ): Promise<ResourceResult<S>>;
   delete(req: { prior: WithIdentity<Model<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
   /** Turns a `terraform import` id into a partial state; Terraform reads the rest with read(). Default, with
-   * an identity: the id, trimmed, becomes the identity attribute. */
-  importState?(id: string, diags: Diagnostics): Partial<Stored<S>>;
+   * an identity: the id, trimmed, becomes the identity attribute. It may ask the API (e.g. to find an object
+   * by name): the provider is configured by then. */
+  importState?(id: string, diags: Diagnostics, ctx: CallContext<D>): Partial<Stored<S>> | Promise<Partial<Stored<S>>>;
   /**
    * State upgraders keyed by the schema version they upgrade *from*; each returns the JSON state of the next
    * version. The framework chains them up to schema.version.
