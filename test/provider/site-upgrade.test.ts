@@ -31,7 +31,13 @@ ${upgrade}}
   );
 }
 
-const apply = (env: Record<string, string> = INFO): Promise<RunResult> => tf.run(["apply", "-auto-approve", "-input=false", "-no-color"], { env });
+/** Runs apply with the provider's INFO log; `asked()` becomes true once the provider logs that the pipeline it
+ * follows awaits approval. */
+function apply(): Promise<RunResult> & { asked: () => boolean } {
+  let asked = false;
+  const run = tf.run(["apply", "-auto-approve", "-input=false", "-no-color"], { env: INFO, onOutput: (_out, err) => (asked ||= err.includes("awaits approval")) });
+  return Object.assign(run, { asked: () => asked });
+}
 
 async function pipelines(): Promise<UpgradePipeline[]> {
   return (await api(tf, "GET", `/api/v1/sites/${siteId}/upgrade_pipelines?per_page=100`)).json as UpgradePipeline[];
@@ -41,13 +47,13 @@ async function remote(): Promise<{ wp_version: string; php_version: string }> {
   return (await api(tf, "GET", `/api/v1/sites/${siteId}`)).json as { wp_version: string; php_version: string };
 }
 
-/** Approves the site's pipeline as soon as it awaits approval, with the core client, while `running` goes on. */
-async function approveWhenAsked(running: Promise<RunResult>): Promise<UpgradePipeline> {
+/** Approves the site's pipeline with the core client once the provider, in the apply, waits for that. */
+async function approveWhenAsked(running: ReturnType<typeof apply>): Promise<UpgradePipeline> {
   let done = false;
   void running.finally(() => (done = true));
   const client = new SiteOps({ baseUrl: tf.url, apiToken: OWNER_TOKEN });
   while (!done) {
-    const waiting = (await pipelines()).find((p) => p.status === "awaiting_approval");
+    const waiting = running.asked() ? (await pipelines()).find((p) => p.status === "awaiting_approval") : undefined;
     if (waiting) return client.operations.approveUpgrade(siteId, waiting.id, { comment: "approved by the test", pollInterval: 100 });
     await new Promise((r) => setTimeout(r, 100));
   }
