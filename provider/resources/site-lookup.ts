@@ -50,8 +50,8 @@ export async function sitesWith(client: SiteOps, key: "name" | "url", wanted: st
   return matches;
 }
 
-/** How an import id names a site: `name:Blog`, an http(s) URL, or else the site's id. */
-export function parseSiteRef(ref: string): { key: SiteKey; wanted: string } {
+/** How an import id names an object: `name:Blog`, an http(s) URL, or else the object's id. */
+export function parseImportId(ref: string): { key: SiteKey; wanted: string } {
   const trimmed = ref.trim();
   if (trimmed.startsWith("name:")) return { key: "name", wanted: trimmed.slice("name:".length) };
   if (/^https?:\/\//i.test(trimmed)) return { key: "url", wanted: trimmed };

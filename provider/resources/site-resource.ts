@@ -9,7 +9,7 @@ import type { Resource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
-import { onlyMatch, parseSiteRef, sitesWith } from "./site-lookup.js";
+import { onlyMatch, parseImportId, sitesWith } from "./site-lookup.js";
 import { planVersionChange, reportPipelineFailure, runUpgradePipeline, upgradeBlock, upgradePolicy, VERSION_FIELDS, type UpgradeModel } from "./site-upgrade.js";
 
 const majorMinor = stringMatches(/^\d+\.\d+$/, 'must be a major.minor version such as "6.4"');
@@ -90,7 +90,7 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   },
 
   async importState(id, diags, ctx) {
-    const { key, wanted } = parseSiteRef(id);
+    const { key, wanted } = parseImportId(id);
     if (!wanted) {
       diags.error("Invalid import ID", 'Import a siteops_site by its id (site_...), its URL (https://...) or its name ("name:Blog").', path("id"));
       return {};
