@@ -3,6 +3,7 @@
 import type { ObjectValue } from "../values/cty.js";
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 import type { CallContext, PlanContext, PrivateState } from "./resource.js";
+import type { FunctionDefinition } from "./function.js";
 import type { Schema } from "./schema.js";
 
 /** A resource as the server calls it: at run time models are the plain wire values (see model.ts). */
@@ -38,4 +39,5 @@ export interface ErasedProvider<D> {
   schema: Schema;
   validateConfig?(config: ObjectValue, diags: Diagnostics): void;
   configure(config: ObjectValue, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
+  functions?: FunctionDefinition[];
 }

@@ -3,6 +3,7 @@
 // validation, planning, import, state upgrades, private state.
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 import type { Model, Planned, Stored } from "./model.js";
+import type { FunctionDefinition } from "./function.js";
 import type { Schema } from "./schema.js";
 
 /** Per-resource JSON kept by Terraform next to the state but never shown to the user. */
@@ -96,6 +97,8 @@ export interface ProviderDefinition<D, S extends Schema = Schema> {
   configure(config: Planned<Model<S>>, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
   resources: AnyResource<D>[];
   dataSources: AnyDataSource<D>[];
+  /** Provider-defined functions; they never see the provider's configuration. */
+  functions?: FunctionDefinition[];
 }
 
 // Resources, data sources and providers of any schema, as a provider lists them and the server takes them.
