@@ -8,8 +8,7 @@ export const shardFunction: FunctionDefinition = {
   name: "shard",
   summary: "The 1-based shard of a site among count shards, as the CLI's --shard and the action's shard compute it.",
   description:
-    "Returns which of `count` shards (1 to `count`) the site belongs to. The shard depends on the site id alone, so a site stays in its shard as sites are added or removed, and it is the same number the CLI (`--shard I/N`, `siteops sites matrix`) and the GitHub Action (`shard: I/N`) use: a fleet split over Terraform workspaces agrees with the fleet split over jobs.\n\n" +
-    "```terraform\nlocals {\n  # This workspace manages shard 3 of 16.\n  my_sites = { for k, s in local.sites : k => s if provider::siteops::shard(s.id, 16) == 3 }\n}\n```",
+    "Returns which of `count` shards (1 to `count`) the site belongs to. The shard depends on the site id alone, so a site stays in its shard as sites are added or removed, and it is the same number the CLI (`--shard I/N`, `siteops sites matrix`) and the GitHub Action (`shard: I/N`) use: a fleet split over Terraform workspaces agrees with the fleet split over jobs.",
   parameters: [
     { name: "site_id", type: "string", description: "The site id (`site_...`)." },
     { name: "count", type: "number", description: "How many shards: a whole number from 1 to 256 (a GitHub Actions matrix's limit)." },
