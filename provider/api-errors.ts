@@ -9,7 +9,9 @@ import { path, type AttributePath, type Diagnostics } from "./framework/diagnost
 import type { Block } from "./framework/schema.js";
 
 /** The core's error classes, from the module that the provider's client was built from. */
-export type CoreErrors = Pick<typeof Core, "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError" | "WaitTimeoutError" | "OperationFailedError"
+export type CoreErrors = Pick<
+  typeof Core,
+  "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError" | "WaitTimeoutError" | "OperationFailedError"
 >;
 
 export interface FailureContext {

@@ -67,7 +67,9 @@ function blockGroups(block: Block, heading: (group: string) => string): { parts:
   for (const [name, nb] of Object.entries(block.blocks ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
     const group = nb.minItems ? "Required" : "Optional";
     const limits = nb.maxItems ? `, Max: ${nb.maxItems}` : "";
-    groups[group]!.push(`- \`${name}\` (Block${nb.nesting === "single" ? "" : ` ${nb.nesting[0]!.toUpperCase()}${nb.nesting.slice(1)}`}, ${group}${limits}) ${nb.block.description ?? ""} (see [below for nested schema](#nestedblock--${name}))`);
+    groups[group]!.push(
+      `- \`${name}\` (Block${nb.nesting === "single" ? "" : ` ${nb.nesting[0]!.toUpperCase()}${nb.nesting.slice(1)}`}, ${group}${limits}) ${nb.block.description ?? ""} (see [below for nested schema](#nestedblock--${name}))`,
+    );
     const inner = blockGroups(nb.block, (g) => `${g}:\n`);
     extra.push(`\n<a id="nestedblock--${name}"></a>\n### Nested Schema for \`${name}\`\n\n${inner.parts.join("\n")}`, ...inner.extra);
   }

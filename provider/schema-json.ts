@@ -115,8 +115,13 @@ export interface SchemaSource {
 
 /** A function as Terraform's jsonfunction package writes it (omitempty; parameters in order). */
 function fn(f: FunctionDefinition): JsonFunction {
-  const out: JsonFunction = { ...(f.description ? { description: f.description } : {}), ...(f.summary ? { summary: f.summary } : {}), return_type: ctyType(f.returns) };
-  if (f.parameters.length) out.parameters = f.parameters.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), type: ctyType(p.type) }));
+  const out: JsonFunction = {
+    ...(f.description ? { description: f.description } : {}),
+    ...(f.summary ? { summary: f.summary } : {}),
+    return_type: ctyType(f.returns),
+  };
+  if (f.parameters.length)
+    out.parameters = f.parameters.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), type: ctyType(p.type) }));
   return out;
 }
 

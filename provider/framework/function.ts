@@ -3,7 +3,7 @@
 // non-null arguments (neither null nor unknown is allowed here), even before the provider is configured.
 import type { CtyType, Value } from "../values/cty.js";
 
-export interface FunctionParameter {
+interface FunctionParameter {
   name: string;
   type: CtyType;
   /** Markdown. */

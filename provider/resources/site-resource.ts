@@ -10,7 +10,15 @@ import { defineSchema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId, sitesWith } from "./site-lookup.js";
-import { planVersionChange, reportPipelineFailure, runUpgradePipeline, upgradeBlock, upgradePolicy, VERSION_FIELDS, type UpgradeModel } from "./site-upgrade.js";
+import {
+  planVersionChange,
+  reportPipelineFailure,
+  runUpgradePipeline,
+  upgradeBlock,
+  upgradePolicy,
+  VERSION_FIELDS,
+  type UpgradeModel,
+} from "./site-upgrade.js";
 
 const majorMinor = stringMatches(/^\d+\.\d+$/, 'must be a major.minor version such as "6.4"');
 

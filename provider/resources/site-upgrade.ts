@@ -10,7 +10,7 @@ import { oneOf, stringMatches } from "../framework/validators.js";
 import { isUnknown, type Value } from "../values/cty.js";
 import type { ProviderData } from "../provider-data.js";
 
-export const DEFAULT_UPGRADE_TIMEOUT = "30m";
+const DEFAULT_UPGRADE_TIMEOUT = "30m";
 const DURATION = /^(?=\d)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
 
 export const upgradeBlock = {
@@ -172,7 +172,10 @@ export async function runUpgradePipeline(
       const params = { ...targets, requires_approval: policy.requireApproval };
       try {
         pipeline = await client.operations.openUpgrade(siteId, params, { signal, wait: false });
-        show(pipeline, `opened: WordPress ${pipeline.from_wp_version} -> ${pipeline.to_wp_version}, PHP ${pipeline.from_php_version} -> ${pipeline.to_php_version}`);
+        show(
+          pipeline,
+          `opened: WordPress ${pipeline.from_wp_version} -> ${pipeline.to_wp_version}, PHP ${pipeline.from_php_version} -> ${pipeline.to_php_version}`,
+        );
       } catch (err) {
         // The answer may have been lost after the service opened it: the site's active pipeline tells.
         pipeline = await adoptable(client, siteId, targets, signal, diags).catch(() => undefined);

@@ -136,7 +136,10 @@ ${extra}}
    * Runs terraform. `interruptOn`: once stdout shows this text, send SIGINT to terraform's whole process
    * group, as Ctrl-C in a terminal does (the provider gets it too). `onOutput`: sees stdout and stderr so far as they grow.
    */
-  run(args: string[], options: { env?: Record<string, string | undefined>; interruptOn?: string; onOutput?: (stdout: string, stderr: string) => void } = {}): Promise<RunResult> {
+  run(
+    args: string[],
+    options: { env?: Record<string, string | undefined>; interruptOn?: string; onOutput?: (stdout: string, stderr: string) => void } = {},
+  ): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const child = spawn("terraform", [...args], {
         cwd: this.work,

@@ -55,12 +55,12 @@ ${counts.map((c) => `output "shards_${c}" {\n  value = [for id in local.ids : pr
     tf.write(REQUIRED + 'output "bad" {\n  value = provider::siteops::shard("site_abc", 257)\n}\n');
     const big = await tf.plan();
     expect(big.code).toBe(1);
-    expect(big.stderr).toContain("Invalid value for \"count\" parameter");
+    expect(big.stderr).toContain('Invalid value for "count" parameter');
     expect(big.stderr).toMatch(/shard count is 257, above GitHub\s+Actions' limit of 256/);
     tf.write(REQUIRED + 'output "bad" {\n  value = provider::siteops::shard("", 4)\n}\n');
     const empty = await tf.plan();
     expect(empty.code).toBe(1);
-    expect(empty.stderr).toContain("Invalid value for \"site_id\" parameter");
+    expect(empty.stderr).toContain('Invalid value for "site_id" parameter');
   });
 
   it("is listed in the provider schema", async () => {

@@ -35,7 +35,10 @@ ${upgrade}}
  * follows awaits approval. */
 function apply(): Promise<RunResult> & { asked: () => boolean } {
   let asked = false;
-  const run = tf.run(["apply", "-auto-approve", "-input=false", "-no-color"], { env: INFO, onOutput: (_out, err) => (asked ||= err.includes("awaits approval")) });
+  const run = tf.run(["apply", "-auto-approve", "-input=false", "-no-color"], {
+    env: INFO,
+    onOutput: (_out, err) => (asked ||= err.includes("awaits approval")),
+  });
   return Object.assign(run, { asked: () => asked });
 }
 
@@ -167,7 +170,13 @@ describe("siteops_site version changes", () => {
     const again = await running;
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(approved.id).toBe(waiting.id);
-    expect(again.stderr, again.stderr.split("\n").filter((l) => l.includes("siteops_site")).join("\n")).toContain(`upgrade pipeline ${waiting.id} is already awaiting_approval for these versions: following it rather than opening another`);
+    expect(
+      again.stderr,
+      again.stderr
+        .split("\n")
+        .filter((l) => l.includes("siteops_site"))
+        .join("\n"),
+    ).toContain(`upgrade pipeline ${waiting.id} is already awaiting_approval for these versions: following it rather than opening another`);
     expect(await pipelines()).toHaveLength(before + 1);
     expect((await tf.resource("siteops_site.blog"))!.wp_version).toBe("6.7");
   });
