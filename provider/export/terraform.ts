@@ -24,7 +24,7 @@ export async function readFleet(client: SiteOps, options: { shard?: Shard; signa
 
 /** An HCL string literal: JSON's escapes, plus `$${` and `%%{` so that nothing is read as a template. */
 function hclString(text: string): string {
-  return JSON.stringify(text).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  return JSON.stringify(text).replace(/([$%])\{/g, (_, sigil: string) => `${sigil}${sigil}{`);
 }
 
 /** A key/identifier from a name: lowercase letters, digits and `_`, starting with a letter. */
