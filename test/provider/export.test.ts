@@ -15,7 +15,7 @@ beforeAll(async () => {
     { name: "Shop ${oops} %{x}", url: "https://shop.example.com" },
     { name: "Twin", url: "https://twin-1.example.com" },
     { name: "Twin", url: "https://twin-2.example.com" },
-    { name: "42 \"quoted\" ünïcode", url: "https://odd.example.com/path" },
+    { name: '42 "quoted" ünïcode', url: "https://odd.example.com/path" },
   ];
   for (const s of sites) expect((await api(tf, "POST", "/api/v1/sites", s)).status).toBe(201);
   await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/siteops", enabled_events: ["site.created", "site.deleted"] });
