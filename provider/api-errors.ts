@@ -9,7 +9,10 @@ import { path, type AttributePath, type Diagnostics } from "./framework/diagnost
 import type { Block } from "./framework/schema.js";
 
 /** The core's error classes, from the module that the provider's client was built from. */
-export type CoreErrors = Pick<typeof Core, "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError">;
+export type CoreErrors = Pick<
+  typeof Core,
+  "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError" | "WaitTimeoutError" | "OperationFailedError"
+>;
 
 export interface FailureContext {
   /** What was being done, for the summary: "create the site". */
@@ -39,6 +42,16 @@ export class ApiErrors {
 
   isNotFound(err: unknown): boolean {
     return err instanceof this.core.NotFoundError;
+  }
+
+  /** A wait (for an upgrade pipeline) that ran out of time. */
+  isTimeout(err: unknown): boolean {
+    return err instanceof this.core.WaitTimeoutError;
+  }
+
+  /** An operation (an upgrade pipeline) that ended failed or rolled back. */
+  isOperationFailure(err: unknown): boolean {
+    return err instanceof this.core.OperationFailedError;
   }
 
   /** Reports `err` as a diagnostic; anything that is not an error of the core is a bug and is rethrown. */

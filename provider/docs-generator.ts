@@ -3,7 +3,8 @@
 // provider/docs/.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Attribute, Schema } from "./framework/schema.js";
+import type { FunctionDefinition } from "./framework/function.js";
+import type { Attribute, Block, Schema } from "./framework/schema.js";
 import { siteopsProvider } from "./provider.js";
 import type { CtyType } from "./values/cty.js";
 
@@ -54,17 +55,48 @@ function nested(name: string, a: Attribute): string {
   return `\n<a id="nestedatt--${name}"></a>\n### Nested Schema for \`${name}\`\n\nRead-Only:\n\n${rows.join("\n")}\n`;
 }
 
-function schemaSection(schema: Schema): string {
+/** Attributes (and nested blocks) grouped Required / Optional / Read-Only, then the nested blocks' own schemas. */
+function blockGroups(block: Block, heading: (group: string) => string): { parts: string[]; extra: string[] } {
   const groups: Record<string, string[]> = { Required: [], Optional: [], "Read-Only": [] };
   const extra: string[] = [];
-  for (const [name, a] of Object.entries(schema.attributes).sort(([x], [y]) => x.localeCompare(y))) {
+  for (const [name, a] of Object.entries(block.attributes).sort(([x], [y]) => x.localeCompare(y))) {
     const group = a.required ? "Required" : a.optional ? "Optional" : "Read-Only";
     groups[group]!.push(attributeLine(name, a));
     extra.push(nested(name, a));
   }
-  const parts = ["## Schema\n"];
-  for (const [g, lines] of Object.entries(groups)) if (lines.length) parts.push(`### ${g}\n\n${lines.join("\n")}\n`);
-  return parts.join("\n") + extra.join("");
+  for (const [name, nb] of Object.entries(block.blocks ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
+    const group = nb.minItems ? "Required" : "Optional";
+    const limits = nb.maxItems ? `, Max: ${nb.maxItems}` : "";
+    groups[group]!.push(
+      `- \`${name}\` (Block${nb.nesting === "single" ? "" : ` ${nb.nesting[0]!.toUpperCase()}${nb.nesting.slice(1)}`}, ${group}${limits}) ${nb.block.description ?? ""} (see [below for nested schema](#nestedblock--${name}))`,
+    );
+    const inner = blockGroups(nb.block, (g) => `${g}:\n`);
+    extra.push(`\n<a id="nestedblock--${name}"></a>\n### Nested Schema for \`${name}\`\n\n${inner.parts.join("\n")}`, ...inner.extra);
+  }
+  const parts: string[] = [];
+  for (const [g, lines] of Object.entries(groups)) if (lines.length) parts.push(`${heading(g)}\n${lines.join("\n")}\n`);
+  return { parts, extra };
+}
+
+function schemaSection(schema: Schema): string {
+  const { parts, extra } = blockGroups(schema, (g) => `### ${g}\n`);
+  return ["## Schema\n", ...parts].join("\n") + extra.join("");
+}
+
+/** A function's page in terraform-plugin-docs' layout: signature, arguments, example. */
+function functionPage(f: FunctionDefinition, usage: string | undefined): string {
+  const signature = `${f.name}(${f.parameters.map((p) => `${p.name} ${typeof p.type === "string" ? p.type : JSON.stringify(p.type)}`).join(", ")}) ${typeof f.returns === "string" ? f.returns : JSON.stringify(f.returns)}`;
+  return page(`${f.name} function - siteops`, true, f.summary, [
+    `# function: ${f.name}\n`,
+    f.description + "\n",
+    ...(usage ? ["## Example Usage\n", "```terraform", usage, "```\n"] : []),
+    "## Signature\n",
+    "```text",
+    signature,
+    "```\n",
+    "## Arguments\n",
+    f.parameters.map((p, i) => `${i + 1}. \`${p.name}\` (${typeName(p.type)}) ${p.description}`).join("\n") + "\n",
+  ]);
 }
 
 function example(file: string): string | undefined {
@@ -86,6 +118,7 @@ export function generateDocs(outDir: string, examplesDir: string): string[] {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(path.join(outDir, "resources"), { recursive: true });
   mkdirSync(path.join(outDir, "data-sources"), { recursive: true });
+  mkdirSync(path.join(outDir, "functions"), { recursive: true });
   const written: string[] = [];
   const write = (rel: string, text: string) => {
     writeFileSync(path.join(outDir, rel), text);
@@ -140,6 +173,9 @@ export function generateDocs(outDir: string, examplesDir: string): string[] {
         schemaSection(d.schema),
       ]),
     );
+  }
+  for (const f of provider.functions ?? []) {
+    write(`functions/${f.name}.md`, functionPage(f, example(path.join(examplesDir, "functions", f.name, "function.tf"))));
   }
   return written;
 }

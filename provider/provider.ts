@@ -1,8 +1,9 @@
 // The siteops provider: its configuration block, how it builds the API client, and its resources and
 // data sources.
-import { createRequire } from "node:module";
 import type { SiteOps } from "../src/index.js";
 import { ApiErrors } from "./api-errors.js";
+import { loadClient } from "./load-core.js";
+import { shardFunction } from "./functions/shard-function.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
 import type { Model, Planned } from "./framework/model.js";
 import type { ProviderDefinition } from "./framework/resource.js";
@@ -76,18 +77,6 @@ export const providerSchema = defineSchema({
 });
 
 type ProviderConfig = Planned<Model<typeof providerSchema>>;
-
-declare const __SITEOPS_CLIENT_FILE__: string | undefined;
-
-/**
- * The API client, loaded on configure, not at start-up: processes that only serve the schema or validation
- * never need it. The bundle keeps it in a CommonJS file of its own, loaded with require (an import() of
- * CommonJS would first scan the whole file for export names).
- */
-async function loadClient(): Promise<typeof import("../src/index.js")> {
-  if (typeof __SITEOPS_CLIENT_FILE__ !== "undefined") return createRequire(import.meta.url)(__SITEOPS_CLIENT_FILE__) as typeof import("../src/index.js");
-  return import("../src/index.js");
-}
 
 function validateProviderConfig(config: ProviderConfig, diags: Diagnostics): void {
   const set = (k: keyof ProviderConfig) => config[k] !== null;
@@ -200,5 +189,6 @@ export function siteopsProvider(): ProviderDefinition<ProviderData, typeof provi
     configure,
     resources: [siteResource, webhookEndpointResource],
     dataSources: [siteDataSource, sitesDataSource, meDataSource, accountDataSource],
+    functions: [shardFunction],
   };
 }

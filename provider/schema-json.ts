@@ -2,6 +2,7 @@
 // schema declarations: no Terraform process, no network. The CDKTF binding generator reads this document.
 // Field order and omissions follow Terraform's internal/command/jsonprovider (Go structs with omitempty,
 // map keys sorted), so the text is byte-identical to Terraform's output.
+import type { FunctionDefinition } from "./framework/function.js";
 import type { Attribute, Block, Schema } from "./framework/schema.js";
 import { siteopsProvider } from "./provider.js";
 import type { CtyType } from "./values/cty.js";
@@ -38,10 +39,18 @@ interface JsonSchema {
   block: JsonBlock;
 }
 
+interface JsonFunction {
+  description?: string;
+  summary?: string;
+  return_type: unknown;
+  parameters?: { name: string; description?: string; type: unknown }[];
+}
+
 interface JsonProviderSchema {
   provider: JsonSchema;
   resource_schemas?: Record<string, JsonSchema>;
   data_source_schemas?: Record<string, JsonSchema>;
+  functions?: Record<string, JsonFunction>;
 }
 
 export interface ProviderSchemasJson {
@@ -101,6 +110,19 @@ export interface SchemaSource {
   schema: Schema;
   resources: readonly { typeName: string; schema: Schema }[];
   dataSources: readonly { typeName: string; schema: Schema }[];
+  functions?: readonly FunctionDefinition[];
+}
+
+/** A function as Terraform's jsonfunction package writes it (omitempty; parameters in order). */
+function fn(f: FunctionDefinition): JsonFunction {
+  const out: JsonFunction = {
+    ...(f.description ? { description: f.description } : {}),
+    ...(f.summary ? { summary: f.summary } : {}),
+    return_type: ctyType(f.returns),
+  };
+  if (f.parameters.length)
+    out.parameters = f.parameters.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), type: ctyType(p.type) }));
+  return out;
 }
 
 /** The `terraform providers schema -json` document of a provider definition (siteops by default). */
@@ -108,10 +130,13 @@ export function providerSchemasJson(def: SchemaSource = siteopsProvider(), addre
   const entry: JsonProviderSchema = { provider: schema(def.schema) };
   if (def.resources.length) entry.resource_schemas = byName(def.resources.map((r) => [r.typeName, schema(r.schema)]));
   if (def.dataSources.length) entry.data_source_schemas = byName(def.dataSources.map((d) => [d.typeName, schema(d.schema)]));
+  if (def.functions?.length) entry.functions = byName(def.functions.map((f) => [f.name, fn(f)]));
   return { format_version: "1.0", provider_schemas: { [address]: entry } };
 }
 
 /** The document as Terraform prints it: compact JSON and a newline. */
 export function providerSchemasJsonText(def?: SchemaSource, address?: string): string {
-  return `${JSON.stringify(providerSchemasJson(def, address))}\n`;
+  // Go's encoding/json escapes <, > and & (and U+2028/U+2029) in strings; they occur nowhere else in JSON.
+  const json = JSON.stringify(providerSchemasJson(def, address)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${json}\n`;
 }

@@ -10,6 +10,7 @@
 // scripts/check-cdk.mjs runs the same generation in memory and fails CI when a committed folder differs.
 // What this script adds to a generator's output, so the result is plain NodeNext ESM:
 //   - a GENERATED header on every file;
+//   - `.js` on relative import specifiers between modules (NodeNext);
 //   - its own index.ts: `.js` import specifiers, each module both as a namespace (`site.Site`) and flat (`Site`);
 //   - no lazy-index.ts (CommonJS `require` getters for jsii) and no per-folder README.md (registry links only).
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -140,7 +141,8 @@ export async function renderBindings({ root = ROOT, flavor, schema }) {
     for (const rel of listFiles(src)) {
       const parts = rel.split("/");
       if (parts.length !== 2 || parts[1] !== "index.ts") continue; // index.ts, lazy-index.ts, */README.md
-      const text = readFileSync(path.join(src, rel), "utf8");
+      // Relative imports between modules (cdktn's provider imports its provider-functions) as NodeNext wants them.
+      const text = readFileSync(path.join(src, rel), "utf8").replace(/(from\s+['"])(\.\.?\/[^'"]+?)(?<!\.js)(['"])/g, "$1$2.js$3");
       const classes = [...text.matchAll(/^export class (\w+)/gm)].map((m) => m[1]);
       for (const m of text.matchAll(/^export (?:class|interface|function|const|type) (\w+)/gm)) {
         if (exported.has(m[1]))

@@ -39,12 +39,21 @@ export { Operations } from "./operations/index.js";
 export type { OperationsClient } from "./operations/client.js";
 export type { OperationEvent } from "./operations/events.js";
 export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
-export { approveUpgrade, openUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
+export {
+  activeUpgrade,
+  approveUpgrade,
+  followUpgrade,
+  openUpgrade,
+  PIPELINE_FINAL_STATES,
+  ROLLBACK_GRACE_MS,
+  type UpgradeWaitOptions,
+} from "./operations/upgrade.js";
 export { pruneSnapshots, type PruneEvent, type PruneOptions, type PruneResult } from "./operations/prune.js";
 export {
   isSiteId,
   listAllSites,
   lookupSites,
+  sameUrl,
   MAX_SITES_FETCHED_BY_ID,
   selectSite,
   selectSites,

@@ -12,6 +12,8 @@ export * as dataSiteopsSites from "./data-siteops-sites/index.js";
 export * from "./data-siteops-sites/index.js";
 export * as provider from "./provider/index.js";
 export * from "./provider/index.js";
+export * as providerFunctions from "./provider-functions/index.js";
+export * from "./provider-functions/index.js";
 export * as site from "./site/index.js";
 export * from "./site/index.js";
 export * as webhookEndpoint from "./webhook-endpoint/index.js";

@@ -5,6 +5,7 @@ import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
 import { siteModel } from "../resources/site-resource.js";
+import { onlyMatch } from "../resources/site-lookup.js";
 
 const LOOKUPS = ["id", "name", "url"] as const;
 
@@ -43,17 +44,14 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
     try {
       const client = await ctx.data.client();
       if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
-      const matches = await lookupSites(client, key, wanted, { signal: ctx.signal });
-      const [match, ...others] = matches;
-      if (match && others.length === 0) return siteModel(match);
-      diags.error(
-        matches.length ? `${matches.length} sites have ${key} ${JSON.stringify(wanted)}` : `No site with ${key} ${JSON.stringify(wanted)}`,
-        matches.length
-          ? `Look the site up by id instead: ${matches.map((s) => s.id).join(", ")}.`
-          : "Check the value, and that the credentials belong to the site's account.",
+      const found = onlyMatch(
+        await lookupSites(client, key, wanted, { signal: ctx.signal }),
+        { noun: "site", plural: "sites", key, wanted },
+        diags,
         path(key),
+        "Check the value, and that the credentials belong to the site's account.",
       );
-      return null;
+      return found ? siteModel(found) : null;
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) {
         diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));

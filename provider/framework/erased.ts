@@ -3,6 +3,7 @@
 import type { ObjectValue } from "../values/cty.js";
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 import type { CallContext, PlanContext, PrivateState } from "./resource.js";
+import type { FunctionDefinition } from "./function.js";
 import type { Schema } from "./schema.js";
 
 /** A resource as the server calls it: at run time models are the plain wire values (see model.ts). */
@@ -20,7 +21,7 @@ export interface ErasedResource<D> {
   read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   delete(req: { prior: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
-  importState?(id: string, diags: Diagnostics): ObjectValue;
+  importState?(id: string, diags: Diagnostics, ctx: CallContext<D>): ObjectValue | Promise<ObjectValue>;
   stateUpgraders?: Record<number, (state: Record<string, unknown>) => Record<string, unknown>>;
 }
 interface Result {
@@ -38,4 +39,5 @@ export interface ErasedProvider<D> {
   schema: Schema;
   validateConfig?(config: ObjectValue, diags: Diagnostics): void;
   configure(config: ObjectValue, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
+  functions?: FunctionDefinition[];
 }

@@ -12,11 +12,13 @@ function threshold(): number {
 
 const min = threshold();
 
+/** go-plugin parses a line as a log entry only with hclog's timestamp layout, microseconds included
+ * (2006-01-02T15:04:05.000000Z07:00); otherwise it relays the raw line at DEBUG, hidden at INFO. */
+const timestamp = () => new Date().toISOString().replace(/Z$/, "000Z");
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (LEVELS[level] < min) return;
-  process.stderr.write(
-    JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": new Date().toISOString(), ...fields }) + "\n",
-  );
+  process.stderr.write(JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": timestamp(), ...fields }) + "\n");
 }
 
 export const log = {

@@ -7,6 +7,7 @@ import * as toProto from "../protocol/to-proto.js";
 import type { ProtoDiagnostic } from "../protocol/to-proto.js";
 import { isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
 import { Diagnostics, path } from "./diagnostics.js";
+import { FunctionError, type FunctionDefinition } from "./function.js";
 import { log } from "./log.js";
 import { decodeModel, type ModelMode } from "./model.js";
 import { planObject } from "./planning.js";
@@ -27,6 +28,7 @@ export class ProviderServer<D> {
   private readonly def: ErasedProvider<D>;
   private readonly resources = new Map<string, Entry<ErasedResource<D>>>();
   private readonly dataSources = new Map<string, Entry<ErasedDataSource<D>>>();
+  private readonly functions = new Map<string, FunctionDefinition>();
   private readonly providerType: CtyType;
   private data: D | undefined;
   private configured = false;
@@ -51,6 +53,7 @@ export class ProviderServer<D> {
       checkSchema(d.typeName, d.schema);
       this.dataSources.set(d.typeName, { impl: d, type: blockType(d.schema) });
     }
+    for (const f of def.functions ?? []) this.functions.set(f.name, f);
   }
 
   /** Aborted by StopProvider: resources pass it to the API client so in-flight calls end. */
@@ -63,6 +66,7 @@ export class ProviderServer<D> {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
       resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
       data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
+      functions: [...this.functions.keys()].map((name) => ({ name })),
       diagnostics: [],
     };
   }
@@ -78,6 +82,7 @@ export class ProviderServer<D> {
       provider: toProto.schema(this.def.schema),
       resource_schemas: map(this.resources),
       data_source_schemas: map(this.dataSources),
+      functions: this.functionSignatures(),
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
       diagnostics: [],
     };
@@ -193,7 +198,7 @@ export class ProviderServer<D> {
     return this.guard("ImportResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
       let partial: ObjectValue;
-      if (impl.importState) partial = impl.importState(req.id, diags);
+      if (impl.importState) partial = await impl.importState(req.id, diags, this.context());
       else if (impl.identity) {
         const id = req.id.trim();
         if (!id)
@@ -222,6 +227,32 @@ export class ProviderServer<D> {
       const state = await impl.read(config, diags, this.context());
       return { state: toProto.dynamicValue(type, state) };
     });
+  }
+
+  getFunctions() {
+    return { functions: this.functionSignatures(), diagnostics: [] };
+  }
+
+  private functionSignatures() {
+    return Object.fromEntries([...this.functions].map(([name, f]) => [name, toProto.functionSignature(f)]));
+  }
+
+  /** Runs a function. Its failures are FunctionErrors (Terraform shows them on the call), never diagnostics. */
+  async callFunction(req: { name: string; arguments?: Wire[] }) {
+    const f = this.functions.get(req.name);
+    if (!f) return { error: { text: `The provider has no function named ${JSON.stringify(req.name)}.` } };
+    const wire = req.arguments ?? [];
+    if (wire.length !== f.parameters.length) {
+      return { error: { text: `${f.name} takes ${f.parameters.length} arguments, got ${wire.length}.` } };
+    }
+    try {
+      const args = f.parameters.map((p, i) => fromProto.dynamicValue(p.type, wire[i]));
+      return { result: toProto.dynamicValue(f.returns, await f.run(args)) };
+    } catch (err) {
+      if (err instanceof FunctionError) return { error: { text: err.message, ...(err.argument === undefined ? {} : { function_argument: err.argument }) } };
+      log.error(`CallFunction ${f.name} failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      return { error: { text: `${f.name}: ${err instanceof Error ? err.message : String(err)} (a bug in the provider; please report it)` } };
+    }
   }
 
   stopProvider() {

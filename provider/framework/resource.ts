@@ -3,6 +3,7 @@
 // validation, planning, import, state upgrades, private state.
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 import type { Model, Planned, Stored } from "./model.js";
+import type { FunctionDefinition } from "./function.js";
 import type { Schema } from "./schema.js";
 
 /** Per-resource JSON kept by Terraform next to the state but never shown to the user. */
@@ -69,8 +70,9 @@ export interface Resource<D, S extends Schema = Schema, I extends StringAttribut
   ): Promise<ResourceResult<S>>;
   delete(req: { prior: WithIdentity<Model<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<void>;
   /** Turns a `terraform import` id into a partial state; Terraform reads the rest with read(). Default, with
-   * an identity: the id, trimmed, becomes the identity attribute. */
-  importState?(id: string, diags: Diagnostics): Partial<Stored<S>>;
+   * an identity: the id, trimmed, becomes the identity attribute. It may ask the API (e.g. to find an object
+   * by name): the provider is configured by then. */
+  importState?(id: string, diags: Diagnostics, ctx: CallContext<D>): Partial<Stored<S>> | Promise<Partial<Stored<S>>>;
   /**
    * State upgraders keyed by the schema version they upgrade *from*; each returns the JSON state of the next
    * version. The framework chains them up to schema.version.
@@ -95,6 +97,8 @@ export interface ProviderDefinition<D, S extends Schema = Schema> {
   configure(config: Planned<Model<S>>, diags: Diagnostics, ctx: { terraformVersion: string; signal: AbortSignal }): Promise<D | undefined>;
   resources: AnyResource<D>[];
   dataSources: AnyDataSource<D>[];
+  /** Provider-defined functions; they never see the provider's configuration. */
+  functions?: FunctionDefinition[];
 }
 
 // Resources, data sources and providers of any schema, as a provider lists them and the server takes them.

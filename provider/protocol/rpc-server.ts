@@ -57,6 +57,8 @@ function methodHandler(provider: ProviderServer<unknown>, name: string): Handler
     ApplyResourceChange: (r: never) => provider.applyResourceChange(r),
     ImportResourceState: (r: never) => provider.importResourceState(r),
     ReadDataSource: (r: never) => provider.readDataSource(r),
+    GetFunctions: () => provider.getFunctions(),
+    CallFunction: (r: never) => provider.callFunction(r),
     StopProvider: () => provider.stopProvider(),
   };
   const h = table[name];

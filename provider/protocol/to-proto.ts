@@ -2,6 +2,7 @@
 // tfplugin6.proto (field names exactly as there), ready for protobuf.ts to encode.
 import type { AttributePath, Diagnostic } from "../framework/diagnostics.js";
 import type { PrivateState } from "../framework/resource.js";
+import type { FunctionDefinition } from "../framework/function.js";
 import type { Block, Schema } from "../framework/schema.js";
 import { type CtyType, type Value } from "../values/cty.js";
 import { encodeMsgpack } from "../values/cty-msgpack.js";
@@ -91,4 +92,22 @@ export function schema(s: Schema): Record<string, unknown> {
 /** Private state as Terraform stores it: opaque bytes, here JSON; empty when there is nothing to keep. */
 export function privateBytes(p: PrivateState | undefined): Uint8Array {
   return p && Object.keys(p).length ? Buffer.from(JSON.stringify(p)) : new Uint8Array(0);
+}
+
+/** A function's signature as GetFunctions and GetProviderSchema describe it. */
+export function functionSignature(f: FunctionDefinition): Record<string, unknown> {
+  return {
+    parameters: f.parameters.map((p) => ({
+      name: p.name,
+      type: Buffer.from(JSON.stringify(p.type)),
+      allow_null_value: false,
+      allow_unknown_values: false,
+      description: p.description,
+      description_kind: MARKDOWN,
+    })),
+    return: { type: Buffer.from(JSON.stringify(f.returns)) },
+    summary: f.summary,
+    description: f.description,
+    description_kind: MARKDOWN,
+  };
 }

@@ -1,6 +1,8 @@
 // siteops_webhook_endpoint: where Site Operations delivers events. The signing secret exists only in the
-// create response, so it is kept from there in (sensitive) state; an imported endpoint has none.
+// create response, so it is kept from there in (sensitive) state; an imported endpoint (by id or by URL) has
+// none, and keeps none: null is known, so nothing that reads it waits for "known after apply".
 import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
+import { sameUrl } from "../../src/index.js";
 import { path } from "../framework/diagnostics.js";
 import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
@@ -8,6 +10,7 @@ import type { Resource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import { eachElement, httpUrl, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
+import { onlyMatch, parseImportId } from "./site-lookup.js";
 
 export const webhookEndpointSchema = defineSchema({
   description: "An endpoint that receives Site Operations events as signed (Standard Webhooks) HTTP POSTs.",
@@ -28,7 +31,8 @@ export const webhookEndpointSchema = defineSchema({
       type: "string",
       computed: true,
       sensitive: true,
-      description: "Signing secret (`whsec_...`), returned by the service only when the endpoint is created; null for imported endpoints.",
+      description:
+        "Signing secret (`whsec_...`), returned by the service only when the endpoint is created. The service never returns it again: an imported endpoint has null here (rotate the secret in the console, or create the endpoint with Terraform, to have it in state).",
       planModifiers: [useStateForUnknown()],
     },
   },
@@ -82,6 +86,30 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
       if (ctx.data.errors.isNotFound(err)) return { state: null };
       ctx.data.errors.report(err, diags, { action: `read webhook endpoint ${state.id}` });
       return { state: null };
+    }
+  },
+
+  async importState(id, diags, ctx) {
+    const { key, wanted } = parseImportId(id);
+    if (key === "name" || !wanted) {
+      diags.error("Invalid import ID", "Import a siteops_webhook_endpoint by its id (we_...) or its URL (https://...).", path("id"));
+      return {};
+    }
+    if (key === "id") return { id: wanted };
+    try {
+      const client = await ctx.data.client();
+      const all = await client.webhookEndpoints.list({ per_page: 100 }, { signal: ctx.signal }).toArray();
+      const found = onlyMatch(
+        all.filter((e) => sameUrl(e.url, wanted)),
+        { noun: "webhook endpoint", plural: "webhook endpoints", key: "url", wanted },
+        diags,
+        path("id"),
+        "Check the URL, and that the provider's credentials belong to the endpoint's account.",
+      );
+      return found ? { id: found.id } : {};
+    } catch (err) {
+      ctx.data.errors.report(err, diags, { action: `find the webhook endpoint with url ${JSON.stringify(wanted)}` });
+      return {};
     }
   },
 

@@ -6,7 +6,7 @@ import type { Snapshot } from "../resources/snapshots.js";
 import type { RetentionPolicy } from "../retention.js";
 import { pruneSnapshots, type PruneOptions, type PruneResult } from "./prune.js";
 import { createSnapshot, type CreateSnapshotOptions } from "./snapshot.js";
-import { approveUpgrade, openUpgrade, type UpgradeWaitOptions } from "./upgrade.js";
+import { activeUpgrade, approveUpgrade, followUpgrade, openUpgrade, type UpgradeWaitOptions } from "./upgrade.js";
 
 export class Operations {
   readonly #client: OperationsClient;
@@ -20,6 +20,14 @@ export class Operations {
   /** Open an upgrade pipeline, wait until awaiting_approval or the end. */
   openUpgrade(siteId: string, params: UpgradePipelineCreateParams, options?: UpgradeWaitOptions): Promise<UpgradePipeline> {
     return openUpgrade(this.#client, siteId, params, options);
+  }
+  /** The site's pipeline that has not ended yet, if any (one per site). */
+  activeUpgrade(siteId: string, options?: { signal?: AbortSignal }): Promise<UpgradePipeline | undefined> {
+    return activeUpgrade(this.#client, siteId, options);
+  }
+  /** Follow a pipeline (through an approval given by someone else) until it ends. */
+  followUpgrade(pipeline: UpgradePipeline, options?: UpgradeWaitOptions): Promise<UpgradePipeline> {
+    return followUpgrade(this.#client, pipeline, options);
   }
   /** Apply a retention policy to a site's snapshots: delete what it does not keep (unless dryRun). */
   pruneSnapshots(siteId: string, policy: RetentionPolicy, options?: PruneOptions): Promise<PruneResult> {

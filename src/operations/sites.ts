@@ -116,9 +116,25 @@ export async function siteIdOf(client: OperationsClient, ref: string, options: S
   return isSiteId(ref) ? ref : (await selectSite(client, ref, options)).id;
 }
 
-/** Every site whose `name` or `url` is exactly `value`, from one listing (none, one, or several). */
+/**
+ * Every site whose `name` is exactly `value`, or whose `url` is the same URL as `value` (see {@link sameUrl}),
+ * from one listing (none, one, or several).
+ */
 export async function lookupSites(client: OperationsClient, field: "name" | "url", value: string, options: SelectSitesOptions = {}): Promise<Site[]> {
-  return (await listAllSites(client, options)).filter((s) => s[field] === value);
+  return (await listAllSites(client, options)).filter((s) => (field === "name" ? s.name === value : sameUrl(s.url, value)));
+}
+
+/** Two URLs name the same place up to the case of scheme and host and a trailing slash of the path. */
+export function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const x = new URL(u);
+      return `${x.protocol}//${x.host}${x.pathname.replace(/\/+$/, "")}${x.search}`;
+    } catch {
+      return u.replace(/\/+$/, "");
+    }
+  };
+  return norm(a) === norm(b);
 }
 
 function findIn(sites: readonly Site[], ref: string): Site | undefined {

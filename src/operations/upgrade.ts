@@ -47,6 +47,20 @@ export async function approveUpgrade(
   return waitPipeline(client, pipeline, () => false, options);
 }
 
+/** The site's pipeline that has not ended yet (the service allows one per site), or undefined. Lets a caller
+ * whose request to open one lost its answer adopt the pipeline it opened rather than open another. */
+export async function activeUpgrade(client: OperationsClient, siteId: string, options: { signal?: AbortSignal } = {}): Promise<UpgradePipeline | undefined> {
+  // Newest first: an active pipeline is the newest one, so the first page holds it.
+  const page = await client.upgradePipelines.list(siteId, { per_page: 10 }, { signal: options.signal });
+  return page.data.find((p) => !PIPELINE_FINAL_STATES.has(p.status));
+}
+
+/** Follows a pipeline someone else opened (or approves) until it ends, through `awaiting_approval`. Throws
+ * OperationFailedError when it fails or is rolled back, WaitTimeoutError after `waitTimeout`. */
+export function followUpgrade(client: OperationsClient, pipeline: UpgradePipeline, options: UpgradeWaitOptions = {}): Promise<UpgradePipeline> {
+  return waitPipeline(client, pipeline, () => false, options);
+}
+
 /** Waits until `stop(p)` or the end. A pipeline that failed after applying something is followed until it
  * reports `rolled_back` (at most ROLLBACK_GRACE_MS), so the caller learns whether the site was restored. */
 async function waitPipeline(

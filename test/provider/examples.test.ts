@@ -8,7 +8,7 @@ const EXAMPLES = path.join(ROOT, "examples/terraform");
 const providerTf = readFileSync(path.join(EXAMPLES, "provider/provider.tf"), "utf8");
 
 const cases: [string, string][] = [];
-for (const kind of ["resources", "data-sources"]) {
+for (const kind of ["resources", "data-sources", "functions"]) {
   for (const type of readdirSync(path.join(EXAMPLES, kind))) {
     for (const file of readdirSync(path.join(EXAMPLES, kind, type)).filter((f) => f.endsWith(".tf")))
       cases.push([`${kind}/${type}/${file}`, path.join(EXAMPLES, kind, type, file)]);
@@ -30,6 +30,7 @@ describe("examples/terraform", () => {
     for (const t of ["siteops_site", "siteops_webhook_endpoint"]) expect(existsSync(path.join(EXAMPLES, "resources", t, "resource.tf"))).toBe(true);
     for (const t of ["siteops_site", "siteops_sites", "siteops_me", "siteops_account"])
       expect(existsSync(path.join(EXAMPLES, "data-sources", t, "data-source.tf"))).toBe(true);
+    expect(existsSync(path.join(EXAMPLES, "functions", "shard", "function.tf"))).toBe(true);
   });
 
   it("terraform providers schema -json shows the schema Terraform sees", async () => {

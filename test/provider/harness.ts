@@ -134,9 +134,12 @@ ${extra}}
 
   /**
    * Runs terraform. `interruptOn`: once stdout shows this text, send SIGINT to terraform's whole process
-   * group, as Ctrl-C in a terminal does (the provider gets it too).
+   * group, as Ctrl-C in a terminal does (the provider gets it too). `onOutput`: sees stdout and stderr so far as they grow.
    */
-  run(args: string[], options: { env?: Record<string, string | undefined>; interruptOn?: string } = {}): Promise<RunResult> {
+  run(
+    args: string[],
+    options: { env?: Record<string, string | undefined>; interruptOn?: string; onOutput?: (stdout: string, stderr: string) => void } = {},
+  ): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const child = spawn("terraform", [...args], {
         cwd: this.work,
@@ -149,12 +152,16 @@ ${extra}}
       let interrupted = false;
       child.stdout.setEncoding("utf8").on("data", (c: string) => {
         stdout += c;
+        options.onOutput?.(stdout, stderr);
         if (options.interruptOn && !interrupted && stdout.includes(options.interruptOn)) {
           interrupted = true;
           process.kill(-child.pid!, "SIGINT");
         }
       });
-      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.stderr.setEncoding("utf8").on("data", (c: string) => {
+        stderr += c;
+        options.onOutput?.(stdout, stderr);
+      });
       child.on("error", reject);
       child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     });

@@ -43,7 +43,8 @@ describe("siteops_site lifecycle", () => {
   });
 
   it("updates in place", async () => {
-    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n'));
+    // A lower PHP version: in place only with the direct strategy (site-upgrade.test.ts covers pipelines).
+    tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n  upgrade {\n    strategy = "direct"\n  }\n'));
     const p = await tf.plan();
     expect(p.code).toBe(2);
     expect(p.stdout).toContain("~ update in-place");

@@ -65,6 +65,7 @@ export interface SiteopsProviderConfig {
   readonly alias?: string;
 }
 
+import { SiteopsProviderFunctions } from '../provider-functions/index.js';
 /**
 * Represents a {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs siteops}
 */
@@ -265,6 +266,21 @@ export class SiteopsProvider extends cdktn.TerraformProvider {
   // Temporarily expose input value. Use with caution.
   public get aliasInput() {
     return this._alias;
+  }
+
+  // ==========================
+  // PROVIDER-DEFINED FUNCTIONS
+  // ==========================
+  private _functions?: SiteopsProviderFunctions;
+
+  /**
+  * Provider-defined functions of the siteops provider.
+  */
+  public get functions(): SiteopsProviderFunctions {
+    if (!this._functions) {
+      this._functions = new SiteopsProviderFunctions(this.terraformResourceType);
+    }
+    return this._functions;
   }
 
   // =========

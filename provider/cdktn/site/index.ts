@@ -33,6 +33,178 @@ export interface SiteConfig extends cdktn.TerraformMetaArguments {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#wp_version Site#wp_version}
   */
   readonly wpVersion?: string;
+  /**
+  * upgrade block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#upgrade Site#upgrade}
+  */
+  readonly upgrade?: SiteUpgrade;
+}
+export interface SiteUpgrade {
+  /**
+  * The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve`, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#require_approval Site#require_approval}
+  */
+  readonly requireApproval?: boolean | cdktn.IResolvable;
+  /**
+  * `"pipeline"` (default): apply opens an upgrade pipeline (pre-upgrade snapshot, preflight, apply, verify, rollback on failure) and waits for it; a downgrade is refused at plan time. `"direct"`: the versions are changed in place without any of that (a downgrade is allowed).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#strategy Site#strategy}
+  */
+  readonly strategy?: string;
+  /**
+  * How long apply waits for the pipeline to end (approval included), e.g. `"30m"`, `"1h30m"`, `"90s"`. Default `"30m"`. A pipeline still running then is left running; the next apply follows it.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#timeout Site#timeout}
+  */
+  readonly timeout?: string;
+}
+
+export function siteUpgradeToTerraform(struct?: SiteUpgrade | cdktn.IResolvable): any {
+  if (!cdktn.canInspect(struct) || cdktn.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktn.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdktn.io/docs/concepts/resources#references");
+  }
+  return {
+    require_approval: cdktn.booleanToTerraform(struct!.requireApproval),
+    strategy: cdktn.stringToTerraform(struct!.strategy),
+    timeout: cdktn.stringToTerraform(struct!.timeout),
+  }
+}
+
+
+export function siteUpgradeToHclTerraform(struct?: SiteUpgrade | cdktn.IResolvable): any {
+  if (!cdktn.canInspect(struct) || cdktn.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktn.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdktn.io/docs/concepts/resources#references");
+  }
+  const attrs = {
+    require_approval: {
+      value: cdktn.booleanToHclTerraform(struct!.requireApproval),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    strategy: {
+      value: cdktn.stringToHclTerraform(struct!.strategy),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    timeout: {
+      value: cdktn.stringToHclTerraform(struct!.timeout),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SiteUpgradeOutputReference extends cdktn.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktn.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktn.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SiteUpgrade | cdktn.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._requireApproval !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.requireApproval = this._requireApproval;
+    }
+    if (this._strategy !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.strategy = this._strategy;
+    }
+    if (this._timeout !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.timeout = this._timeout;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SiteUpgrade | cdktn.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._requireApproval = undefined;
+      this._strategy = undefined;
+      this._timeout = undefined;
+    }
+    else if (cdktn.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._requireApproval = value.requireApproval;
+      this._strategy = value.strategy;
+      this._timeout = value.timeout;
+    }
+  }
+
+  // require_approval - computed: false, optional: true, required: false
+  private _requireApproval?: boolean | cdktn.IResolvable; 
+  public get requireApproval() {
+    return this.getBooleanAttribute('require_approval');
+  }
+  public set requireApproval(value: boolean | cdktn.IResolvable) {
+    this._requireApproval = value;
+  }
+  public resetRequireApproval() {
+    this._requireApproval = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get requireApprovalInput() {
+    return this._requireApproval;
+  }
+
+  // strategy - computed: false, optional: true, required: false
+  private _strategy?: string; 
+  public get strategy() {
+    return this.getStringAttribute('strategy');
+  }
+  public set strategy(value: string) {
+    this._strategy = value;
+  }
+  public resetStrategy() {
+    this._strategy = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get strategyInput() {
+    return this._strategy;
+  }
+
+  // timeout - computed: false, optional: true, required: false
+  private _timeout?: string; 
+  public get timeout() {
+    return this.getStringAttribute('timeout');
+  }
+  public set timeout(value: string) {
+    this._timeout = value;
+  }
+  public resetTimeout() {
+    this._timeout = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get timeoutInput() {
+    return this._timeout;
+  }
 }
 
 /**
@@ -88,6 +260,7 @@ export class Site extends cdktn.TerraformResource {
     this._phpVersion = config.phpVersion;
     this._url = config.url;
     this._wpVersion = config.wpVersion;
+    this._upgrade.internalValue = config.upgrade;
   }
 
   // ==========
@@ -167,6 +340,22 @@ export class Site extends cdktn.TerraformResource {
     return this._wpVersion;
   }
 
+  // upgrade - computed: false, optional: true, required: false
+  private _upgrade = new SiteUpgradeOutputReference(this, "upgrade");
+  public get upgrade() {
+    return this._upgrade;
+  }
+  public putUpgrade(value: SiteUpgrade) {
+    this._upgrade.internalValue = value;
+  }
+  public resetUpgrade() {
+    this._upgrade.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get upgradeInput() {
+    return this._upgrade.internalValue;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -177,6 +366,7 @@ export class Site extends cdktn.TerraformResource {
       php_version: cdktn.stringToTerraform(this._phpVersion),
       url: cdktn.stringToTerraform(this._url),
       wp_version: cdktn.stringToTerraform(this._wpVersion),
+      upgrade: siteUpgradeToTerraform(this._upgrade.internalValue),
     };
   }
 
@@ -205,6 +395,12 @@ export class Site extends cdktn.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      upgrade: {
+        value: siteUpgradeToHclTerraform(this._upgrade.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "SiteUpgrade",
       },
     };
 

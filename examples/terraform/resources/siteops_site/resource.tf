@@ -2,9 +2,17 @@ resource "siteops_site" "blog" {
   name = "Company blog"
   url  = "https://blog.example.com"
 
-  # Optional: the service's current versions when omitted.
+  # Optional: the service's current versions when omitted. Raising one later runs an upgrade pipeline
+  # (pre-upgrade snapshot, preflight, upgrade, verification, rollback on failure); lowering one is refused.
   wp_version  = "6.4"
   php_version = "8.2"
+
+  # Optional: how version changes are applied (these are the defaults but require_approval).
+  upgrade {
+    strategy         = "pipeline" # or "direct": change the versions in place, no pipeline
+    require_approval = true       # apply waits until someone approves (console, CLI, action)
+    timeout          = "30m"
+  }
 }
 
 output "blog_status" {

@@ -1,0 +1,234 @@
+// Version changes of siteops_site: the `upgrade` block (policy), the plan-time rules (a downgrade is refused
+// unless the strategy is direct; a pipeline to come is a warning), and the apply-time run of an upgrade
+// pipeline through the core's upgrade operation (open, follow, adopt the site's running pipeline), with
+// its progress in Terraform's log.
+import type { SiteOps, UpgradePipeline, UpgradePipelineCreateParams } from "../../src/index.js";
+import { path, type Diagnostics } from "../framework/diagnostics.js";
+import { log } from "../framework/log.js";
+import type { NestedBlock } from "../framework/schema.js";
+import { oneOf, stringMatches } from "../framework/validators.js";
+import { isUnknown, type Value } from "../values/cty.js";
+import type { ProviderData } from "../provider-data.js";
+
+const DEFAULT_UPGRADE_TIMEOUT = "30m";
+const DURATION = /^(?=\d)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+export const upgradeBlock = {
+  nesting: "single",
+  block: {
+    description:
+      "How a change of `wp_version` or `php_version` is applied. Without this block: through an upgrade pipeline, without approval, waiting up to 30 minutes.",
+    attributes: {
+      strategy: {
+        type: "string",
+        optional: true,
+        description:
+          '`"pipeline"` (default): apply opens an upgrade pipeline (pre-upgrade snapshot, preflight, apply, verify, rollback on failure) and waits for it; a downgrade is refused at plan time. `"direct"`: the versions are changed in place without any of that (a downgrade is allowed).',
+        validators: [oneOf("pipeline", "direct")],
+      },
+      require_approval: {
+        type: "bool",
+        optional: true,
+        description:
+          "The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve`, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`.",
+      },
+      timeout: {
+        type: "string",
+        optional: true,
+        description:
+          'How long apply waits for the pipeline to end (approval included), e.g. `"30m"`, `"1h30m"`, `"90s"`. Default `"30m"`. A pipeline still running then is left running; the next apply follows it.',
+        validators: [stringMatches(DURATION, 'must be a duration such as "30m", "1h30m" or "90s"')],
+      },
+    },
+  },
+} as const satisfies NestedBlock;
+
+/** The block as the resource's model holds it (null when absent from the configuration). */
+export interface UpgradeModel {
+  strategy: string | null;
+  require_approval: boolean | null;
+  timeout: string | null;
+}
+
+export interface UpgradePolicy {
+  strategy: "pipeline" | "direct";
+  requireApproval: boolean;
+  timeoutMs: number;
+  timeout: string;
+}
+
+export function upgradePolicy(block: UpgradeModel | null): UpgradePolicy {
+  const timeout = block?.timeout ?? DEFAULT_UPGRADE_TIMEOUT;
+  const m = DURATION.exec(timeout);
+  const timeoutMs = m ? ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000 : 30 * 60_000;
+  return { strategy: block?.strategy === "direct" ? "direct" : "pipeline", requireApproval: block?.require_approval === true, timeoutMs, timeout };
+}
+
+export const VERSION_FIELDS = ["wp_version", "php_version"] as const;
+type VersionField = (typeof VERSION_FIELDS)[number];
+const PRODUCT: Record<VersionField, string> = { wp_version: "WordPress", php_version: "PHP" };
+
+/** Compares "major.minor" strings numerically ("6.10" is after "6.9"). */
+function compareVersions(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split(".").map(Number);
+  const [bm = 0, bn = 0] = b.split(".").map(Number);
+  return am - bm || an - bn;
+}
+
+type Versions = Record<VersionField, string | null>;
+
+/**
+ * Plan-time rules for an update: with the pipeline strategy a version lower than the site's is an error on
+ * that attribute, and a version change is a warning that apply will run a pipeline (and wait for approval).
+ */
+export function planVersionChange(plan: Record<VersionField, Value> & { upgrade: Value }, prior: Versions, diags: Diagnostics): void {
+  const block = plan.upgrade;
+  if (isUnknown(block)) return;
+  const raw = (block ?? null) as Record<string, Value> | null;
+  if (raw && [raw.strategy, raw.require_approval, raw.timeout].some(isUnknown)) return;
+  const policy = upgradePolicy(raw as UpgradeModel | null);
+  if (policy.strategy === "direct") return;
+  const changes: string[] = [];
+  for (const field of VERSION_FIELDS) {
+    const to = plan[field];
+    const from = prior[field];
+    if (typeof to !== "string" || from === null || to === from) continue;
+    if (compareVersions(to, from) < 0) {
+      diags.error(
+        `${PRODUCT[field]} downgrade refused`,
+        `${field} would go from ${from} down to ${to}. An upgrade pipeline cannot downgrade a site; restore a snapshot instead, or set strategy = "direct" in the upgrade block to change the version in place without a pipeline.`,
+        path(field),
+      );
+    } else changes.push(`${PRODUCT[field]} ${from} -> ${to}`);
+  }
+  if (changes.length && !diags.hasErrors) {
+    const approval = policy.requireApproval
+      ? ` It stops before applying until someone approves it (console, \`siteops upgrade approve\` or the GitHub Action); apply waits up to ${policy.timeout}.`
+      : ` Apply waits up to ${policy.timeout} for it.`;
+    diags.warning(
+      "An upgrade pipeline will run",
+      `Apply will open an upgrade pipeline for ${changes.join(", ")}: a pre-upgrade snapshot, a preflight check, the upgrade and a verification, rolled back if it fails.${approval} The new versions are written to the state only once it succeeds.`,
+      path(VERSION_FIELDS.find((f) => typeof plan[f] === "string" && plan[f] !== prior[f]) ?? "wp_version"),
+    );
+  }
+}
+
+const stepsText = (p: UpgradePipeline) => (p.steps ?? []).map((s) => `${s.name} ${s.status}`).join(", ");
+
+/** Logs the pipeline's progress at INFO (what happens), with its steps at DEBUG. */
+function progressLogger(siteId: string, policy: UpgradePolicy): (p: UpgradePipeline, what: string) => void {
+  return (p, what) => {
+    log.info(`siteops_site ${siteId}: upgrade pipeline ${p.id} ${what}`, {
+      site_id: siteId,
+      pipeline_id: p.id,
+      status: p.status,
+      steps: stepsText(p),
+      ...(p.snapshot_id ? { snapshot_id: p.snapshot_id } : {}),
+    });
+    if (p.status === "awaiting_approval") {
+      log.info(
+        `siteops_site ${siteId}: upgrade pipeline ${p.id} awaits approval; waiting up to ${policy.timeout}. Approve it in the console, with \`siteops upgrade approve ${p.id}\`, or with the GitHub Action`,
+        { site_id: siteId, pipeline_id: p.id },
+      );
+    }
+  };
+}
+
+export interface PipelineOutcome {
+  /** The pipeline that ran, when one was opened or adopted. */
+  pipeline?: UpgradePipeline;
+  /** The error to report (the pipeline failed, was rolled back, or did not end in time); undefined on success. */
+  error?: unknown;
+}
+
+/**
+ * Runs the version change of `siteId` through an upgrade pipeline and waits for its end: adopts the site's
+ * active pipeline when it has the same targets (a previous apply lost its answer, or timed out), refuses when
+ * it has others, otherwise opens one. Failures are returned, not thrown, so that the caller can read back the
+ * versions the site really has.
+ */
+export async function runUpgradePipeline(
+  client: SiteOps,
+  siteId: string,
+  targets: UpgradePipelineCreateParams,
+  policy: UpgradePolicy,
+  signal: AbortSignal,
+  diags: Diagnostics,
+): Promise<PipelineOutcome> {
+  const show = progressLogger(siteId, policy);
+  const wait = {
+    signal,
+    waitTimeout: policy.timeoutMs,
+    onProgress: (e: { type: string; pipeline?: UpgradePipeline }) => {
+      if (e.type === "pipeline.status" && e.pipeline && e.pipeline.status !== "succeeded") show(e.pipeline, `is now ${e.pipeline.status}`);
+    },
+  };
+  let pipeline: UpgradePipeline | undefined;
+  try {
+    pipeline = await adoptable(client, siteId, targets, signal, diags);
+    if (diags.hasErrors) return {};
+    if (pipeline) show(pipeline, `is already ${pipeline.status} for these versions: following it rather than opening another`);
+    else {
+      const params = { ...targets, requires_approval: policy.requireApproval };
+      try {
+        pipeline = await client.operations.openUpgrade(siteId, params, { signal, wait: false });
+        show(
+          pipeline,
+          `opened: WordPress ${pipeline.from_wp_version} -> ${pipeline.to_wp_version}, PHP ${pipeline.from_php_version} -> ${pipeline.to_php_version}`,
+        );
+      } catch (err) {
+        // The answer may have been lost after the service opened it: the site's active pipeline tells.
+        pipeline = await adoptable(client, siteId, targets, signal, diags).catch(() => undefined);
+        if (!pipeline || diags.hasErrors) throw err;
+        show(pipeline, `was opened although its answer was lost (${err instanceof Error ? err.message : String(err)}): following it`);
+      }
+    }
+    const final = await client.operations.followUpgrade(pipeline, wait);
+    show(final, "succeeded");
+    return { pipeline: final };
+  } catch (error) {
+    return { pipeline, error };
+  }
+}
+
+/** The site's active pipeline when it goes to `targets`; an error diagnostic when it goes elsewhere. */
+async function adoptable(
+  client: SiteOps,
+  siteId: string,
+  targets: UpgradePipelineCreateParams,
+  signal: AbortSignal,
+  diags: Diagnostics,
+): Promise<UpgradePipeline | undefined> {
+  const active = await client.operations.activeUpgrade(siteId, { signal });
+  if (!active) return undefined;
+  const same =
+    (targets.to_wp_version === undefined || targets.to_wp_version === active.to_wp_version) &&
+    (targets.to_php_version === undefined || targets.to_php_version === active.to_php_version);
+  if (same) return active;
+  diags.error(
+    `Site ${siteId} already has an upgrade pipeline in progress`,
+    `Upgrade pipeline ${active.id} (${active.status}) goes to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not to the configured versions, and the service runs one pipeline per site at a time. Let it end (approve it if it awaits approval), then apply again.`,
+    path(targets.to_php_version !== undefined && targets.to_wp_version === undefined ? "php_version" : "wp_version"),
+  );
+  return undefined;
+}
+
+/** Reports a pipeline run's failure: the pipeline's error, or how long was waited for it. */
+export function reportPipelineFailure(outcome: PipelineOutcome, siteId: string, data: ProviderData, diags: Diagnostics): void {
+  const { pipeline, error } = outcome;
+  const at = path("wp_version");
+  if (data.errors.isTimeout(error) && pipeline) {
+    diags.error(
+      `Upgrade pipeline ${pipeline.id} did not end in time`,
+      `${error instanceof Error ? error.message : String(error)} It keeps going on the service; the state keeps the versions the site has now, and the next apply follows this pipeline rather than opening another (raise timeout in the upgrade block to wait longer).`,
+      at,
+    );
+  } else if (data.errors.isOperationFailure(error)) {
+    const final = (error as { resource?: UpgradePipeline }).resource ?? pipeline;
+    diags.error(
+      `Upgrade of site ${siteId} failed`,
+      `${error instanceof Error ? error.message : String(error)} The state keeps the versions the site has now.${final?.snapshot_id ? ` Pre-upgrade snapshot: ${final.snapshot_id}.` : ""}`,
+      at,
+    );
+  } else data.errors.report(error, diags, { action: `upgrade site ${siteId}` });
+}
