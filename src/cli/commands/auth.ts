@@ -9,7 +9,7 @@ import { SiteOps } from "../../client.js";
 import { AuthenticationError, OtpRequiredError } from "../../errors.js";
 import type { Me } from "../../resources/me.js";
 import { configPath, readConfig, writeConfig, type ProfileConfig } from "../config.js";
-import type { Context } from "../context.js";
+import { retryLines, type Context } from "../context.js";
 import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../credentials.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { errorLine } from "../output/format.js";
@@ -108,7 +108,7 @@ const login: LeafSpec = {
       ctx.secrets.push(password);
       const given = flagString(parsed, "otp");
       // No X-Account-Id on the login itself (SITEOPS_ACCOUNT_ID would add one): it applies to what follows.
-      const anon = new SiteOps({ baseUrl, accountId: "" });
+      const anon = new SiteOps({ baseUrl, accountId: "", logger: retryLines(ctx) });
       try {
         const create = (otp: string | undefined) =>
           anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal });
