@@ -12,10 +12,15 @@ function threshold(): number {
 
 const min = threshold();
 
+/** go-plugin parses a JSON line as a log entry (level, message) only with hclog's timestamp layout, which has
+ * six fraction digits ("2006-01-02T15:04:05.000000Z07:00"); with toISOString()'s three it logs the whole line
+ * at DEBUG, so a warning would not show under TF_LOG_PROVIDER=WARN. */
+const timestamp = () => new Date().toISOString().replace(/Z$/, "000Z");
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (LEVELS[level] < min) return;
   process.stderr.write(
-    JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": new Date().toISOString(), ...fields }) + "\n",
+    JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": timestamp(), ...fields }) + "\n",
   );
 }
 
