@@ -10,7 +10,19 @@ import {
   PermissionDeniedError,
   WaitTimeoutError,
 } from "../../src/index.js";
-import { apiErrorPhrase, maskSecrets } from "../../src/format.js";
+import { apiErrorPhrase, formatDuration, maskSecrets } from "../../src/format.js";
+
+/** A pipeline's state as a predicate: "succeeded", "failed", "was rolled back", "is running", "is awaiting
+ * approval" (not "is succeeded"). */
+export function pipelineState(status: string): string {
+  const done: Record<string, string> = { succeeded: "succeeded", failed: "failed", rolled_back: "was rolled back" };
+  return done[status] ?? `is ${status.replace(/_/g, " ")}`;
+}
+
+/** "Pipeline upg_1 succeeded after 3.2 s.", "... is running after ..." (an unfinished one, when not waiting). */
+export function pipelineNote(pipeline: { id: string; status: string }, durationMs: number): string {
+  return `Pipeline ${pipeline.id} ${pipelineState(pipeline.status)} after ${formatDuration(durationMs)}.`;
+}
 
 /** One line saying what failed and, where it helps, what to change. `secrets` never appear in it. */
 export function errorLine(err: unknown, secrets: readonly string[] = []): string {

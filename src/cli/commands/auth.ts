@@ -12,7 +12,7 @@ import { configPath, readConfig, writeConfig, type ProfileConfig } from "../conf
 import { retryLines, type Context } from "../context.js";
 import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../credentials.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
-import { errorLine } from "../output/format.js";
+import { apiLine, errorLine } from "../output/format.js";
 import { printObject } from "../output/printer.js";
 import { clean } from "../../sanitize.js";
 import { ask, readStdinLine } from "../prompt.js";
@@ -111,7 +111,11 @@ const login: LeafSpec = {
       const anon = new SiteOps({ baseUrl, accountId: "", logger: retryLines(ctx) });
       try {
         const create = (otp: string | undefined) =>
-          anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal });
+          anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal }).catch((err: unknown) => {
+            // Not "check siteops auth status" (there is nothing saved yet): what was typed is what is wrong.
+            if (err instanceof AuthenticationError) throw new CliError(`${apiLine(err)} Check the email and password${otp ? " and the two-factor code" : ""}.`, EXIT.AUTH);
+            throw err;
+          });
         let created;
         try {
           created = await create(given);

@@ -66,7 +66,8 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-function apiLine(err: APIError): string {
+/** "Site Operations API 401: ..." with the status, the service's message and the request id. */
+export function apiLine(err: APIError): string {
   const request = err.requestId ? `, request ${err.requestId}` : "";
   return `${apiErrorPhrase(err)} [HTTP ${err.status}${request}].`;
 }
