@@ -19,9 +19,7 @@ const timestamp = () => new Date().toISOString().replace(/Z$/, "000Z");
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (LEVELS[level] < min) return;
-  process.stderr.write(
-    JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": timestamp(), ...fields }) + "\n",
-  );
+  process.stderr.write(JSON.stringify({ "@level": level, "@message": message, "@module": "provider.siteops", "@timestamp": timestamp(), ...fields }) + "\n");
 }
 
 export const log = {

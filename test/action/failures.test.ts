@@ -99,7 +99,9 @@ describe("failures", () => {
     expect(r.code).toBe(1);
     const waits = r.stdout.split("\n").filter((l) => l.startsWith("SiteOps API:"));
     expect(waits).toHaveLength(2);
-    waits.forEach((line, i) => expect(line).toMatch(new RegExp(`^SiteOps API: GET /api/v1/sites\\S*: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)));
+    waits.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`^SiteOps API: GET /api/v1/sites\\S*: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)),
+    );
     expect(r.errors).toEqual([expect.stringMatching(/^Cannot reach the Site Operations service/)]);
   });
 });

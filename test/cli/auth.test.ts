@@ -86,7 +86,10 @@ describe("auth", () => {
 
   it("a wrong password says to check the email and password, not auth status", async () => {
     const b = box();
-    const r = await runCli(["auth", "login", "--base-url", emu.url, "--email", "owner@acme.test", "--password-stdin"], { env: b.env, input: "not-the-password" });
+    const r = await runCli(["auth", "login", "--base-url", emu.url, "--email", "owner@acme.test", "--password-stdin"], {
+      env: b.env,
+      input: "not-the-password",
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/401.*Check the email and password\.\n$/);
     expect(r.stderr).not.toContain("auth status");

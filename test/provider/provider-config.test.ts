@@ -59,7 +59,9 @@ describe("provider configuration", () => {
     expect(r.code).toBe(1);
     const waits = r.stderr.split("\n").filter((l) => l.includes("SiteOps API:"));
     expect(waits).toHaveLength(2);
-    waits.forEach((line, i) => expect(line).toMatch(new RegExp(`\\[WARN\\] .*SiteOps API: GET /api/v1/me: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)));
+    waits.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`\\[WARN\\] .*SiteOps API: GET /api/v1/me: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)),
+    );
     expect(r.stderr).not.toContain(OWNER_TOKEN);
   });
 

@@ -111,11 +111,14 @@ const login: LeafSpec = {
       const anon = new SiteOps({ baseUrl, accountId: "", logger: retryLines(ctx) });
       try {
         const create = (otp: string | undefined) =>
-          anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal }).catch((err: unknown) => {
-            // Not "check siteops auth status" (there is nothing saved yet): what was typed is what is wrong.
-            if (err instanceof AuthenticationError) throw new CliError(`${apiLine(err)} Check the email and password${otp ? " and the two-factor code" : ""}.`, EXIT.AUTH);
-            throw err;
-          });
+          anon.auth
+            .createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal })
+            .catch((err: unknown) => {
+              // Not "check siteops auth status" (there is nothing saved yet): what was typed is what is wrong.
+              if (err instanceof AuthenticationError)
+                throw new CliError(`${apiLine(err)} Check the email and password${otp ? " and the two-factor code" : ""}.`, EXIT.AUTH);
+              throw err;
+            });
         let created;
         try {
           created = await create(given);
