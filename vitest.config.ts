@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
+    // Builds dist/ first when it is missing or stale (the CLI, package and release tests load it).
+    globalSetup: ["test/global-setup.ts"],
     pool: "forks",
     // Two cores here: more workers only add contention for the emulator and terraform child processes.
     maxWorkers: 2,

@@ -3,7 +3,7 @@
 // the config file (so that `siteops completion` or a usage error never reads credentials).
 
 import { isatty } from "node:tty";
-import type { SiteOps } from "../src/index.js";
+import { describeRetry, type RequestLogger, type SiteOps } from "../src/index.js";
 import { flagBool, flagString, type Parsed } from "./args.js";
 import type { Target } from "./credentials.js";
 import { UsageError } from "./exit-codes.js";
@@ -128,7 +128,7 @@ export function createContext(init: ContextInit): Context {
     },
     client() {
       client ??= Promise.all([ctx.target(), import("../src/client.js")]).then(
-        ([t, { SiteOps }]) => new SiteOps({ baseUrl: t.baseUrl, apiToken: t.token, accountId: t.accountId }),
+        ([t, { SiteOps }]) => new SiteOps({ baseUrl: t.baseUrl, apiToken: t.token, accountId: t.accountId, logger: retryLines(ctx) }),
       );
       return client;
     },
@@ -137,4 +137,16 @@ export function createContext(init: ContextInit): Context {
     },
   };
   return ctx;
+}
+
+/**
+ * The client's logger for a command: each wait before a retry on stderr as it starts ("siteops: GET
+ * /api/v1/sites: could not connect (ECONNREFUSED); retry 2 in 1.3 s"), so a dead service is not a silent
+ * minute. Nothing with --quiet; with SITEOPS_DEBUG the client's debug logger prints these among the rest.
+ */
+export function retryLines(ctx: Pick<Context, "env" | "quiet" | "stderr">): RequestLogger | undefined {
+  if (ctx.quiet || ctx.env.SITEOPS_DEBUG) return undefined;
+  return (event) => {
+    if (event.kind === "retry") ctx.stderr.write(`siteops: ${describeRetry(event)}\n`);
+  };
 }

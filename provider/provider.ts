@@ -5,6 +5,7 @@ import { ApiErrors } from "./api-errors.js";
 import { loadClient } from "./load-core.js";
 import { shardFunction } from "./functions/shard-function.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
+import { log } from "./framework/log.js";
 import type { Model, Planned } from "./framework/model.js";
 import type { ProviderDefinition } from "./framework/resource.js";
 import { defineSchema } from "./framework/schema.js";
@@ -133,12 +134,27 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
   };
 }
 
+/**
+ * Each wait before a retry as a warning in Terraform's log, when it starts (`TF_LOG_PROVIDER=WARN terraform
+ * apply` shows them on the terminal; Terraform itself says "Still reading... [10s elapsed]"). SITEOPS_DEBUG
+ * keeps the client's own debug logger, which prints them too.
+ */
+function retryWarnings(core: typeof import("../src/index.js")): { logger?: import("../src/index.js").RequestLogger } {
+  if (process.env.SITEOPS_DEBUG) return {};
+  return {
+    logger: (event) => {
+      if (event.kind === "retry") log.warn(`SiteOps API: ${core.describeRetry(event)}`, { attempt: event.attempt, delay_ms: event.delayMs });
+    },
+  };
+}
+
 async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
   if (!isKnown(config, diags)) return undefined;
   const common = clientOptions(config, diags);
   if (!common) return undefined;
   const core = await loadClient();
   const { SiteOps } = core;
+  Object.assign(common, retryWarnings(core));
   const email = setting(config, "email");
   const password = setting(config, "password");
   if (email && password) {

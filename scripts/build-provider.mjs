@@ -27,7 +27,12 @@ function lazyFile(filter, file) {
   };
 }
 
-export function providerVersion(root) {
+export /** The Node.js versions the package supports (package.json "engines"), as the launcher states them. */
+function nodeRange(root) {
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).engines.node.replace(/^>=\s*/, ">= ");
+}
+
+function providerVersion(root) {
   return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 }
 
@@ -150,7 +155,8 @@ export default async function buildProvider({
     launcher,
     [
       "#!/bin/sh",
-      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (>= 22.13).`,
+      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (${nodeRange(root)}): $SITEOPS_NODE`,
+      "# when set (a node executable: another Node.js than PATH's), else node on PATH, else the Node.js that built it.",
       `NODE="\${SITEOPS_NODE:-node}"`,
       `command -v "$NODE" >/dev/null 2>&1 || NODE=${JSON.stringify(process.execPath)}`,
       `exec "$NODE" "$(dirname "$0")/${BUNDLE_NAME}" "$@"`,

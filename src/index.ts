@@ -35,6 +35,7 @@ export {
   type WebhookHeaders,
 } from "./webhooks.js";
 export type { RateLimitLogEvent, RequestLogEvent, RequestLogger, ResponseLogEvent, RetryLogEvent, SettledLogEvent } from "./internal/logger.js";
+export { describeRetry } from "./internal/logger.js";
 export { Operations } from "./operations/index.js";
 export type { OperationsClient } from "./operations/client.js";
 export type { OperationEvent } from "./operations/events.js";

@@ -3,6 +3,7 @@
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { WebhookVerificationError } from "./errors.js";
+import type { WEBHOOK_EVENT_TYPES } from "./webhook-events.js";
 import type { HealthCheck } from "./resources/health-checks.js";
 import type { Site } from "./resources/sites.js";
 import type { Snapshot } from "./resources/snapshots.js";
@@ -37,6 +38,11 @@ export type WebhookEvent =
   | Event<"webhook_endpoint.ping", WebhookEndpoint>;
 
 export type WebhookEventType = WebhookEvent["type"];
+
+// Both lists name the same events: a type missing from either fails the typecheck here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const sameEvents: Same<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]> = true;
+void sameEvents;
 
 /** Incoming headers as Node (IncomingMessage.headers), fetch (Headers) or a plain object give them. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

@@ -2,6 +2,19 @@
 // advice, as sentences (sizes and durations: src/internal/format.ts, shared with the CLI).
 
 import { describeError, SiteSelectionError } from "../../src/index.js";
+import { formatDuration } from "../../src/internal/format.js";
+
+/** A pipeline's state as a predicate: "succeeded", "failed", "was rolled back", "is running", "is awaiting
+ * approval" (not "is succeeded"). */
+export function pipelineState(status: string): string {
+  const done: Record<string, string> = { succeeded: "succeeded", failed: "failed", rolled_back: "was rolled back" };
+  return done[status] ?? `is ${status.replace(/_/g, " ")}`;
+}
+
+/** "Pipeline upg_1 succeeded after 3.2 s.", "... is running after ..." (an unfinished one, when not waiting). */
+export function pipelineNote(pipeline: { id: string; status: string }, durationMs: number): string {
+  return `Pipeline ${pipeline.id} ${pipelineState(pipeline.status)} after ${formatDuration(durationMs)}.`;
+}
 
 /** One line saying what failed and, where it helps, what to change. `secrets` never appear in it (each is
  * replaced with ***, as the runner's log masking does). */

@@ -4,7 +4,7 @@
 import { setMaxListeners } from "node:events";
 import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
-import { SiteOps } from "../../src/index.js";
+import { describeRetry, SiteOps, type RequestLogger } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
 import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
       env: process.env,
     });
     for (const warning of warnings) log.warning(warning);
-    client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken });
+    client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken, ...retryLines() });
     const outcome = await dispatch(client, inputs, { run: runInfo(), secrets, signal: cancel.signal });
     for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
     if (inputs.resultFile) writeResult(inputs.resultFile, outcome.outputs.result ?? "");
@@ -49,6 +49,13 @@ export async function run(): Promise<void> {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     await client?.close().catch(() => undefined);
   }
+}
+
+/** Each wait before a retry as a line of the job log when it starts (not an annotation per retry: the final
+ * failure, if any, is the annotation). SITEOPS_DEBUG keeps the client's debug logger, which prints them too. */
+function retryLines(): { logger?: RequestLogger } {
+  if (process.env.SITEOPS_DEBUG) return {};
+  return { logger: (event) => event.kind === "retry" && log.info(`SiteOps API: ${describeRetry(event)}`) };
 }
 
 /** The result is a report, like the summary: a file that cannot be written is a warning, not a failure. */

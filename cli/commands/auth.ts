@@ -5,9 +5,9 @@
 
 import { hostname } from "node:os";
 import { flagBool, flagString } from "../args.js";
-import { AuthenticationError, type Me, OtpRequiredError, SiteOps } from "../../src/index.js";
+import { AuthenticationError, describeError, type Me, OtpRequiredError, SiteOps } from "../../src/index.js";
 import { configPath, readConfig, writeConfig, type ProfileConfig } from "../config.js";
-import type { Context } from "../context.js";
+import { retryLines, type Context } from "../context.js";
 import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../credentials.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { errorLine } from "../output/format.js";
@@ -106,10 +106,17 @@ const login: LeafSpec = {
       ctx.secrets.push(password);
       const given = flagString(parsed, "otp");
       // No X-Account-Id on the login itself (SITEOPS_ACCOUNT_ID would add one): it applies to what follows.
-      const anon = new SiteOps({ baseUrl, accountId: "" });
+      const anon = new SiteOps({ baseUrl, accountId: "", logger: retryLines(ctx) });
       try {
         const create = (otp: string | undefined) =>
-          anon.auth.createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal });
+          anon.auth
+            .createApiToken({ email, password, otp_attempt: otp, name: `siteops CLI on ${hostname()}` }, { signal: ctx.signal })
+            .catch((err: unknown) => {
+              // Not "check siteops auth status" (there is nothing saved yet): what was typed is what is wrong.
+              if (err instanceof AuthenticationError)
+                throw new CliError(`${clean(describeError(err))} Check the email and password${otp ? " and the two-factor code" : ""}.`, EXIT.AUTH);
+              throw err;
+            });
         let created;
         try {
           created = await create(given);

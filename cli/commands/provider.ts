@@ -18,7 +18,7 @@ const HELP = `usage: siteops provider install [--dir DIR] [--executable [--from 
 
 Installs the siteops Terraform provider of this package's version where Terraform looks for providers
 without a registry. By default that is the provider this package carries (dist/provider/), which runs on
-Node.js >= 20 on the machine that runs Terraform:
+Node.js >= 22 on the machine that runs Terraform (SITEOPS_NODE names another node executable than PATH's):
 
   DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/<version>/<os>_<arch>/terraform-provider-${TYPE}_v<version>
 

@@ -64,9 +64,11 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
       "error",
     );
   } else if (records.length > 0) {
-    const bad = c.failed + c.timed_out + c.skipped;
-    const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${bad ? `, ${bad} failed` : ""}, in ${formatDuration(elapsedMs)}`;
-    progress.event(line, bad ? "warn" : "notice");
+    // Timed out apart from failed: the exit code (4, not 1) says which, and so does this line.
+    const bad = c.failed + c.skipped;
+    const tail = `${bad ? `, ${bad} failed` : ""}${c.timed_out ? `, ${c.timed_out} timed out` : ""}`;
+    const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${tail}, in ${formatDuration(elapsedMs)}`;
+    progress.event(line, bad + c.timed_out ? "warn" : "notice");
   }
   if (ctx.format === "json")
     return ctx.stdout.write(

@@ -17,7 +17,7 @@ function tokensPage(
   const tokens = listOwnApiTokens(ui.ctx, user.accountId, user.userId);
   const created: Html | "" = extra.created
     ? html`<section class="secret" aria-labelledby="new-token"><h2 id="new-token">Your new token “${extra.created.name}”</h2>
-      <p>Copy it now: this is the only time it is shown. Use it as <code>SITEOPS_TOKEN</code> (CLI, provider, action).</p>
+      <p>Copy it now: this is the only time it is shown. Use it as <code>SITEOPS_API_TOKEN</code> (CLI, provider, action).</p>
       <label>Token <input id="new-token-value" class="mono" readonly value="${extra.created.token}" size="48"></label>
       <p><button type="button" data-copy="new-token-value">Copy</button></p></section>`
     : "";

@@ -12,8 +12,9 @@ function threshold(): number {
 
 const min = threshold();
 
-/** go-plugin parses a line as a log entry only with hclog's timestamp layout, microseconds included
- * (2006-01-02T15:04:05.000000Z07:00); otherwise it relays the raw line at DEBUG, hidden at INFO. */
+/** go-plugin parses a JSON line as a log entry (level, message) only with hclog's timestamp layout, which has
+ * six fraction digits ("2006-01-02T15:04:05.000000Z07:00"); with toISOString()'s three it logs the whole line
+ * at DEBUG, so a warning would not show under TF_LOG_PROVIDER=WARN. */
 const timestamp = () => new Date().toISOString().replace(/Z$/, "000Z");
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {

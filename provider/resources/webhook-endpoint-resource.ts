@@ -8,7 +8,8 @@ import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
-import { eachElement, httpUrl, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
+import { eachElement, httpUrl, oneOf, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
+import { WEBHOOK_EVENT_TYPES } from "../../src/webhook-events.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 
@@ -24,7 +25,7 @@ export const webhookEndpointSchema = defineSchema({
       computed: true,
       default: ["*"],
       description: 'Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all.',
-      validators: [sizeAtLeast(1), eachElement(stringLengthBetween(1, 100))],
+      validators: [sizeAtLeast(1), eachElement(oneOf("*", ...WEBHOOK_EVENT_TYPES))],
     },
     enabled: { type: "bool", optional: true, computed: true, default: true, description: "Whether deliveries are sent. Default `true`." },
     secret: {

@@ -20,9 +20,19 @@ export interface RetryLogEvent {
   kind: "retry";
   method: string;
   path: string;
+  /** What failed: "503 response", "429 response", "could not connect (ECONNREFUSED)", "timeout",
+   * "connection lost (UND_ERR_SOCKET)". */
+  reason: string;
   /** The retry about to be made (1 for the first retry). */
   attempt: number;
   delayMs: number;
+}
+
+/** One line for a retry wait, for a tool to print while it waits (the CLI and the provider on stderr, the
+ * action in its log): `GET /sites: could not connect (ECONNREFUSED); retry 2 in 1.3 s` (under a second in ms). */
+export function describeRetry(event: RetryLogEvent): string {
+  const delay = event.delayMs < 1000 ? `${Math.round(event.delayMs)} ms` : `${(event.delayMs / 1000).toFixed(1)} s`;
+  return `${event.method} ${event.path}: ${event.reason}; retry ${event.attempt} in ${delay}`;
 }
 
 /** A request waited before it was sent, because the service's RateLimit headers said the window ran low. */
@@ -54,7 +64,7 @@ export function createDebugLogger(write: (line: string) => void = (line) => proc
   return (event) => {
     switch (event.kind) {
       case "retry":
-        return write(`siteops: retry ${event.attempt} of ${event.method} ${event.path} in ${event.delayMs} ms`);
+        return write(`siteops: ${describeRetry(event)}`);
       case "rate_limit":
         return write(`siteops: ${event.method} ${event.path} waited ${event.delayMs} ms for the rate limit`);
       case "settled":

@@ -44,3 +44,8 @@ export function uncertainFailure(err: unknown): string | undefined {
   const code = codeOf(err);
   return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" ? "timeout" : `connection lost${code ? ` (${code})` : ""}`;
 }
+
+/** What failed, for the retry log: "could not connect (ECONNREFUSED)", "timeout", "connection lost (...)". */
+export function failureReason(err: unknown): string {
+  return uncertainFailure(err) ?? `could not connect (${codeOf(err)})`;
+}

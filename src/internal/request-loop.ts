@@ -8,7 +8,7 @@ import { APIConnectionError, APIError } from "../errors.js";
 import { builtin } from "./builtins.js";
 import type { CircuitTicket, ConnectionCircuit } from "./circuit.js";
 import type { RequestLogger } from "./logger.js";
-import { connectFailed, uncertainFailure, uncertainStatus } from "./outcome.js";
+import { connectFailed, failureReason, uncertainFailure, uncertainStatus } from "./outcome.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { jitterServerDelay, RETRYABLE_STATUSES, RetryState, serverDelay, type RetryPolicy } from "./retry.js";
 import { sleep } from "./sleep.js";
@@ -123,6 +123,7 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
       kind: "retry",
       method: init.method,
       path: init.path,
+      reason: response ? `${response.status} response` : failureReason(failure),
       attempt: retries.retries + retries.rateLimits,
       delayMs: refused ? ctx.circuit.waitMs : delay,
     });

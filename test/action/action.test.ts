@@ -144,6 +144,8 @@ describe("upgrade and approve", () => {
     expect([...opened.warnings, ...approved.warnings]).toEqual([]);
     expect(approved.code).toBe(0);
     expect(approved.outputs).toMatchObject({ "pipeline-id": pipelineId, status: "succeeded" });
+    expect(approved.stdout).toMatch(new RegExp(`Blog: Pipeline ${pipelineId} succeeded after \\d`));
+    expect(approved.visible).not.toContain("is succeeded");
     const pipeline = await fx.client.upgradePipelines.get(fx.sites.Blog!.id, pipelineId);
     expect(pipeline.status).toBe("succeeded");
     expect(pipeline.comment).toBe(`Approved by @octocat in acme/website (Deploy), run ${RUN_URL}`);

@@ -93,6 +93,17 @@ describe("failures", () => {
     expect(r.code).toBe(1);
     expect(r.errors).toEqual([expect.stringMatching(/^Cannot reach the Site Operations service: Connection error \(ECONNREFUSED\)/)]);
   });
+
+  it("says each wait before a retry in the job log while the service is not there", async () => {
+    const r = await run({ ...base(), "base-url": "http://127.0.0.1:9", command: "snapshot", site: "Blog" }, { SITEOPS_MAX_RETRIES: "2" });
+    expect(r.code).toBe(1);
+    const waits = r.stdout.split("\n").filter((l) => l.startsWith("SiteOps API:"));
+    expect(waits).toHaveLength(2);
+    waits.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`^SiteOps API: GET /api/v1/sites\\S*: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)),
+    );
+    expect(r.errors).toEqual([expect.stringMatching(/^Cannot reach the Site Operations service/)]);
+  });
 });
 
 describe("timeout", () => {

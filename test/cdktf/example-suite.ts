@@ -68,8 +68,11 @@ export function describeExample(flavor: Flavor): void {
       expect(tf.data?.siteops_me).toHaveProperty("me");
     });
 
-    it("keeps the local state next to the app, outside cdktf.out", () => {
-      expect(tf.terraform.backend.local.path).toBe(path.join(dir, `terraform.${STACK_NAME}.tfstate`));
+    it("keeps the local state next to the app, outside cdktf.out, by a relative path (no absolute path in cdk.tf.json)", () => {
+      const state = tf.terraform.backend.local.path;
+      expect(path.isAbsolute(state)).toBe(false);
+      expect(path.resolve(dir, "cdktf.out", "stacks", STACK_NAME, state)).toBe(path.join(dir, `terraform.${STACK_NAME}.tfstate`));
+      expect(JSON.stringify(tf)).not.toContain(dir);
       expect(stderr).not.toMatch(/error/i);
     });
   });

@@ -1,6 +1,6 @@
 // `siteops auth login|status|logout` and where credentials come from: a 0600 config file per profile and base
 // URL, the environment winning over it, two-factor logins, and the token never printed.
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER_TOKEN, OTP_SECRET, PASSWORD, startTestEmulator, totp, type TestEmulator } from "../core/helpers.js";
@@ -82,6 +82,18 @@ describe("auth", () => {
       .me()
       .catch((e: unknown) => e);
     expect((revoked as { status?: number }).status).toBe(401);
+  });
+
+  it("a wrong password says to check the email and password, not auth status", async () => {
+    const b = box();
+    const r = await runCli(["auth", "login", "--base-url", emu.url, "--email", "owner@acme.test", "--password-stdin"], {
+      env: b.env,
+      input: "not-the-password",
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/401.*Check the email and password\.\n$/);
+    expect(r.stderr).not.toContain("auth status");
+    expect(existsSync(b.configFile)).toBe(false); // nothing saved
   });
 
   it("asks for --otp when the user has two-factor authentication, and logs in with it", async () => {

@@ -119,6 +119,20 @@ describe("snapshot create --all", () => {
   });
 });
 
+describe("timeout", () => {
+  it("a snapshot that does not complete in --timeout exits 4, and the summary line says timed out, not failed", async () => {
+    const slow = await startTestEmulator({ stepSeconds: 3600 });
+    try {
+      const r = await runCli(["snapshot", "create", "--site", "Blog", "--timeout", "1s"], { env: { ...bed.env, SITEOPS_BASE_URL: slow.url } });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/done: 0 of 1 snapshot completed, 1 timed out, in /);
+      expect(r.stderr).not.toMatch(/\d failed/);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("locks and interruption", () => {
   it("a second run of the same job exits 75 while the first holds the lock; SIGTERM stops the first with 130", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });

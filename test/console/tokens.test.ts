@@ -17,6 +17,9 @@ describe.runIf(haveChromium())("console Settings -> API (Chromium)", () => {
     await page.getByRole("button", { name: "Create token" }).click();
     const token = await page.getByLabel("Token", { exact: true }).inputValue();
     expect(token).toMatch(/^sot_[A-Za-z0-9]{40}$/);
+    // The variable the CLI, the provider and the action read (not SITEOPS_TOKEN: they exit 3 without this one).
+    await expect(page.locator("code", { hasText: /^SITEOPS_API_TOKEN$/ }).count()).resolves.toBe(1);
+    expect(await page.content()).not.toContain("SITEOPS_TOKEN");
     await page.getByRole("button", { name: "Copy" }).click();
     await expect(
       page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()),

@@ -224,7 +224,7 @@ describe("SITEOPS_DEBUG logger", () => {
     await debug.me();
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^siteops: GET \/api\/v1\/me 503 [\d.]+ ms /);
-    expect(lines[1]).toBe("siteops: retry 1 of GET /api/v1/me in 1 ms");
+    expect(lines[1]).toBe("siteops: GET /api/v1/me: 503 response; retry 1 in 1 ms");
     expect(lines[2]).toMatch(/^siteops: GET \/api\/v1\/me 200 [\d.]+ ms req_dbg /);
     expect(lines.join("\n")).toContain('"authorization":"token [REDACTED]"');
     expect(lines.join("\n")).not.toContain(TOKEN);

@@ -35,9 +35,11 @@ describe("seed generate", () => {
   });
 
   it("gives each site a passed check, completed snapshots a day apart, and its creation in the log", async () => {
-    // The fleet's last site: its next check is due one interval (300 s) on; the first's is due 1.2 s after the
-    // seed, which a loaded machine can reach before this test reads it.
+    // The last site of the fleet: its second check comes due one interval (300 s) after the start. The first
+    // generated site's comes due 1.2 s after it on the real clock, so on a loaded machine it had had its second
+    // check by the time this test read its checks (`expected [ {…}, {…} ] to have a length of 1 but got 2`).
     const site = (await api(emu, "GET", `/sites?per_page=1&page=${SITES + 1}`, { token: TOKENS.ownerB })).body[0];
+    expect(site.name).toBe(`Site 00${SITES}`);
     const checks = (await api(emu, "GET", `/sites/${site.id}/health_checks`, { token: TOKENS.ownerB })).body;
     expect(checks).toHaveLength(1);
     expect(checks[0]).toMatchObject({ status: "passed", http_status: 200, wp_version: site.wp_version });

@@ -63,9 +63,17 @@ describe("scripts/check-cycles.mjs", () => {
       writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }));
       writeFileSync(path.join(dir, "a.ts"), 'import { b } from "./b.js";\nexport const a = () => b;\n');
       writeFileSync(path.join(dir, "b.ts"), 'import type { C } from "./c.js";\nexport const b = 1;\nexport type B = C;\n');
-      writeFileSync(path.join(dir, "c.ts"), 'import type { B } from "./b.js";\nexport type C = { b?: B };\n');
+      // An import type (a TSImportType node): walking it printed a DeprecationWarning ('argument') into npm test.
+      writeFileSync(path.join(dir, "c.ts"), 'import type { B } from "./b.js";\nexport type C = { b?: B; d?: typeof import("./d.js").d };\n');
+      writeFileSync(path.join(dir, "d.ts"), "export const d = 1;\n");
+      const warnings: Error[] = [];
+      const onWarning = (w: Error) => warnings.push(w);
+      process.on("warning", onWarning);
       const cycles = (await findCycles({ root: dir, dirs: ["."] })) as string[][];
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      process.off("warning", onWarning);
       expect(cycles.map((c) => [...c].sort().join(" "))).toEqual(["b.ts c.ts"]);
+      expect(warnings.map((w) => w.message)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,10 @@
 // `siteops provider install`: the implied local mirror, then a plain `terraform init` (no CLI config).
-import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider.js";
-import { Terraform, buildProvider } from "./harness.js";
+import { ROOT, Terraform, buildProvider } from "./harness.js";
 
 let tf: Terraform;
 let scratch: string;
@@ -75,6 +75,12 @@ describe("siteops provider install", () => {
       path.join(home, ".terraform.d/plugins/registry.terraform.io/siteops/siteops", version, terraformPlatform(), `terraform-provider-siteops_v${version}`),
     );
     expect(statSync(result.launcher).mode & 0o111).not.toBe(0);
+    // The launcher states the package's supported Node.js ("engines") and the SITEOPS_NODE it reads.
+    const engines = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    const launcher = readFileSync(result.launcher, "utf8");
+    expect(launcher).toContain(`with Node.js (${engines.replace(">=", ">= ")})`);
+    expect(launcher).toContain('NODE="${SITEOPS_NODE:-node}"');
+    expect(launcher).toMatch(/\$SITEOPS_NODE\s+# when set/);
 
     // No provider_installation block at all: Terraform's implied local mirror.
     const emptyConfig = path.join(scratch, "empty.tfrc");

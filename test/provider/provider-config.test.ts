@@ -1,5 +1,6 @@
 // The provider block: environment variables, email/password login, unknown values, and the one-line
 // errors for rejected credentials, which name where the credential came from but never its value.
+import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEMBER_TOKEN, OWNER_EMAIL, OWNER_PASSWORD, OWNER_TOKEN, Terraform, faults, recordingProxy } from "./harness.js";
 
@@ -46,6 +47,22 @@ describe("provider configuration", () => {
     );
     const r = await tf.apply();
     expect(r.stdout).toContain(`email = "${OWNER_EMAIL}"`);
+  });
+
+  it("warns in Terraform's log at each wait before a retry while the service accepts no connection", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    tf.write(required + `provider "siteops" {\n  base_url = "http://127.0.0.1:${port}"\n  api_token = "${OWNER_TOKEN}"\n  max_retries = 2\n}\n` + meOutput);
+    const r = await tf.run(["plan", "-no-color"], { env: { TF_LOG_PROVIDER: "WARN" } });
+    expect(r.code).toBe(1);
+    const waits = r.stderr.split("\n").filter((l) => l.includes("SiteOps API:"));
+    expect(waits).toHaveLength(2);
+    waits.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`\\[WARN\\] .*SiteOps API: GET /api/v1/me: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)),
+    );
+    expect(r.stderr).not.toContain(OWNER_TOKEN);
   });
 
   it("a missing base URL points at base_url", async () => {

@@ -29,6 +29,19 @@ output "hook_secret_length" {
   );
 }
 
+describe("siteops_webhook_endpoint validation", () => {
+  it("refuses an unknown event type at plan, naming the attribute, before any request", async () => {
+    tf.write(tf.providerBlock() + endpoint(`  enabled_events = ["site.created", "site.updatd"]\n`));
+    const p = await tf.run(["plan", "-no-color"]);
+    expect(p.code).toBe(1);
+    expect(p.stderr).toContain("Invalid Attribute Value");
+    expect(p.stderr).toContain('got: "site.updatd"');
+    expect(p.stderr).toContain("enabled_events");
+    expect(p.stdout).not.toContain("will be created");
+    tf.write(tf.providerBlock() + endpoint(""));
+  });
+});
+
 describe("siteops_webhook_endpoint", () => {
   let id = "";
   let secret = "";
@@ -88,11 +101,11 @@ describe("siteops_webhook_endpoint", () => {
   });
 
   it("maps an API field error to its attribute", async () => {
-    tf.write(tf.providerBlock() + endpoint(`  enabled_events = ["no.such_event"]\n`));
+    // A private address: a well-formed URL (valid at plan) that only the service refuses.
+    tf.write(tf.providerBlock() + `resource "siteops_webhook_endpoint" "hook" {\n  url = "https://10.0.0.1/siteops"\n}\n`);
     const r = await tf.run(["apply", "-auto-approve", "-no-color"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Error: Invalid enabled_events");
-    expect(r.stderr).toContain("contains unknown events: no.such_event");
+    expect(r.stderr).toContain("Error: Invalid url");
     expect(r.stderr).toContain("with siteops_webhook_endpoint.hook");
   });
 

@@ -2,8 +2,7 @@
 // fails or is rolled back fails the step.
 
 import { NotFoundError, selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
-import { formatDuration } from "../../../src/internal/format.js";
-import { errorLine } from "../format.js";
+import { errorLine, pipelineNote } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
 import { defaultComment } from "../run-info.js";
 import { log } from "../log.js";
@@ -38,7 +37,7 @@ export async function approveCommand(client: SiteOps, inputs: ApproveInputs, { r
     failure = errorLine(err, secrets);
   }
   const durationMs = Date.now() - started;
-  const note = failure ?? `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
+  const note = failure ?? pipelineNote(pipeline, durationMs);
   if (!failure) log.info(`${site.name}: ${note}`);
   pipelineSummary("approval", site, pipeline, durationMs, run, note);
   return { outputs: pipelineOutputs("approve", pipeline, failure), failure };

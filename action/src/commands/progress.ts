@@ -4,6 +4,7 @@
 import type { OperationEvent, Snapshot, UpgradePipeline } from "../../../src/index.js";
 import { formatBytes } from "../../../src/internal/format.js";
 import { log } from "../log.js";
+import { pipelineState } from "../format.js";
 
 /** Upload progress is logged at most once per this share of the file. */
 const PROGRESS_STEP = 0.1;
@@ -52,9 +53,10 @@ export function pipelineTracker(siteName: string): Tracker<UpgradePipeline> {
     if (!("pipeline" in event)) return;
     latest = event.pipeline;
     const p = event.pipeline;
-    const verb = event.type === "pipeline.created" ? "opened" : event.type === "pipeline.approved" ? "approved" : "is";
+    const what =
+      event.type === "pipeline.created" ? `opened (${p.status})` : event.type === "pipeline.approved" ? `approved (${p.status})` : pipelineState(p.status);
     const steps = (p.steps ?? []).filter((s) => s.status !== "pending").map((s) => `${s.name} ${s.status}`);
-    log.info(`${siteName}: pipeline ${p.id} ${verb}${verb === "is" ? ` ${p.status}` : ` (${p.status})`}${steps.length ? `; ${steps.join(", ")}` : ""}`);
+    log.info(`${siteName}: pipeline ${p.id} ${what}${steps.length ? `; ${steps.join(", ")}` : ""}`);
   };
   return { onProgress, latest: () => latest };
 }

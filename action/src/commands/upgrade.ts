@@ -1,8 +1,7 @@
 // `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
 
 import { selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
-import { formatDuration } from "../../../src/internal/format.js";
-import { errorLine } from "../format.js";
+import { errorLine, pipelineNote } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { pipelineSummary } from "../summary.js";
@@ -40,7 +39,7 @@ export async function upgradeCommand(client: SiteOps, inputs: UpgradeInputs, { r
     note = `Pipeline ${pipeline.id} awaits approval: run this action with command: approve, site: ${site.id}, pipeline-id: ${pipeline.id}.`;
     log.notice(note, { title: `Upgrade of ${site.name} awaits approval` });
   } else {
-    note = `Pipeline ${pipeline.id} is ${pipeline.status} after ${formatDuration(durationMs)}.`;
+    note = pipelineNote(pipeline, durationMs);
     log.info(`${site.name}: ${note}`);
   }
   pipelineSummary("upgrade", site, pipeline, durationMs, run, note);
