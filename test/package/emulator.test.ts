@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PKG, Project, ROOT, SAME_ABI, npmWarnings, readmeBlock } from "./helpers.js";
+import { PKG, Project, ROOT, SAME_ABI, npmWarnings, docBlock } from "./helpers.js";
 
 const PEERS = [
   "fastify",
@@ -53,7 +53,7 @@ describe.runIf(SAME_ABI)("the packed package, installed with the emulator's peer
   });
 
   it("runs the README's in-process snippet", async () => {
-    const r = await project.run("in-process.ts", readmeBlock("Testing against the emulator", "ts"));
+    const r = await project.run("in-process.ts", docBlock("docs/client.md", "Testing against the emulator", "ts"));
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("0");
   });
