@@ -106,8 +106,10 @@ describe.runIf(runnable.length > 0)("the guides' runnable sections, against the 
         script(group, (code) => code.replace(/\b4747\b/g, String(port))),
         300_000,
       );
-      const at = failedBlock(r.stderr) ?? where(group.blocks[0]!);
       const shown = `${tail(r.stdout)}\n${tail(r.stderr.replace(/^@@block .*\n/gm, ""))}`;
+      // A shell block that ran a saved block (npx tsx main.mts): name the saved block its error points into.
+      const saved = group.blocks.filter((b) => b.saveAs && shown.includes(path.basename(b.saveAs)));
+      const at = [failedBlock(r.stderr) ?? where(group.blocks[0]!), ...saved.map((b) => `${b.saveAs} is ${where(b)}`)].join(", ");
       if (r.code !== 0) expect.fail(`${at}: the block exited ${r.code}\n${shown}`);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: terraform's colours
       const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, "");
