@@ -12,7 +12,7 @@ import { CLI_REFERENCE, cliReference } from "./generate-cli-reference.mjs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The first line where `committed` and `wanted` differ, as "line N: committed ... / generated ...". */
-export function firstDifference(committed, wanted) {
+function firstDifference(committed, wanted) {
   const a = committed.split("\n");
   const b = wanted.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {

@@ -5,14 +5,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** The guides whose blocks are checked, from the repository root. */
-export function docFiles(root: string): string[] {
+function docFiles(root: string): string[] {
   const docs = readdirSync(path.join(root, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
   return ["README.md", "CONTRIBUTING.md", ...docs, "action/README.md", "emulator/README.md"];
 }
 
-export type Lang = "ts" | "sh" | "hcl" | "yaml";
+type Lang = "ts" | "sh" | "hcl" | "yaml";
 const LANGS: Record<string, Lang> = { ts: "ts", typescript: "ts", sh: "sh", bash: "sh", shell: "sh", hcl: "hcl", yaml: "yaml", yml: "yaml" };
 
 export interface Block {
@@ -34,7 +34,7 @@ export interface Block {
 /** Where a block is, as a failure names it. */
 export const where = (b: Pick<Block, "file" | "line">): string => `${b.file}:${b.line}`;
 
-export function extractBlocks(file: string, text: string): Block[] {
+function extractBlocks(file: string, text: string): Block[] {
   const lines = text.split("\n");
   const blocks: Block[] = [];
   let section = "";

@@ -111,7 +111,6 @@ describe.runIf(runnable.length > 0)("the guides' runnable sections, against the 
       const saved = group.blocks.filter((b) => b.saveAs && shown.includes(path.basename(b.saveAs)));
       const at = [failedBlock(r.stderr) ?? where(group.blocks[0]!), ...saved.map((b) => `${b.saveAs} is ${where(b)}`)].join(", ");
       if (r.code !== 0) expect.fail(`${at}: the block exited ${r.code}\n${shown}`);
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: terraform's colours
       const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, "");
       for (const b of group.blocks) {
         if (b.expect !== undefined && !plain.includes(b.expect)) expect.fail(`${where(b)}: its output lacks "${b.expect}"\n${shown}`);
