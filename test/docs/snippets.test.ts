@@ -45,6 +45,10 @@ function unknownInputs(workflow: string, inputs: ReadonlySet<string>): string[] 
 }
 
 describe("the guides' code blocks", () => {
+  it("README.md stays a five-minute read: under 25,000 bytes (the rest is in docs/)", () => {
+    expect(readFileSync(path.join(ROOT, "README.md")).length).toBeLessThan(25_000);
+  });
+
   it("are each run here or marked <!-- not-run: why -->", () => {
     const problems: string[] = [];
     const all = groups(blocks.map((b) => ({ ...b, notRun: undefined })));
