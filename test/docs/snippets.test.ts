@@ -6,7 +6,8 @@
 // made to a block: the emulator's documented port 4747 becomes a free one. Workflow YAML goes through actionlint,
 // and the inputs it gives this action are checked against action/action.yml. A failure names FILE:LINE.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,7 +63,7 @@ describe("the guides' code blocks", () => {
   });
 
   it("workflow YAML passes actionlint and gives the action only inputs action.yml declares", async () => {
-    const dir = path.join(ROOT, ".tmp", `docs-workflows-${process.pid}`);
+    const dir = mkdtempSync(path.join(tmpdir(), "siteops-docs-workflows-"));
     const wfDir = path.join(dir, ".github", "workflows");
     mkdirSync(wfDir, { recursive: true });
     const action = parse(readFileSync(path.join(ROOT, "action/action.yml"), "utf8")) as { inputs: Record<string, unknown> };
@@ -83,6 +84,7 @@ describe("the guides' code blocks", () => {
       const named = [...files].filter(([name]) => out.includes(name)).map(([, b]) => where(b));
       problems.push(`${named.join(", ") || "actionlint"}: ${out.trim()}`);
     }
+    rmSync(dir, { recursive: true, force: true });
     expect(problems).toEqual([]);
   });
 });
