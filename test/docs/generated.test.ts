@@ -9,14 +9,16 @@ import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { COMMANDS } from "../../src/cli/registry.js";
 import { allFlags, isGroup } from "../../src/cli/spec.js";
+// @ts-expect-error: plain .mjs scripts, no declarations
 import { withActionTables } from "../../scripts/generate-action-readme.mjs";
+// @ts-expect-error: plain .mjs scripts, no declarations
 import { cliReference } from "../../scripts/generate-cli-reference.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 describe("docs/cli-reference.md", () => {
   it("has a section for every command and subcommand, every flag, and every exit code", async () => {
-    const reference = await cliReference();
+    const reference: string = await cliReference();
     for (const entry of COMMANDS) {
       const command = await entry.load();
       expect(reference).toContain(`## \`siteops ${entry.name}\``);
@@ -40,7 +42,7 @@ describe("the action's README tables", () => {
     "# x\n<!-- BEGIN GENERATED: inputs (from action.yml) -->\nold\n<!-- END GENERATED: inputs -->\ntext\n<!-- BEGIN GENERATED: outputs -->\n<!-- END GENERATED: outputs -->\n";
 
   it("are rewritten between their markers from action.yml, the rest of the page kept", () => {
-    const out = withActionTables(page, yml);
+    const out: string = withActionTables(page, yml);
     expect(out).toContain("| `site` | no | all of them | Which site. |");
     expect(out).toContain("| `wait` | no | `true` | Wait. |");
     expect(out).toContain("| `status` | The status. |");
