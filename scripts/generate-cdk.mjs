@@ -109,10 +109,10 @@ node scripts/check-cdk.mjs  # what CI runs: fails when either folder is stale
 \`\`\`
 
 The "Docs at Terraform Registry" links in the doc comments follow the generator's convention; the provider is
-not published there, its documentation is in \`provider/docs/\` and the README.
+not published there, its documentation is in \`provider/docs/\` and \`docs/terraform.md\`.
 
 The generator needs no Terraform and no network. \`npm run build\` compiles this folder into \`dist/${flavor.id}/\`
-(tsconfig.${flavor.id}.json), which the \`siteops/${flavor.id}\` export points at. See the README, section
+(tsconfig.${flavor.id}.json), which the \`siteops/${flavor.id}\` export points at. See \`docs/cdk.md\`, section
 "${flavor.readmeSection}".
 `;
 }

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { Project, npmInstallArgs, readmeBlock, unexplainedWarnings } from "./helpers.js";
+import { Project, docBlock, npmInstallArgs, unexplainedWarnings } from "./helpers.js";
 
 const TOKEN = "sot_consumerCdkPackageTest0001";
 /** npm as the tests run it inside a consumer project: from the cache when it can, quietly, no scripts. */
@@ -23,7 +23,7 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
     };
 
     beforeAll(async () => {
-      const args = npmInstallArgs(readmeBlock(heading, "sh"));
+      const args = npmInstallArgs(docBlock("docs/cdk.md", heading, "sh"));
       [project, emulator] = await Promise.all([
         Project.create(flavor, [...args, "@types/node@^22"]),
         startEmulator({
@@ -56,7 +56,7 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
     });
 
     it("synthesizes the README's stack into plain Terraform JSON", async () => {
-      const r = await project.run("main.ts", readmeBlock(heading, "ts"));
+      const r = await project.run("main.ts", docBlock("docs/cdk.md", heading, "ts"));
       expect(r.code, r.stderr).toBe(0);
       const tf = JSON.parse(readFileSync(path.join(stackDir(), "cdk.tf.json"), "utf8")) as { resource: Record<string, Record<string, unknown>> };
       expect(Object.keys(tf.resource).sort()).toEqual(["siteops_site", "siteops_webhook_endpoint"]);
@@ -80,7 +80,7 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
 
     if (flavor === "cdktf") {
       it("moves to CDK Terrain with the README's commands: the next plan shows no changes", async () => {
-        const steps = readmeBlock("Moving from CDKTF to CDKTN", "sh")
+        const steps = docBlock("docs/cdk.md", "Moving from CDKTF to CDKTN", "sh")
           .trim()
           .split("\n")
           .map((l) => l.replace(/\s+#.*$/, ""));

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { NODE, PKG, Project, npmInstallArgs, readmeBlock, unexplainedWarnings } from "./helpers.js";
+import { NODE, PKG, Project, docBlock, npmInstallArgs, unexplainedWarnings } from "./helpers.js";
 import { execFileSync } from "node:child_process";
 
 const NODE_VERSION = execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim();
@@ -28,7 +28,7 @@ describe("the packed package, installed for the client and the CLI", () => {
 
   beforeAll(async () => {
     // The provider's install block (the client and the CLI need nothing beside the tarball either).
-    const args = npmInstallArgs(readmeBlock("Terraform provider", "sh"));
+    const args = npmInstallArgs(docBlock("docs/terraform.md", "Terraform provider", "sh"));
     expect(args).toEqual([`siteops-${PKG.version}.tgz`]);
     [project, emulator] = await Promise.all([Project.create("client", [...args, "@types/node@^22"]), startEmulator({ port: 0, stepSeconds: 0, seed })]);
   }, 120_000);
@@ -42,7 +42,7 @@ describe("the packed package, installed for the client and the CLI", () => {
   });
 
   it("runs the README's client snippet against the emulator", async () => {
-    const snippet = readmeBlock("The API client (`siteops`)", "ts").replace("https://siteops.example.com", emulator.url);
+    const snippet = docBlock("docs/client.md", "The API client (`siteops`)", "ts").replace("https://siteops.example.com", emulator.url);
     const r = await project.run("client.ts", snippet, { SITEOPS_API_TOKEN: TOKEN });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -92,7 +92,7 @@ describe("the packed package, installed for the client and the CLI", () => {
     const expected = `siteops emulator: the emulator needs its optional peer dependencies (missing: ${peers.join(", ")}); install them with: npm i -D ${peers.map((p) => `${p}@${PKG.peerDependencies[p]}`).join(" ")}`;
     expect(r.stderr).toBe(`${expected}\n`);
     // The README shows the same line.
-    expect(readmeBlock("Running it from the installed package", "")).toContain(expected);
+    expect(docBlock("emulator/README.md", "Running it from the installed package", "")).toContain(expected);
   });
 
   it("installs the provider where a plain terraform init finds it, and applies the README's HCL", async () => {
@@ -101,7 +101,7 @@ describe("the packed package, installed for the client and the CLI", () => {
     expect(r.code, r.stderr).toBe(0);
     const work = path.join(project.dir, "tf");
     mkdirSync(work);
-    writeFileSync(path.join(work, "main.tf"), readmeBlock("Terraform provider", "hcl"));
+    writeFileSync(path.join(work, "main.tf"), docBlock("docs/terraform.md", "Terraform provider", "hcl"));
     // An empty CLI config: Terraform's implied local mirror (~/.terraform.d/plugins) is all it searches.
     writeFileSync(path.join(project.dir, "empty.tfrc"), "");
     const env = { TF_CLI_CONFIG_FILE: path.join(project.dir, "empty.tfrc"), TF_IN_AUTOMATION: "1", SITEOPS_BASE_URL: emulator.url, SITEOPS_API_TOKEN: TOKEN };

@@ -4,7 +4,7 @@
 // come from the registry (npm's cache) at the ranges package.json declares; none has a native part to build.
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PKG, Project, readmeBlock, unexplainedWarnings } from "./helpers.js";
+import { PKG, Project, docBlock, unexplainedWarnings } from "./helpers.js";
 
 const PEERS = ["fastify", "@fastify/type-provider-typebox", "jose", "otplib", "typebox", "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody"];
 
@@ -41,7 +41,7 @@ describe("the packed package, installed with the emulator's peers", () => {
   });
 
   it("runs the README's in-process snippet", async () => {
-    const r = await project.run("in-process.ts", readmeBlock("Testing against the emulator", "ts"));
+    const r = await project.run("in-process.ts", docBlock("docs/client.md", "Testing against the emulator", "ts"));
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("0");
   });

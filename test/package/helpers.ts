@@ -41,17 +41,18 @@ function npmWarnings(output: string): string[] {
   return output.split("\n").filter((l) => /^npm warn/i.test(l) && !/Unknown user config "nodedir"/.test(l));
 }
 
-/** A fenced block of the README: the `nth` block in `lang` after the heading whose text is `heading`. */
-export function readmeBlock(heading: string, lang: string, nth = 0): string {
-  const text = readFileSync(path.join(ROOT, "README.md"), "utf8");
+/** A fenced block of a guide (`file`, from the repository root: README.md, docs/cdk.md, ...): the `nth` block in
+ * `lang` after the heading whose text is `heading`. */
+export function docBlock(file: string, heading: string, lang: string, nth = 0): string {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
   const at = text.split("\n").findIndex((l) => /^#+ /.test(l) && l.replace(/^#+ /, "") === heading);
-  if (at < 0) throw new Error(`README.md has no heading "${heading}"`);
+  if (at < 0) throw new Error(`${file} has no heading "${heading}"`);
   const rest = text
     .split("\n")
     .slice(at + 1)
     .join("\n");
   const blocks = [...rest.matchAll(new RegExp("^```" + lang + "\\n([\\s\\S]*?)^```$", "gm"))].map((m) => m[1]!);
-  if (!blocks[nth]) throw new Error(`README.md has no ${lang} block #${nth} after "${heading}"`);
+  if (!blocks[nth]) throw new Error(`${file} has no ${lang} block #${nth} after "${heading}"`);
   return blocks[nth]!;
 }
 

@@ -20,7 +20,8 @@ describe("check-versions", () => {
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), "siteops-versions-"));
-    for (const f of ["package.json", "package-lock.json", "README.md", "examples"]) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+    const copied = ["package.json", "package-lock.json", "README.md", "CONTRIBUTING.md", "docs", "action/README.md", "emulator/README.md", "examples"];
+    for (const f of copied) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,8 +42,12 @@ describe("check-versions", () => {
     bump("package-lock.json", "2.3.0");
     expect(check("--write").status).toBe(0);
     expect(check().status).toBe(0);
+    expect(r.stderr).toContain("docs/install.md says");
+    expect(r.stderr).toContain("action/README.md says v1");
+    expect(readFileSync(path.join(dir, "docs/install.md"), "utf8")).toContain("npm i siteops-2.3.0.tgz cdktn@^0.24");
+    expect(readFileSync(path.join(dir, "action/README.md"), "utf8")).toContain("siteops/siteops/action@v2");
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
-    expect(readme).toContain("npm i siteops-2.3.0.tgz cdktn@^0.24");
+    expect(readme).toContain("npm i ../siteops/siteops-2.3.0.tgz");
     expect(readme).toContain("siteops/siteops/action@v2");
     expect(readme).not.toMatch(/siteops-0\.\d+\.\d+\.tgz/);
   });
