@@ -1,6 +1,6 @@
 // data "siteops_site": one site, by id or by its exact name or url.
-import { lookupSites } from "../../src/index.js";
 import { path } from "../framework/diagnostics.js";
+import { loadClient } from "../load-core.js";
 import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
@@ -45,7 +45,7 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
       const client = await ctx.data.client();
       if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
       const found = onlyMatch(
-        await lookupSites(client, key, wanted, { signal: ctx.signal }),
+        await (await loadClient()).lookupSites(client, key, wanted, { signal: ctx.signal }),
         { noun: "site", plural: "sites", key, wanted },
         diags,
         path(key),

@@ -2,7 +2,7 @@
 // upgrade pipeline (site-upgrade.ts) unless the `upgrade` block says "direct". A 404 on read means it was
 // deleted out of band, and Terraform plans to create it again. Import takes the id, the URL or `name:NAME`.
 import type { Site, SiteUpdateParams, UpgradePipelineCreateParams } from "../../src/index.js";
-import { lookupSites } from "../../src/index.js";
+import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
 import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
@@ -108,7 +108,7 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       const site = onlyMatch(
-        await lookupSites(client, key, wanted, { signal: ctx.signal }),
+        await (await loadClient()).lookupSites(client, key, wanted, { signal: ctx.signal }),
         { noun: "site", plural: "sites", key, wanted },
         diags,
         path("id"),

@@ -2,14 +2,14 @@
 // create response, so it is kept from there in (sensitive) state; an imported endpoint (by id or by URL) has
 // none, and keeps none: null is known, so nothing that reads it waits for "known after apply".
 import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
-import { sameUrl } from "../../src/index.js";
+import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
 import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import { eachElement, httpUrl, oneOf, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
-import { WEBHOOK_EVENT_TYPES } from "../../src/webhook-events.js";
+import { WEBHOOK_EVENT_TYPES } from "../../src/internal/webhook-events.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 
@@ -100,8 +100,9 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
     try {
       const client = await ctx.data.client();
       const all = await client.webhookEndpoints.list({ per_page: 100 }, { signal: ctx.signal }).toArray();
+      const core = await loadClient();
       const found = onlyMatch(
-        all.filter((e) => sameUrl(e.url, wanted)),
+        all.filter((e) => core.sameUrl(e.url, wanted)),
         { noun: "webhook endpoint", plural: "webhook endpoints", key: "url", wanted },
         diags,
         path("id"),
