@@ -27,12 +27,12 @@ function lazyFile(filter, file) {
   };
 }
 
-export /** The Node.js versions the package supports (package.json "engines"), as the launcher states them. */
+/** The Node.js versions the package supports (package.json "engines"), as the launcher states them. */
 function nodeRange(root) {
   return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).engines.node.replace(/^>=\s*/, ">= ");
 }
 
-function providerVersion(root) {
+export function providerVersion(root) {
   return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 }
 

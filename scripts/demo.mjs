@@ -174,7 +174,9 @@ async function main() {
     return;
   }
   if (flags.keep) console.log("\n(--keep needs a terminal: stdout is not a TTY, so the demo cleans up.)");
-  say(`terraform destroy: ${applied(await tf.run("destroy", "-auto-approve", "-input=false"))}`);
+  // -refresh=false: the demo upgraded "shop" past its configured wp_version, and a refreshed plan of that
+  // configuration is a downgrade, which the provider refuses at plan time (docs/terraform.md), destroy included.
+  say(`terraform destroy: ${applied(await tf.run("destroy", "-auto-approve", "-input=false", "-refresh=false"))}`);
   await runCleanups();
   say("emulator stopped, temp dir removed. Done.");
   if (!flags.keep) console.log("\nRun `npm run demo -- --keep` to keep the emulator and these resources running for curl.");

