@@ -10,6 +10,8 @@
 //   A connection lost mid-chunk keeps the bytes written so far (none when the chunk carried a digest
 //   that can no longer be checked).
 // - The same data again on a completed snapshot: 200, no change; other data: 422.
+// - A snapshot deleted, or failed (its upload expired: services/snapshots.ts), while a body was arriving
+//   keeps nothing of it: 404, or 422 as for any upload to a failed snapshot.
 import { createHash, type Hash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Readable } from "node:stream";
@@ -36,6 +38,7 @@ export type UploadResult = { status: 200; body: SnapshotJson } | { status: 202; 
 const tooLarge = (): HttpError => new HttpError(413, MESSAGES.tooLarge, {}, { connection: "close" });
 const mismatch = (): HttpError => unprocessable("Checksum mismatch");
 const differentData = (): HttpError => unprocessable("Snapshot already has different data");
+const failed = (): HttpError => unprocessable("Snapshot has failed and does not accept uploads");
 
 export class SnapshotUploads {
   readonly #ctx: EmulatorContext;
@@ -51,7 +54,7 @@ export class SnapshotUploads {
   /** Checks the snapshot takes uploads at all (before any header is looked at). */
   accepting(row: SnapshotRow): SnapshotRow {
     if (row.source !== "upload") throw unprocessable("Snapshot is captured by the service and does not accept uploads");
-    if (row.status === "failed") throw unprocessable("Snapshot has failed and does not accept uploads");
+    if (row.status === "failed") throw failed();
     return row;
   }
 
@@ -85,6 +88,14 @@ export class SnapshotUploads {
     }
   }
 
+  /** After a wait on the body or the disk: the snapshot may have been deleted or have expired meanwhile (then `file` goes). */
+  #ensureOpen(id: string, file?: string): void {
+    const now = findSnapshot(this.#ctx.db, id);
+    if (now && now.status !== "failed") return;
+    if (file) rmSync(file, { force: true });
+    throw now ? failed() : notFound();
+  }
+
   #progress(row: SnapshotRow, received: number, total: number | null, file: string): void {
     setUploadProgress(this.#ctx.db, row.id, received, total, file, this.#ctx.clock.iso());
   }
@@ -111,7 +122,7 @@ export class SnapshotUploads {
       if (declared !== undefined && counter.bytes !== declared) throw badRequest("Body does not match Content-Length");
       if (counter.bytes === 0) throw badRequest("Upload body is empty");
       if (!counter.matches(digests)) throw mismatch();
-      if (!findSnapshot(ctx.db, row.id)) throw notFound(); // deleted meanwhile
+      this.#ensureOpen(row.id);
       renameSync(tmp, file);
     } catch (err) {
       rmSync(tmp, { force: true });
@@ -169,28 +180,34 @@ export class SnapshotUploads {
       if (counter.bytes !== length) throw badRequest("Body does not match Content-Range");
     } catch (err) {
       // Keep what reached the disk, unless a digest was sent that can no longer be checked.
+      this.#ensureOpen(row.id, file);
       const kept = err instanceof Interrupted && digests.length === 0 ? Math.min(sink.bytesWritten, length) : 0;
       truncateSync(file, start + kept);
       this.#progress(row, start + kept, total, file);
       throw err instanceof Interrupted ? badRequest("Upload interrupted") : err;
     }
 
-    if (!counter.matches(digests) && !(last && (await wholeFileMatches(file, total, digests, wholeHash)))) {
+    let matches: boolean;
+    let sha: Hash | undefined;
+    try {
+      matches = counter.matches(digests) || (last && (await wholeFileMatches(file, total, digests, wholeHash)));
+      if (matches && last) sha = wholeHash ?? (await hashFileRange(file, 0, total, createHash("sha256")));
+    } catch (err) {
+      this.#ensureOpen(row.id, file);
+      throw err;
+    }
+    this.#ensureOpen(row.id, file);
+    if (!matches) {
       const keep = last ? 0 : start;
       truncateSync(file, keep);
       this.#progress(row, keep, keep ? total : null, file);
       throw mismatch();
     }
-    if (!findSnapshot(ctx.db, row.id)) {
-      rmSync(file, { force: true });
-      throw notFound();
-    }
-    if (!last) {
+    if (!sha) {
       this.#progress(row, end + 1, total, file);
       if (wholeHash) this.#running.set(row.id, { offset: end + 1, hash: wholeHash });
       return { status: 202, body: { received_bytes: end + 1 } };
     }
-    const sha = wholeHash ?? (await hashFileRange(file, 0, total, createHash("sha256")));
     this.#progress(row, total, total, file);
     return { status: 200, body: completeSnapshot(ctx, row.id, total, sha.digest("hex"), ctx.clock.nowMs(), origin) };
   }

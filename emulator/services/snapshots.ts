@@ -1,6 +1,8 @@
 // Snapshots: creation, deletion, and the service-side capture (requested -> in_progress -> completed,
 // one step per stepSeconds of emulator clock). A service capture fails when the site is down at the
-// moment of capture (a forced `failed` health check makes that happen on demand).
+// moment of capture (a forced `failed` health check makes that happen on demand). An upload snapshot
+// fails when its data has not all arrived 24 h (emulator clock) after its creation, and its partial data
+// is deleted; an account has at most 100 upload snapshots waiting for data (issue 26).
 import { createHash, randomInt } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN, type Origin } from "../auth/auth-context.js";
@@ -11,6 +13,7 @@ import type { PageSource } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import {
   clearSnapshotStep,
+  countOpenUploads,
   deleteSnapshotRow,
   dueSnapshots,
   findSnapshot,
@@ -43,7 +46,12 @@ export function getSnapshot(ctx: EmulatorContext, siteId: string, id: string): S
   return snapshotToJson(loadSnapshot(ctx, siteId, id));
 }
 
-/** Creates a snapshot of the site; a service capture is scheduled on the emulator clock. */
+/** How long an upload snapshot waits for its data before it fails (emulator clock). */
+const UPLOAD_EXPIRY_SECONDS = 24 * 3600;
+/** Upload snapshots an account may have waiting for data at once (above the tools' 64 sites at a time). */
+const MAX_OPEN_UPLOADS_PER_ACCOUNT = 100;
+
+/** Creates a snapshot of the site; a service capture is scheduled on the emulator clock, an upload's deadline too. */
 export function createSnapshot(
   ctx: EmulatorContext,
   site: { id: string; account_id: string; wp_version: string; php_version: string },
@@ -54,8 +62,11 @@ export function createSnapshot(
 ): SnapshotJson {
   const upload = input.upload === true;
   const id = newId("snap");
-  const nextMs = upload ? null : atMs + ctx.options.stepSeconds * 1000;
+  const nextMs = atMs + (upload ? UPLOAD_EXPIRY_SECONDS : ctx.options.stepSeconds) * 1000;
   ctx.db.transaction(() => {
+    if (upload && countOpenUploads(ctx.db, site.account_id) >= MAX_OPEN_UPLOADS_PER_ACCOUNT) {
+      throw unprocessable(`An account can have at most ${MAX_OPEN_UPLOADS_PER_ACCOUNT} upload snapshots waiting for data; finish or delete one first`);
+    }
     insertSnapshot(ctx.db, {
       id,
       site_id: site.id,
@@ -72,7 +83,7 @@ export function createSnapshot(
   })();
   const json = snapshotToJson(findSnapshot(ctx.db, id)!);
   ctx.events.emit(site.account_id, "snapshot.created", json);
-  if (nextMs !== null) ctx.scheduler.poke(nextMs);
+  ctx.scheduler.poke(nextMs);
   return json;
 }
 
@@ -93,9 +104,15 @@ function failSnapshot(ctx: EmulatorContext, id: string, error: string, atMs: num
   ctx.events.emit(row.account_id, "snapshot.failed", snapshotToJson(findSnapshot(ctx.db, id)!));
 }
 
-/** One step of a service capture, due at row.next_step_ms. */
+/** One step of a service capture, or an upload's deadline, due at row.next_step_ms. */
 function stepSnapshot(ctx: EmulatorContext, row: SnapshotRow): void {
   const dueMs = row.next_step_ms!;
+  if (row.source === "upload") {
+    if (row.status !== "requested" && row.status !== "in_progress") return clearSnapshotStep(ctx.db, row.id);
+    failSnapshot(ctx, row.id, `Upload not completed within ${UPLOAD_EXPIRY_SECONDS / 3600} hours: the partial data was deleted`, dueMs);
+    removeSnapshotData(ctx, row.site_id, row.id);
+    return;
+  }
   if (row.status === "requested") {
     markSnapshotInProgress(ctx.db, row.id, dueMs + ctx.options.stepSeconds * 1000, ctx.clock.iso(dueMs));
     return;

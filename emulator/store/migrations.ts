@@ -238,4 +238,12 @@ export const MIGRATIONS: string[] = [
   // Every request with an Idempotency-Key first deletes the keys past their TTL: without this index that
   // DELETE scanned the whole table, so creating N sites with keys cost O(N^2).
   `CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at_ms);`,
+  // Abandoned uploads expire (issue 26): an upload snapshot still waiting for data 24 h after its creation
+  // fails. Open uploads made before this migration get that deadline (next_step_ms) from their created_at;
+  // the partial index serves the per-account cap on open uploads.
+  `
+  UPDATE snapshots SET next_step_ms = CAST(ROUND((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER) + 86400000
+    WHERE source = 'upload' AND status IN ('requested','in_progress') AND next_step_ms IS NULL;
+  CREATE INDEX snapshots_open_uploads ON snapshots(account_id) WHERE source = 'upload' AND status IN ('requested','in_progress');
+  `,
 ];

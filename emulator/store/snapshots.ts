@@ -116,7 +116,16 @@ export function deleteSnapshotRow(db: Database, id: string): void {
   stmt(db, "DELETE FROM snapshots WHERE id = ?").run(id);
 }
 
-/** Up to 100 snapshots with a capture step due by nowMs, in due order. */
+/** Upload snapshots of the account still waiting for their data (`requested` or `in_progress`). */
+export function countOpenUploads(db: Database, accountId: string): number {
+  return (
+    stmt(db, "SELECT COUNT(*) AS n FROM snapshots WHERE account_id = ? AND source = 'upload' AND status IN ('requested','in_progress')").get(accountId) as {
+      n: number;
+    }
+  ).n;
+}
+
+/** Up to 100 snapshots with a capture step (or an upload's deadline) due by nowMs, in due order. */
 export function dueSnapshots(db: Database, nowMs: number): SnapshotRow[] {
   return stmt(db, "SELECT * FROM snapshots WHERE next_step_ms <= ? ORDER BY next_step_ms, seq LIMIT 100").all(nowMs) as SnapshotRow[];
 }

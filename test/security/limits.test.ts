@@ -1,10 +1,14 @@
 // Issue 26 findings 6, 7 and 9: a request body sent a byte at a time is cut off (408) once the request
-// timeout passes; an account's webhook endpoints are capped; and two spellings of one URL (`%62log`, a
-// host's trailing dot) are one site URL.
+// timeout passes; an account's webhook endpoints and open upload snapshots are capped, and an abandoned
+// upload expires with its partial data; and two spellings of one URL (`%62log`, a host's trailing dot) are
+// one site URL.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { TOKENS, api, startTestEmulator } from "../emulator/helpers.js";
+import { TOKENS, advanceClock, api, startTestEmulator } from "../emulator/helpers.js";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -70,5 +74,69 @@ describe("site URL spellings", () => {
     }
     // A reserved character stays encoded: `%2F` is not a path separator.
     expect((await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Other", url: "https://uniq.example/a%2Fb" } })).status).toBe(201);
+  });
+});
+
+describe("upload snapshots", () => {
+  let up: RunningEmulator;
+  let dataDir: string;
+  let siteA: string;
+  let siteB: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "siteops-limits-"));
+    up = await startTestEmulator({ dataDir });
+    siteA = (await api(up, "POST", "/sites", { token: TOKENS.owner, body: { name: "Uploads A", url: "https://uploads-a.example" } })).body.id;
+    siteB = (await api(up, "POST", "/sites", { token: TOKENS.ownerB, body: { name: "Uploads B", url: "https://uploads-b.example" } })).body.id;
+  });
+  afterAll(async () => {
+    await up?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const open = (siteId: string, token: string) => api(up, "POST", `/sites/${siteId}/snapshots`, { token, body: { upload: true } });
+  const chunk = (siteId: string, id: string, data: Buffer, range: string) =>
+    api(up, "PUT", `/sites/${siteId}/snapshots/${id}/upload`, {
+      token: TOKENS.member,
+      raw: data,
+      headers: { "content-type": "application/octet-stream", "content-range": range },
+    });
+
+  it("an upload not completed 24 h after its snapshot was created fails, and its partial file is deleted", async () => {
+    const id = (await open(siteA, TOKENS.member)).body.id;
+    expect((await chunk(siteA, id, Buffer.alloc(1024, 7), "bytes 0-1023/1048576")).body).toEqual({ received_bytes: 1024 });
+    const file = path.join(dataDir, "snapshots", siteA, id);
+    expect(existsSync(file)).toBe(true);
+
+    await advanceClock(up, 23 * 3600);
+    expect((await api(up, "GET", `/sites/${siteA}/snapshots/${id}`, { token: TOKENS.member })).body.status).toBe("in_progress");
+    await advanceClock(up, 3600);
+    const after = (await api(up, "GET", `/sites/${siteA}/snapshots/${id}`, { token: TOKENS.member })).body;
+    expect({ status: after.status, error: after.error }).toEqual({
+      status: "failed",
+      error: "Upload not completed within 24 hours: the partial data was deleted",
+    });
+    expect(existsSync(file)).toBe(false);
+    const more = await chunk(siteA, id, Buffer.alloc(1024, 7), "bytes 1024-2047/1048576");
+    expect([more.status, more.body.error]).toEqual([422, "Snapshot has failed and does not accept uploads"]);
+    expect(existsSync(file)).toBe(false);
+    const logs = (await api(up, "GET", "/activity_logs?action=snapshot.failed", { token: TOKENS.owner })).body;
+    expect(logs[0]).toMatchObject({ subject_id: id, site_id: siteA });
+  });
+
+  it("an account's 101st upload snapshot waiting for data is refused; other accounts, service captures and a freed slot are not", async () => {
+    for (let i = 0; i < 100; i++) expect((await open(siteA, TOKENS.member)).status).toBe(201);
+    const over = await open(siteA, TOKENS.member);
+    expect([over.status, over.body.error]).toEqual([422, "An account can have at most 100 upload snapshots waiting for data; finish or delete one first"]);
+    expect((await open(siteA, TOKENS.owner)).status).toBe(422);
+    expect((await open(siteB, TOKENS.ownerB)).status).toBe(201);
+    expect((await api(up, "POST", `/sites/${siteA}/snapshots`, { token: TOKENS.member, body: {} })).status).toBe(201);
+
+    // A completed upload frees its slot.
+    const waiting = (await api(up, "GET", `/sites/${siteA}/snapshots?per_page=5`, { token: TOKENS.member })).body.find(
+      (s: { status: string; source: string }) => s.source === "upload" && s.status === "requested",
+    );
+    expect((await chunk(siteA, waiting.id, Buffer.from("data"), "bytes 0-3/4")).status).toBe(200);
+    expect((await open(siteA, TOKENS.member)).status).toBe(201);
+    expect((await open(siteA, TOKENS.member)).status).toBe(422);
   });
 });
