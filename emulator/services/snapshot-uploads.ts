@@ -1,17 +1,12 @@
-// The data of an `upload: true` snapshot, streamed to disk while hashed, never held whole in memory
-// (DESIGN.md section 2, Upload). The route parses the headers; this holds the rules and the state:
-//
-// - Whole body: the completed snapshot. Content-Digest (sha-256, sha-512) is checked; a mismatch is
-//   422 `Checksum mismatch` and nothing is kept.
-// - Resumable: each chunk at the current offset -> 202 `{"received_bytes":n}`, the last -> 200. A chunk
-//   elsewhere: 409 with `received_bytes` (the client resumes from there). A Content-Digest on a chunk may
-//   cover that chunk or, on the last chunk, the whole data (what the siteops client sends); a mismatch
-//   discards the chunk, or the whole upload when it was the last chunk (the corruption may be anywhere).
-//   A connection lost mid-chunk keeps the bytes written so far (none when the chunk carried a digest
-//   that can no longer be checked).
+// The data of an `upload: true` snapshot, streamed to disk while hashed, never held whole in memory (docs/design.md section 2, Upload).
+// The route parses the headers; this holds the rules and the state:
+// - Whole body: the completed snapshot. Content-Digest (sha-256, sha-512) is checked; a mismatch is 422 `Checksum mismatch` and nothing is kept.
+// - Resumable: each chunk at the current offset -> 202 `{"received_bytes":n}`, the last -> 200. A chunk elsewhere: 409 with `received_bytes` (the client
+//   resumes from there). A Content-Digest on a chunk may cover that chunk or, on the last chunk, the whole data (what the siteops client sends); a
+//   mismatch discards the chunk, or the whole upload when it was the last chunk (the corruption may be anywhere). A connection lost mid-chunk keeps the
+//   bytes written so far (none when the chunk carried a digest that can no longer be checked).
 // - The same data again on a completed snapshot: 200, no change; other data: 422.
-// - A snapshot deleted, or failed (its upload expired: services/snapshots.ts), while a body was arriving
-//   keeps nothing of it: 404, or 422 as for any upload to a failed snapshot.
+// - A snapshot deleted or failed (its upload expired: services/snapshots.ts) while a body arrives keeps none of it: 404, or 422 as when failed.
 import { createHash, type Hash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Readable } from "node:stream";
