@@ -4,9 +4,9 @@
 import type { Snapshot } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { formatBytes, formatDuration, formatLocalTime } from "../output/format.js";
-import { pick } from "../output/printer.js";
+import { printRecords } from "../output/printer.js";
 import type { Progress } from "../output/progress.js";
-import { clean, safeJson } from "../../src/internal/sanitize.js";
+import { clean } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";
@@ -34,14 +34,7 @@ export function printPruneRecords(ctx: Context, progress: Progress, records: rea
       failed ? "warn" : "notice",
     );
   }
-  if (ctx.format === "json")
-    return ctx.stdout.write(
-      `${safeJson(
-        records.map((r) => pick(r, ctx.fields)),
-        2,
-      )}\n`,
-    );
-  if (ctx.format === "jsonl") return ctx.stdout.write(records.map((r) => `${safeJson(pick(r, ctx.fields))}\n`).join(""));
+  if (printRecords(ctx, records)) return;
   if (ctx.quiet) return;
   const tty = ctx.stdout.isTTY;
   const style = ctx.stdout.style;

@@ -5,9 +5,9 @@ import type { Snapshot } from "../../src/index.js";
 import type { Context } from "../context.js";
 import { EXIT, worstExitCode } from "../exit-codes.js";
 import { formatBytes, formatDuration } from "../output/format.js";
-import { pick } from "../output/printer.js";
+import { printRecords } from "../output/printer.js";
 import type { Progress } from "../output/progress.js";
-import { clean, safeJson } from "../../src/internal/sanitize.js";
+import { clean } from "../../src/internal/sanitize.js";
 import { statusColor } from "../output/style.js";
 import { paintCell, renderTable, type Column } from "../output/table.js";
 import type { ErrorInfo } from "./job.js";
@@ -70,14 +70,7 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
     const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${tail}, in ${formatDuration(elapsedMs)}`;
     progress.event(line, bad + c.timed_out ? "warn" : "notice");
   }
-  if (ctx.format === "json")
-    return ctx.stdout.write(
-      `${safeJson(
-        records.map((r) => pick(r, ctx.fields)),
-        2,
-      )}\n`,
-    );
-  if (ctx.format === "jsonl") return ctx.stdout.write(records.map((r) => `${safeJson(pick(r, ctx.fields))}\n`).join(""));
+  if (printRecords(ctx, records)) return;
   if (ctx.quiet || records.length === 0) return;
   const style = ctx.stdout.style;
   const columns: Column<SnapshotRecord>[] = [

@@ -21,21 +21,28 @@ export interface ListOptions {
   empty?: string;
 }
 
-/** Prints a whole list. */
-function printList<T extends object>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], options: ListOptions = {}): void {
+/** --json (one array) or --jsonl (a line each) of `rows`, with --json=fields applied; false in the human mode,
+ * which each caller renders its own way. */
+export function printRecords<T extends object>(ctx: Context, rows: readonly T[]): boolean {
   if (ctx.format === "json")
-    return writeLines(ctx, [
+    writeLines(ctx, [
       safeJson(
         rows.map((r) => pick(r, ctx.fields)),
         2,
       ),
     ]);
-  if (ctx.format === "jsonl")
-    return writeLines(
+  else if (ctx.format === "jsonl")
+    writeLines(
       ctx,
       rows.map((r) => safeJson(pick(r, ctx.fields))),
     );
-  if (ctx.quiet) return;
+  else return false;
+  return true;
+}
+
+/** Prints a whole list. */
+function printList<T extends object>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], options: ListOptions = {}): void {
+  if (printRecords(ctx, rows) || ctx.quiet) return;
   if (rows.length === 0) {
     if (options.empty && ctx.stderr.isTTY) ctx.stderr.write(`${options.empty}\n`);
     return;
