@@ -19,21 +19,21 @@ export interface Host {
 
 async function separate(name: "emulator" | "provider", host: Host | undefined): Promise<Command> {
   if (host) return (await host.importCommand(name)).default;
-  return (await (name === "emulator" ? import("./commands/emulator.js") : import("./commands/provider.js"))).default;
+  return (await (name === "emulator" ? import("./commands/emulator/index.js") : import("./commands/provider/index.js"))).default;
 }
 
 export const COMMANDS: readonly Entry[] = [
-  { name: "auth", aliases: [], load: async () => (await import("./commands/auth.js")).default },
-  { name: "sites", aliases: ["site"], load: async () => (await import("./commands/sites.js")).default },
-  { name: "snapshots", aliases: ["snapshot"], load: async () => (await import("./commands/snapshots.js")).default },
-  { name: "upgrade", aliases: [], load: async () => (await import("./commands/upgrade.js")).default },
-  { name: "pipelines", aliases: ["pipeline"], load: async () => (await import("./commands/pipelines.js")).default },
-  { name: "vulns", aliases: ["vuln", "vulnerabilities"], load: async () => (await import("./commands/vulns.js")).default },
-  { name: "activity", aliases: [], load: async () => (await import("./commands/activity.js")).default },
-  { name: "webhooks", aliases: ["webhook"], load: async () => (await import("./commands/webhooks.js")).default },
-  { name: "me", aliases: [], load: async () => (await import("./commands/account.js")).me },
-  { name: "accounts", aliases: ["account"], load: async () => (await import("./commands/account.js")).accounts },
-  { name: "users", aliases: ["user"], load: async () => (await import("./commands/account.js")).users },
+  { name: "auth", aliases: [], load: async () => (await import("./commands/auth/index.js")).default },
+  { name: "sites", aliases: ["site"], load: async () => (await import("./commands/sites/index.js")).default },
+  { name: "snapshots", aliases: ["snapshot"], load: async () => (await import("./commands/snapshots/index.js")).default },
+  { name: "upgrade", aliases: [], load: async () => (await import("./commands/upgrade/index.js")).default },
+  { name: "pipelines", aliases: ["pipeline"], load: async () => (await import("./commands/pipelines/index.js")).default },
+  { name: "vulns", aliases: ["vuln", "vulnerabilities"], load: async () => (await import("./commands/vulns/index.js")).default },
+  { name: "activity", aliases: [], load: async () => (await import("./commands/activity/index.js")).default },
+  { name: "webhooks", aliases: ["webhook"], load: async () => (await import("./commands/webhooks/index.js")).default },
+  { name: "me", aliases: [], load: async () => (await import("./commands/account/index.js")).me },
+  { name: "accounts", aliases: ["account"], load: async () => (await import("./commands/account/index.js")).accounts },
+  { name: "users", aliases: ["user"], load: async () => (await import("./commands/account/index.js")).users },
   { name: "emulator", aliases: [], load: (host) => separate("emulator", host) },
   { name: "provider", aliases: [], load: (host) => separate("provider", host) },
 ];

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFi
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider.js";
+import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider/index.js";
 import { ROOT, Terraform, buildProvider } from "./harness.js";
 
 let tf: Terraform;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { terraformPlatform } from "../../cli/commands/provider.js";
+import { terraformPlatform } from "../../cli/commands/provider/index.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
 import {
   buildRelease,

@@ -5,19 +5,19 @@
 
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
-import { flagBool, flagInt, flagString } from "../args.js";
-import { type OperationEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { parseDuration } from "../duration.js";
-import { CliError, EXIT, UsageError } from "../exit-codes.js";
-import { errorLine, formatBytes, formatDuration } from "../output/format.js";
-import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../output/progress.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
+import { flagBool, flagInt, flagString } from "../../args.js";
+import { type OperationEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { parseDuration } from "../../duration.js";
+import { CliError, EXIT, UsageError } from "../../exit-codes.js";
+import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
+import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
 import { errorInfo, JOB_FLAGS, pollIntervalFrom, runJob } from "./job.js";
-import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./snapshot-records.js";
+import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./create-records.js";
 
 /** Sites snapshotted at a time unless --concurrency says otherwise (the GitHub Action's default too). */
 export const DEFAULT_CONCURRENCY = 4;

@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { Command } from "../command.js";
+import type { Command } from "../../command.js";
+import { packageRoot } from "../../package-root.js";
 
 const HOSTNAME = "registry.terraform.io";
 const NAMESPACE = "siteops";
@@ -43,18 +43,6 @@ Then, in your configuration:
       siteops = { source = "${NAMESPACE}/${TYPE}" }
     }
   }`;
-
-/** The package root: the nearest directory above this file with a package.json named "siteops". */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "siteops") return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error("cannot find the siteops package root");
-    dir = parent;
-  }
-}
 
 export function terraformPlatform(platform = process.platform, arch = process.arch): string {
   const os = platform === "win32" ? "windows" : platform;

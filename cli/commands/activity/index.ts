@@ -1,18 +1,18 @@
 // `siteops activity`: the account's activity log (newest first), filtered by site, action and time;
 // --follow keeps polling and prints new entries as they appear (oldest first), until Ctrl-C.
 
-import { flagBool, flagInt, flagString } from "../args.js";
-import type { ActivityLog, ActivityLogListParams } from "../../src/index.js";
-import { sleep } from "../../src/internal/sleep.js";
-import type { Context } from "../context.js";
-import { parseDuration, parseTime } from "../duration.js";
-import { EXIT, UsageError } from "../exit-codes.js";
-import { formatLocalTime } from "../output/format.js";
-import { pick, printStream } from "../output/printer.js";
-import { safeJson } from "../../src/internal/sanitize.js";
-import { renderTable, type Column } from "../output/table.js";
-import { defineCommand } from "../runner.js";
-import { siteIdOf } from "../sites.js";
+import { flagBool, flagInt, flagString } from "../../args.js";
+import type { ActivityLog, ActivityLogListParams } from "../../../src/index.js";
+import { sleep } from "../../../src/internal/sleep.js";
+import type { Context } from "../../context.js";
+import { parseDuration, parseTime } from "../../duration.js";
+import { EXIT, UsageError } from "../../exit-codes.js";
+import { formatLocalTime } from "../../output/format.js";
+import { pick, printStream } from "../../output/printer.js";
+import { safeJson } from "../../../src/internal/sanitize.js";
+import { renderTable, type Column } from "../../output/table.js";
+import { defineCommand } from "../../runner.js";
+import { siteIdOf } from "../../sites.js";
 
 const FIELDS = ["id", "account_id", "site_id", "action", "actor", "subject_type", "subject_id", "changes", "ip_address", "request_id", "created_at"] as const;
 /** Entries shown before following, unless --limit says otherwise. */

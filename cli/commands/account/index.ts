@@ -1,12 +1,12 @@
 // `siteops me`, `siteops accounts list`, `siteops users list`: who you are and who else is in the account.
 
-import type { Account, User } from "../../src/index.js";
-import { EXIT } from "../exit-codes.js";
-import { formatAgo } from "../output/format.js";
-import { printObject, printStream } from "../output/printer.js";
-import type { Column } from "../output/table.js";
-import { defineCommand } from "../runner.js";
-import type { LeafSpec } from "../spec.js";
+import type { Account, User } from "../../../src/index.js";
+import { EXIT } from "../../exit-codes.js";
+import { formatAgo } from "../../output/format.js";
+import { printObject, printStream } from "../../output/printer.js";
+import type { Column } from "../../output/table.js";
+import { defineCommand } from "../../runner.js";
+import type { LeafSpec } from "../../spec.js";
 
 const USER_FIELDS = ["id", "email", "name", "role", "two_factor_enabled", "created_at"] as const;
 

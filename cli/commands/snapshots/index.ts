@@ -1,20 +1,20 @@
 // `siteops snapshots list|get|delete|create|prune` (also `siteops snapshot ...`).
 
-import { flagBool, flagInt, flagString, type FlagSpec } from "../args.js";
-import type { Site, Snapshot } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { EXIT, UsageError } from "../exit-codes.js";
-import { formatAgo, formatBytes } from "../output/format.js";
-import { printObject, printStream } from "../output/printer.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, type Column } from "../output/table.js";
-import { confirm } from "../prompt.js";
-import { defineCommand } from "../runner.js";
-import { selectionOf, SELECTION_FLAGS, selectSites, siteIdOf } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
-import { createLeaf } from "./snapshot-create.js";
-import { pruneLeaf } from "./snapshot-prune.js";
+import { flagBool, flagInt, flagString, type FlagSpec } from "../../args.js";
+import type { Site, Snapshot } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT, UsageError } from "../../exit-codes.js";
+import { formatAgo, formatBytes } from "../../output/format.js";
+import { printObject, printStream } from "../../output/printer.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, type Column } from "../../output/table.js";
+import { confirm } from "../../prompt.js";
+import { defineCommand } from "../../runner.js";
+import { selectionOf, SELECTION_FLAGS, selectSites, siteIdOf } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
+import { createLeaf } from "./create.js";
+import { pruneLeaf } from "./prune.js";
 
 export const SNAPSHOT_FIELDS = [
   "id",

@@ -2,17 +2,17 @@
 // (and why) and what it deletes, then deletes (unless --dry-run) through the core's pruneSnapshots. Never
 // deletes a snapshot still running, nor the newest completed one of a site.
 
-import { flagBool, flagInt, flagString, type Parsed } from "../args.js";
-import { isEmptyPolicy, mapPool, type PruneResult, pruneSnapshots, type RetentionPolicy, type Site } from "../../src/index.js";
-import { parseDuration } from "../duration.js";
-import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../exit-codes.js";
-import { errorLine, formatDuration } from "../output/format.js";
-import { createProgress } from "../output/progress.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
+import { flagBool, flagInt, flagString, type Parsed } from "../../args.js";
+import { isEmptyPolicy, mapPool, type PruneResult, pruneSnapshots, type RetentionPolicy, type Site } from "../../../src/index.js";
+import { parseDuration } from "../../duration.js";
+import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../../exit-codes.js";
+import { errorLine, formatDuration } from "../../output/format.js";
+import { createProgress } from "../../output/progress.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
 import { errorInfo, JOB_FLAGS, runJob, type ErrorInfo } from "./job.js";
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from "./snapshot-create.js";
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from "./create.js";
 import { printPruneRecords, type PruneRecord } from "./prune-records.js";
 
 const KEEP_RULES = [

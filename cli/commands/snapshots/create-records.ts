@@ -1,15 +1,15 @@
 // The outcome of `snapshot create` per site: its JSON form (--json, --report), its exit code, and how the
 // run's result is printed (a table on a terminal, tab-separated lines when piped, a closing log line).
 
-import type { Snapshot } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { EXIT, worstExitCode } from "../exit-codes.js";
-import { formatBytes, formatDuration } from "../output/format.js";
-import { printRecords } from "../output/printer.js";
-import type { Progress } from "../output/progress.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, renderTable, type Column } from "../output/table.js";
+import type { Snapshot } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT, worstExitCode } from "../../exit-codes.js";
+import { formatBytes, formatDuration } from "../../output/format.js";
+import { printRecords } from "../../output/printer.js";
+import type { Progress } from "../../output/progress.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, renderTable, type Column } from "../../output/table.js";
 import type { ErrorInfo } from "./job.js";
 
 export type Outcome = "completed" | "requested" | "failed" | "timed_out" | "interrupted" | "not_started" | "skipped";

@@ -2,14 +2,14 @@
 // per job; --no-lock), the JSON report (--report FILE, written also when the run fails), the poll interval
 // from the environment, and the JSON form of an error.
 
-import type { FlagSpec, Parsed } from "../args.js";
-import { flagBool, flagString } from "../args.js";
-import { APIError, SiteOpsError } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { exitCodeOf, UsageError } from "../exit-codes.js";
-import { acquireLock, defaultLockFile, type Lock } from "../lock.js";
-import { errorLine } from "../output/format.js";
-import { checkReportPath, writeReport } from "../report.js";
+import type { FlagSpec, Parsed } from "../../args.js";
+import { flagBool, flagString } from "../../args.js";
+import { APIError, SiteOpsError } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { exitCodeOf, UsageError } from "../../exit-codes.js";
+import { acquireLock, defaultLockFile, type Lock } from "../../lock.js";
+import { errorLine } from "../../output/format.js";
+import { checkReportPath, writeReport } from "../../report.js";
 
 export const JOB_FLAGS: FlagSpec[] = [
   {

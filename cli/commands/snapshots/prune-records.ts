@@ -1,14 +1,14 @@
 // The outcome of `snapshot prune` per site and how it is printed: per site, every snapshot with what happens
 // to it and why (restic's forget output), as tables on a terminal, tab-separated lines when piped, or JSON.
 
-import type { Snapshot } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { formatBytes, formatDuration, formatLocalTime } from "../output/format.js";
-import { printRecords } from "../output/printer.js";
-import type { Progress } from "../output/progress.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, renderTable, type Column } from "../output/table.js";
+import type { Snapshot } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { formatBytes, formatDuration, formatLocalTime } from "../../output/format.js";
+import { printRecords } from "../../output/printer.js";
+import type { Progress } from "../../output/progress.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, renderTable, type Column } from "../../output/table.js";
 import type { ErrorInfo } from "./job.js";
 
 /** keep; delete (dry run); deleted; refused (the service kept it, 422); not_deleted (an error stopped the site). */

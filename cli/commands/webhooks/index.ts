@@ -1,17 +1,17 @@
 // `siteops webhooks list|create|delete`: the account's webhook endpoints. The signing secret is in the
 // create response only: it is printed once, then.
 
-import { flagBool, flagList, flagString } from "../args.js";
-import type { WebhookEndpoint } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { EXIT, UsageError } from "../exit-codes.js";
-import { formatAgo } from "../output/format.js";
-import { printObject, printStream } from "../output/printer.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, type Column } from "../output/table.js";
-import { confirm } from "../prompt.js";
-import { defineCommand } from "../runner.js";
-import type { LeafSpec } from "../spec.js";
+import { flagBool, flagList, flagString } from "../../args.js";
+import type { WebhookEndpoint } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT, UsageError } from "../../exit-codes.js";
+import { formatAgo } from "../../output/format.js";
+import { printObject, printStream } from "../../output/printer.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, type Column } from "../../output/table.js";
+import { confirm } from "../../prompt.js";
+import { defineCommand } from "../../runner.js";
+import type { LeafSpec } from "../../spec.js";
 
 const FIELDS = ["id", "url", "description", "enabled_events", "status", "secret", "created_at", "updated_at"] as const;
 const WEBHOOK_ID = /^we_[A-Za-z0-9]{16,}$/;

@@ -1,16 +1,16 @@
 // `siteops vulns list|update`: vulnerability records of one site or the fleet, and dismissing or reopening one.
 
-import { flagInt, flagList, flagString } from "../args.js";
-import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { EXIT, UsageError } from "../exit-codes.js";
-import { formatAgo } from "../output/format.js";
-import { printObject, printStream } from "../output/printer.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, type Column } from "../output/table.js";
-import { defineCommand } from "../runner.js";
-import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
+import { flagInt, flagList, flagString } from "../../args.js";
+import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT, UsageError } from "../../exit-codes.js";
+import { formatAgo } from "../../output/format.js";
+import { printObject, printStream } from "../../output/printer.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, type Column } from "../../output/table.js";
+import { defineCommand } from "../../runner.js";
+import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
 
 const FIELDS = [
   "id",

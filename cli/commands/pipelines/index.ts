@@ -1,13 +1,13 @@
 // `siteops pipelines list|get`: upgrade pipelines (newest first per site).
 
-import { flagInt, flagString } from "../args.js";
-import type { UpgradePipeline } from "../../src/index.js";
-import { EXIT } from "../exit-codes.js";
-import { printStream } from "../output/printer.js";
-import { locatePipeline, PIPELINE_FIELDS, pipelineColumns, showPipeline } from "../pipelines.js";
-import { defineCommand } from "../runner.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
+import { flagInt, flagString } from "../../args.js";
+import type { UpgradePipeline } from "../../../src/index.js";
+import { EXIT } from "../../exit-codes.js";
+import { printStream } from "../../output/printer.js";
+import { locatePipeline, PIPELINE_FIELDS, pipelineColumns, showPipeline } from "../../pipelines.js";
+import { defineCommand } from "../../runner.js";
+import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
 
 const list: LeafSpec = {
   name: "list",

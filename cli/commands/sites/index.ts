@@ -1,17 +1,17 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
-import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../args.js";
-import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { EXIT, UsageError } from "../exit-codes.js";
-import { printObject, printStream } from "../output/printer.js";
-import { clean, safeJson } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { paintCell, type Column } from "../output/table.js";
-import { confirm } from "../prompt.js";
-import { defineCommand } from "../runner.js";
-import { resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
+import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
+import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT, UsageError } from "../../exit-codes.js";
+import { printObject, printStream } from "../../output/printer.js";
+import { clean, safeJson } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { paintCell, type Column } from "../../output/table.js";
+import { confirm } from "../../prompt.js";
+import { defineCommand } from "../../runner.js";
+import { resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
 
 export const SITE_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const;
 const VERSION = /^\d+\.\d+$/;

@@ -1,7 +1,9 @@
 // `siteops emulator`: run the Site Operations emulator until interrupted (docs/design.md section 3).
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import type { Command } from "../command.js";
+import type { Command } from "../../command.js";
+import { packageRoot } from "../../package-root.js";
 
 /**
  * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
@@ -40,11 +42,15 @@ const HELP = `usage: siteops emulator [options]
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
 
-/** The package's declared peer ranges (package.json sits two levels up from cli/commands/emulator.ts in a source
- * run and from dist/cli/emulator.mjs, the command's build output). */
+/** The package's declared peer ranges (from the siteops package this command runs in; none when not found). */
 function peerRanges(): Record<string, string> {
-  const file = new URL("../../package.json", import.meta.url);
-  if (!existsSync(file)) return {};
+  let root: string;
+  try {
+    root = packageRoot();
+  } catch {
+    return {};
+  }
+  const file = path.join(root, "package.json");
   return (JSON.parse(readFileSync(file, "utf8")) as { peerDependencies?: Record<string, string> }).peerDependencies ?? {};
 }
 
@@ -130,7 +136,7 @@ const command: Command = {
       console.error(missing);
       return 2;
     }
-    const { startEmulator } = await import("../../emulator/index.js");
+    const { startEmulator } = await import("../../../emulator/index.js");
     const emulator = await startEmulator({
       port: number("port", values.port, 0) ?? 4747,
       host: values.host,

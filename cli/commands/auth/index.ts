@@ -4,18 +4,18 @@
 // under the profile, for that base URL only, and never printed.
 
 import { hostname } from "node:os";
-import { flagBool, flagString } from "../args.js";
-import { AuthenticationError, describeError, type Me, OtpRequiredError, SiteOps } from "../../src/index.js";
-import { configPath, readConfig, writeConfig, type ProfileConfig } from "../config.js";
-import { retryLines, type Context } from "../context.js";
-import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../credentials.js";
-import { CliError, EXIT, UsageError } from "../exit-codes.js";
-import { errorLine } from "../output/format.js";
-import { printObject } from "../output/printer.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { ask, readStdinLine } from "../prompt.js";
-import { defineCommand } from "../runner.js";
-import type { LeafSpec } from "../spec.js";
+import { flagBool, flagString } from "../../args.js";
+import { AuthenticationError, describeError, type Me, OtpRequiredError, SiteOps } from "../../../src/index.js";
+import { configPath, readConfig, writeConfig, type ProfileConfig } from "../../config.js";
+import { retryLines, type Context } from "../../context.js";
+import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../../credentials.js";
+import { CliError, EXIT, UsageError } from "../../exit-codes.js";
+import { errorLine } from "../../output/format.js";
+import { printObject } from "../../output/printer.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { ask, readStdinLine } from "../../prompt.js";
+import { defineCommand } from "../../runner.js";
+import type { LeafSpec } from "../../spec.js";
 
 /** `sot_…` with the rest hidden: enough to tell tokens apart in `auth status`, nothing to use. */
 function masked(token: string): string {

@@ -2,21 +2,21 @@
 // preflight, apply, verify), on the core's openUpgrade/approveUpgrade, with the steps shown live.
 
 import { hostname } from "node:os";
-import { flagBool, flagString, type Parsed } from "../args.js";
-import { type OperationEvent, OperationFailedError, PIPELINE_FINAL_STATES, type UpgradePipeline, waitUntil } from "../../src/index.js";
-import type { Context } from "../context.js";
-import { parseDuration } from "../duration.js";
-import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
-import { errorLine, formatDuration } from "../output/format.js";
-import { createProgress, type Progress } from "../output/progress.js";
-import { clean } from "../../src/internal/sanitize.js";
-import { statusColor } from "../output/style.js";
-import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../pipelines.js";
-import { defineCommand } from "../runner.js";
-import { resolveSite } from "../sites.js";
-import type { LeafSpec } from "../spec.js";
-import { DEFAULT_TIMEOUT } from "./snapshot-create.js";
-import { pollIntervalFrom } from "./job.js";
+import { flagBool, flagString, type Parsed } from "../../args.js";
+import { type OperationEvent, OperationFailedError, PIPELINE_FINAL_STATES, type UpgradePipeline, waitUntil } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { parseDuration } from "../../duration.js";
+import { EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
+import { errorLine, formatDuration } from "../../output/format.js";
+import { createProgress, type Progress } from "../../output/progress.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { statusColor } from "../../output/style.js";
+import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../../pipelines.js";
+import { defineCommand } from "../../runner.js";
+import { resolveSite } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
+import { DEFAULT_TIMEOUT } from "../snapshots/create.js";
+import { pollIntervalFrom } from "../snapshots/job.js";
 
 const VERSION = /^\d+\.\d+$/;
 const FAILED = new Set(["failed", "rolled_back"]);
