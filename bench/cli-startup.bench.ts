@@ -4,6 +4,8 @@
 // for reference, the same without that cache, and with the credentials read from a config file. (The package no
 // longer ships the unbundled ESM graph, dist/src/cli, the bundle replaced: it is not measured any more.)
 // Needs `npm run build`. Run: npm run bench -- cli-startup   (BENCH_SAMPLES=1 prints every run)
+// CLI_STARTUP_BEFORE=<checkout>/bin/siteops.js adds another build's entry point as a contender in the same
+// run (a before/after of a change: build the older commit's CLI in a worktree and point at its bin).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,6 +73,8 @@ const cases: { label: string; run: () => Promise<number> }[] = [
     run: () => timeFirstRequest([BIN, ...COMMAND], { ...envAuth, SITEOPS_NO_COMPILE_CACHE: "1" }),
   },
 ];
+const before = process.env.CLI_STARTUP_BEFORE;
+if (before) cases.push({ label: `before: ${before}`, run: () => timeFirstRequest([before, ...COMMAND], envAuth) });
 
 try {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) await c.run();
@@ -87,7 +91,10 @@ try {
   console.log(`\nsiteops sites list --json start to first request / node -e 0: ${ratio(median(samples[1]!), base)} (target <= 2x)`);
   console.log(`with the config file / node -e 0: ${ratio(median(samples[2]!), base)}`);
   console.log(`no compile cache / node -e 0: ${ratio(median(samples[3]!), base)} (reference)`);
-  console.log(`unbundled / node -e 0: ${ratio(median(samples[4]!), base)} (reference)`);
+  if (before) {
+    console.log(`before (${before}) / node -e 0: ${ratio(median(samples[4]!), base)}`);
+    console.log(`after / before: ${ratio(median(samples[1]!), median(samples[4]!))}`);
+  }
 } finally {
   await emu.close();
   rmSync(dir, { recursive: true, force: true });
