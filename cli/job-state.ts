@@ -35,7 +35,7 @@ interface Line {
 }
 
 /** The state dir: $XDG_STATE_HOME/siteops, else ~/.local/state/siteops. */
-export function stateDir(env: NodeJS.ProcessEnv): string {
+function stateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME;
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "siteops");
   if (!env.HOME) throw new UsageError("no directory for the job's state: set XDG_STATE_HOME (or HOME), or pass --window 0");

@@ -211,7 +211,8 @@ async function adoptable(client: OperationsClient, prior: SnapshotRequestRecord,
     else if (upload) return undefined;
     else snapshot = await client.snapshots.create(prior.siteId, prior.params, { signal, idempotencyKey: prior.idempotencyKey });
   } catch (err) {
-    const refused = err instanceof APIError && err.status >= 400 && err.status < 500 && !(err instanceof AuthenticationError || err instanceof PermissionDeniedError);
+    const refused =
+      err instanceof APIError && err.status >= 400 && err.status < 500 && !(err instanceof AuthenticationError || err instanceof PermissionDeniedError);
     if (refused && err.status !== 429) return undefined;
     throw err;
   }

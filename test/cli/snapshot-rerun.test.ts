@@ -49,7 +49,7 @@ const report = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Repor
 async function rerunAdopting(extra: string[]): Promise<Report> {
   const file = path.join(box.dir, `rerun-${Date.now()}.json`);
   const rerun = startCli([...NIGHTLY, "--report", file, ...extra], { env });
-  await rerun.waitFor(/(adopted \((requested|in_progress|completed)\)[^]*){3}/);
+  await rerun.waitFor(/(adopted \((requested|in_progress|completed)\)[\s\S]*){3}/);
   await emu.advanceClock(4 * 3600);
   const r = await rerun.done;
   expect(r.code, r.stderr).toBe(0);
@@ -63,7 +63,7 @@ async function rerunAdopting(extra: string[]): Promise<Report> {
 describe("a rerun finishes the job instead of doubling it", () => {
   it("after SIGINT: waits for the snapshots the first run requested; a run differing only in --report is locked out", async () => {
     const first = startCli([...NIGHTLY, "--report", path.join(box.dir, "first.json")], { env });
-    await first.waitFor(/(snapshot snap_\w+ created[^]*){3}/);
+    await first.waitFor(/(snapshot snap_\w+ created[\s\S]*){3}/);
     const overlapping = await runCli([...NIGHTLY, "--report", path.join(box.dir, "other.json"), "--quiet"], { env });
     expect(overlapping.code, overlapping.stderr).toBe(75);
     expect(overlapping.stderr).toMatch(/another run holds the lock .*snapshot-create-[0-9a-f]{16}\.lock \(pid \d+/);
@@ -108,7 +108,10 @@ describe("a rerun finishes the job instead of doubling it", () => {
     const [file] = readdirSync(dir);
     expect(file).toMatch(/^snapshot-create-[0-9a-f]{16}\.jsonl$/);
     expect(statSync(path.join(dir, file!)).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(path.join(dir, file!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { snapshot: string | null; key: string });
+    const lines = readFileSync(path.join(dir, file!), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { snapshot: string | null; key: string });
     expect(lines).toHaveLength(3);
     expect(lines.every((l) => l.snapshot === null && /^siteops-[0-9a-f-]{36}$/.test(l.key))).toBe(true);
 

@@ -28,7 +28,7 @@ export const MAX_CONCURRENCY = 64;
 export const DEFAULT_TIMEOUT = "30m";
 /** How long a rerun of the same job adopts what an earlier run did unless --window says otherwise: less than a
  * day, so that tomorrow's run snapshots again even when it starts a little earlier. */
-export const DEFAULT_WINDOW = "20h";
+const DEFAULT_WINDOW = "20h";
 const CONTENT_TYPES = ["application/octet-stream", "application/gzip", "application/zip", "application/x-tar"] as const;
 
 export const createLeaf: LeafSpec = {
