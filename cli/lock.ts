@@ -1,9 +1,9 @@
 // One run of a job at a time: `--lock FILE`, or by default a lock in the runtime dir named after the job
-// (the command line and the service), so two overlapping cron runs of the same job do not both run. The
+// (its identity: the command, service, account and site selection; job.ts), so two overlapping runs of the
+// same job do not both run, whatever their output flags (--report, --quiet, ...). The
 // second one exits 75 (EX_TEMPFAIL) with a line saying who holds the lock. A lock left by a process that
 // died (same host, pid gone) is taken over. The file is created with O_EXCL and removed on exit.
 
-import { createHash } from "node:crypto";
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
@@ -26,22 +26,24 @@ function runtimeDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_RUNTIME_DIR;
   const uid = process.getuid?.() ?? 0;
   const dir = xdg && path.isAbsolute(xdg) ? path.join(xdg, "siteops") : path.join(tmpdir(), `siteops-${uid}`);
+  return privateDir(dir, 0o022, "lock directory", "pass --lock FILE");
+}
+
+/** Makes `dir` (0700) and checks that it is this user's own and has none of the `closed` mode bits (0o022:
+ * no one else writes in it; 0o077: owner-only): in a shared /tmp another user could have made it first (or a
+ * symlink), and a job never writes through theirs. */
+export function privateDir(dir: string, closed: number, what: string, hint: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // In a shared /tmp another user could have made it first (or a symlink): never lock through theirs.
   const info = lstatSync(dir);
-  if (!info.isDirectory() || (process.getuid && info.uid !== uid) || (info.mode & 0o022) !== 0) {
-    throw new UsageError(`lock directory ${dir} is not a private directory of this user: pass --lock FILE`);
+  if (!info.isDirectory() || (process.getuid && info.uid !== process.getuid()) || (info.mode & closed) !== 0) {
+    throw new UsageError(`${what} ${dir} is not a private directory of this user: ${hint}`);
   }
   return dir;
 }
 
-/** The default lock file of a job: `<runtime dir>/<command>-<hash of service + arguments>.lock`. */
-export function defaultLockFile(env: NodeJS.ProcessEnv, command: string, baseUrl: string, profile: string, argv: readonly string[]): string {
-  const key = createHash("sha256")
-    .update(JSON.stringify([baseUrl, profile, command, argv]))
-    .digest("hex")
-    .slice(0, 16);
-  return path.join(runtimeDir(env), `${command.replace(/\W+/g, "-")}-${key}.lock`);
+/** The default lock file of a job: `<runtime dir>/<job name>.lock` (job.ts names jobs). */
+export function defaultLockFile(env: NodeJS.ProcessEnv, job: string): string {
+  return path.join(runtimeDir(env), `${job}.lock`);
 }
 
 /** Takes the lock or throws CliError(75). */

@@ -71,6 +71,7 @@ export {
   type FleetSnapshotOptions,
   type SiteSnapshotOutcome,
   type SiteSnapshotResult,
+  type SnapshotRequestRecord,
 } from "./operations/fleet-snapshot.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {

@@ -1,15 +1,18 @@
 // A snapshot of many sites at once, the scheduled job of the CLI and the GitHub Action: `concurrency` sites at a
 // time, each through createSnapshot (create, upload, wait), under one deadline for the whole run, stopping after a
 // credential failure (every other site would fail alike) or an abort, with a per-site outcome and progress events.
+// A rerun of the same job adopts what an earlier run requested (`adopt`, kept by the caller through `onRequest`):
+// it waits for those snapshots, or skips the site when its snapshot is completed, instead of making another.
 
 import { APIError, APIUserAbortError, AuthenticationError, OperationFailedError, PermissionDeniedError, SiteOpsError, WaitTimeoutError } from "../errors.js";
+import { builtin } from "../internal/builtins.js";
 import { mapPool } from "../pool.js";
 import type { Site } from "../resources/sites.js";
 import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
 import type { UploadOptions, UploadSource } from "../uploads.js";
 import type { OperationsClient } from "./client.js";
 import type { OperationEvent } from "./events.js";
-import { createSnapshot } from "./snapshot.js";
+import { createSnapshot, snapshotParams, waitForSnapshot } from "./snapshot.js";
 
 /** Sites snapshotted at a time unless `concurrency` says otherwise. */
 export const DEFAULT_FLEET_CONCURRENCY = 4;
@@ -35,8 +38,10 @@ export type SiteSnapshotOutcome =
 export interface SiteSnapshotResult {
   site: Site;
   outcome: SiteSnapshotOutcome;
-  /** Whether its snapshot was requested at all. */
+  /** Whether its snapshot was requested at all (or adopted). */
   started: boolean;
+  /** Its snapshot is the one an earlier run of the job requested (`adopt`): waited for, or already done. */
+  adopted: boolean;
   /** The snapshot as last seen: the final one, or the latest seen before a failure; null when none was created. */
   snapshot: Snapshot | null;
   /** What failed (`failed`, `timed_out` while waiting, `interrupted`, and for `skipped` the credential failure
@@ -51,8 +56,22 @@ export interface SiteSnapshotResult {
 /** Progress of a {@link snapshotFleet} run: a site starting, an event of its snapshot, its result. */
 export type FleetSnapshotEvent =
   | { type: "site.started"; site: Site }
+  /** The site's snapshot is the one an earlier run requested, as it is now; waited for next unless final. */
+  | { type: "site.adopted"; site: Site; snapshot: Snapshot }
   | { type: "site.progress"; site: Site; event: OperationEvent }
   | { type: "site.finished"; result: SiteSnapshotResult };
+
+/** A create request of a run, what a rerun of the same job needs to adopt its snapshot rather than make another. */
+export interface SnapshotRequestRecord {
+  siteId: string;
+  /** The request's Idempotency-Key: sent again with `params` when the run never saw the answer, it gets the
+   * snapshot the request created (within the service's idempotency window) instead of a second one. */
+  idempotencyKey: string;
+  /** The request's body as sent (the service replays a key only for the same body). */
+  params: SnapshotCreateParams;
+  /** The snapshot it created; null until the answer arrived. */
+  snapshotId: string | null;
+}
 
 /** Options of {@link snapshotFleet}. */
 export interface FleetSnapshotOptions {
@@ -71,6 +90,15 @@ export interface FleetSnapshotOptions {
   uploadOptions?: Omit<UploadOptions, "signal" | "onProgress">;
   /** Time between two polls while waiting, in milliseconds; default the waiter's. */
   pollInterval?: number;
+  /** What an earlier run of the same job requested, the latest request per site: a site whose snapshot from it
+   * is completed is not snapshotted again, one still under way is waited for (`adopted` in the result); a
+   * request whose answer was never seen is sent again with its key. A snapshot that failed or was deleted, or
+   * an unfinished upload (its data cannot be sent again), is replaced by a new one. A run with `upload` adopts
+   * nothing: its data is what the snapshot is for. */
+  adopt?: readonly SnapshotRequestRecord[];
+  /** Told of each create request before it is sent, and again once its snapshot is known: what the caller
+   * keeps for a rerun (`adopt`). When it throws, the site fails (before the request, no request is sent). */
+  onRequest?: (record: SnapshotRequestRecord) => void;
   /** Aborts the run: the snapshots under way end `interrupted`, the others are not started. */
   signal?: AbortSignal;
   onProgress?: (event: FleetSnapshotEvent) => void;
@@ -88,6 +116,7 @@ export async function snapshotFleet(client: OperationsClient, sites: readonly Si
   const { signal, onProgress } = options;
   const wait = options.wait ?? true;
   const deadline = options.timeout !== undefined ? Date.now() + options.timeout : undefined;
+  const earlier = new Map(options.upload === undefined ? (options.adopt ?? []).map((r) => [r.siteId, r]) : []);
   let fatal: unknown;
   let stopped = false;
   const finish = (result: SiteSnapshotResult): SiteSnapshotResult => {
@@ -96,7 +125,16 @@ export async function snapshotFleet(client: OperationsClient, sites: readonly Si
   };
 
   return mapPool(sites, options.concurrency ?? DEFAULT_FLEET_CONCURRENCY, async (site): Promise<SiteSnapshotResult> => {
-    const result: SiteSnapshotResult = { site, outcome: "not_started", started: false, snapshot: null, error: null, requestId: null, durationMs: 0 };
+    const result: SiteSnapshotResult = {
+      site,
+      outcome: "not_started",
+      started: false,
+      adopted: false,
+      snapshot: null,
+      error: null,
+      requestId: null,
+      durationMs: 0,
+    };
     if (stopped) return finish({ ...result, outcome: "skipped", error: fatal });
     if (signal?.aborted) return finish(result);
     const left = deadline === undefined ? undefined : deadline - Date.now();
@@ -104,21 +142,46 @@ export async function snapshotFleet(client: OperationsClient, sites: readonly Si
     onProgress?.({ type: "site.started", site });
     const begin = Date.now();
     result.started = true;
+    const waitTimeout = left === undefined ? undefined : Math.max(1, left);
+    const siteProgress = (event: OperationEvent) => {
+      if ("snapshot" in event) result.snapshot = event.snapshot;
+      onProgress?.({ type: "site.progress", site, event });
+    };
     try {
-      const snapshot = await createSnapshot(client, site.id, {
-        description: options.description,
-        trigger: options.trigger,
-        upload: options.upload,
-        uploadOptions: options.uploadOptions,
-        wait,
-        waitTimeout: left === undefined ? undefined : Math.max(1, left),
-        pollInterval: options.pollInterval,
-        signal,
-        onProgress: (event) => {
-          if ("snapshot" in event) result.snapshot = event.snapshot;
-          onProgress?.({ type: "site.progress", site, event });
-        },
-      });
+      const prior = earlier.get(site.id);
+      let snapshot = prior && (await adoptable(client, prior, signal));
+      if (prior && snapshot) {
+        result.adopted = true;
+        result.snapshot = snapshot;
+        if (prior.snapshotId !== snapshot.id) options.onRequest?.({ ...prior, snapshotId: snapshot.id });
+        onProgress?.({ type: "site.adopted", site, snapshot });
+        if (wait && snapshot.status !== "completed") {
+          snapshot = await waitForSnapshot(client, site.id, snapshot, { waitTimeout, pollInterval: options.pollInterval, signal, onProgress: siteProgress });
+        }
+      } else {
+        const record: SnapshotRequestRecord = {
+          siteId: site.id,
+          idempotencyKey: `siteops-${builtin("node:crypto").randomUUID()}`,
+          params: snapshotParams(options),
+          snapshotId: null,
+        };
+        options.onRequest?.(record);
+        snapshot = await createSnapshot(client, site.id, {
+          description: options.description,
+          trigger: options.trigger,
+          upload: options.upload,
+          uploadOptions: options.uploadOptions,
+          wait,
+          idempotencyKey: record.idempotencyKey,
+          waitTimeout,
+          pollInterval: options.pollInterval,
+          signal,
+          onProgress: (event) => {
+            if (event.type === "snapshot.created") options.onRequest?.({ ...record, snapshotId: event.snapshot.id });
+            siteProgress(event);
+          },
+        });
+      }
       result.snapshot = snapshot;
       result.outcome = snapshot.status === "completed" ? "completed" : "requested";
     } catch (err) {
@@ -134,4 +197,25 @@ export async function snapshotFleet(client: OperationsClient, sites: readonly Si
     result.durationMs = Date.now() - begin;
     return finish(result);
   });
+}
+
+/** The snapshot of an earlier request that a rerun takes as its own, as it is now; undefined when a new one is
+ * needed. A repeated request that the service refuses (its first answer was a refusal, kept with the key) needs
+ * a new request too; credentials refused, a connection lost or an abort throw as for any request. */
+async function adoptable(client: OperationsClient, prior: SnapshotRequestRecord, signal: AbortSignal | undefined): Promise<Snapshot | undefined> {
+  // An upload snapshot still waiting for its data never completes without it: only a completed one is adopted.
+  const upload = prior.params.upload === true;
+  let snapshot: Snapshot;
+  try {
+    if (prior.snapshotId !== null) snapshot = await client.snapshots.get(prior.siteId, prior.snapshotId, { signal });
+    else if (upload) return undefined;
+    else snapshot = await client.snapshots.create(prior.siteId, prior.params, { signal, idempotencyKey: prior.idempotencyKey });
+  } catch (err) {
+    const refused =
+      err instanceof APIError && err.status >= 400 && err.status < 500 && !(err instanceof AuthenticationError || err instanceof PermissionDeniedError);
+    if (refused && err.status !== 429) return undefined;
+    throw err;
+  }
+  if (snapshot.status === "failed" || (upload && snapshot.status !== "completed")) return undefined;
+  return snapshot;
 }

@@ -16,20 +16,24 @@ export interface CreateSnapshotOptions extends WaitOptions {
   uploadOptions?: Omit<UploadOptions, "signal" | "onProgress">;
   /** Wait for `completed` or `failed`. Default true. */
   wait?: boolean;
+  /** The create request's Idempotency-Key (generated when absent): the same key and body sent again, even by
+   * another process, gets the snapshot the first request created instead of a second one. */
+  idempotencyKey?: string;
   onProgress?: (event: OperationEvent) => void;
 }
 
 const FINAL = new Set(["completed", "failed"]);
 
+/** The body of the create request `options` make. */
+export function snapshotParams(options: Pick<CreateSnapshotOptions, "description" | "trigger" | "upload">): SnapshotCreateParams {
+  return { description: options.description, trigger: options.trigger, ...(options.upload !== undefined ? { upload: true } : {}) };
+}
+
 /** Creates a snapshot (and uploads its data) and, unless `wait: false`, waits for the result.
  * Throws OperationFailedError when it ends `failed`. */
 export async function createSnapshot(client: OperationsClient, siteId: string, options: CreateSnapshotOptions = {}): Promise<Snapshot> {
   const { signal, onProgress } = options;
-  let snapshot = await client.snapshots.create(
-    siteId,
-    { description: options.description, trigger: options.trigger, ...(options.upload !== undefined ? { upload: true } : {}) },
-    { signal },
-  );
+  let snapshot = await client.snapshots.create(siteId, snapshotParams(options), { signal, idempotencyKey: options.idempotencyKey });
   onProgress?.({ type: "snapshot.created", snapshot });
   if (options.upload !== undefined) {
     snapshot = await client.snapshots.upload(siteId, snapshot.id, options.upload, {
@@ -40,6 +44,17 @@ export async function createSnapshot(client: OperationsClient, siteId: string, o
     onProgress?.({ type: "snapshot.uploaded", snapshot });
   }
   if (options.wait === false) return snapshot;
+  return waitForSnapshot(client, siteId, snapshot, options);
+}
+
+/** Waits until `snapshot` is completed (resolves) or failed (throws OperationFailedError). */
+export async function waitForSnapshot(
+  client: OperationsClient,
+  siteId: string,
+  snapshot: Snapshot,
+  options: WaitOptions & { onProgress?: (event: OperationEvent) => void } = {},
+): Promise<Snapshot> {
+  const { signal, onProgress } = options;
   const final = await waitUntil(
     () => client.snapshots.get(siteId, snapshot.id, { signal }),
     (s) => FINAL.has(s.status),

@@ -49,7 +49,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
     onProgress: (event) => {
       if (event.type === "site.started") trackers.set(event.site.id, snapshotTracker(event.site.name));
       else if (event.type === "site.progress") trackers.get(event.site.id)?.onProgress(event.event);
-      else if (event.result.started) {
+      else if (event.type === "site.finished" && event.result.started) {
         const { site, snapshot, error, durationMs } = event.result;
         if (snapshot && (event.result.outcome === "completed" || event.result.outcome === "requested")) {
           const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";

@@ -9,7 +9,7 @@ import { printRecords } from "../../output/printer.js";
 import type { Progress } from "../../output/progress.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
-import { paintCell, renderTable, type Column } from "../../output/table.js";
+import { renderTable, type Column } from "../../output/table.js";
 import type { ErrorInfo } from "./job.js";
 
 export type Outcome = "completed" | "requested" | "failed" | "timed_out" | "interrupted" | "not_started" | "skipped";
@@ -17,6 +17,8 @@ export type Outcome = "completed" | "requested" | "failed" | "timed_out" | "inte
 export interface SnapshotRecord {
   site: { id: string; name: string; url: string };
   outcome: Outcome;
+  /** The snapshot is the one an earlier run of the same job requested (--window): waited for, or already done. */
+  adopted: boolean;
   /** The snapshot as last seen (null when none was created). */
   snapshot: Snapshot | null;
   error: ErrorInfo | null;
@@ -26,9 +28,13 @@ export interface SnapshotRecord {
 /** On a terminal, more sites than this print only the failures; the report and --json have them all. */
 const TABLE_ROWS = 50;
 
-export function counts(records: readonly SnapshotRecord[]): Record<Outcome | "total", number> {
-  const out = { total: records.length, completed: 0, requested: 0, failed: 0, timed_out: 0, interrupted: 0, not_started: 0, skipped: 0 };
-  for (const r of records) out[r.outcome]++;
+/** Sites by outcome, and how many of them were adopted from an earlier run. */
+export function counts(records: readonly SnapshotRecord[]): Record<Outcome | "total" | "adopted", number> {
+  const out = { total: records.length, completed: 0, requested: 0, failed: 0, timed_out: 0, interrupted: 0, not_started: 0, skipped: 0, adopted: 0 };
+  for (const r of records) {
+    out[r.outcome]++;
+    if (r.adopted) out.adopted++;
+  }
   return out;
 }
 
@@ -67,7 +73,8 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
     // Timed out apart from failed: the exit code (4, not 1) says which, and so does this line.
     const bad = c.failed + c.skipped;
     const tail = `${bad ? `, ${bad} failed` : ""}${c.timed_out ? `, ${c.timed_out} timed out` : ""}`;
-    const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${tail}, in ${formatDuration(elapsedMs)}`;
+    const adopted = c.adopted ? ` (${c.adopted} adopted from an earlier run)` : "";
+    const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${adopted}${tail}, in ${formatDuration(elapsedMs)}`;
     progress.event(line, bad + c.timed_out ? "warn" : "notice");
   }
   if (printRecords(ctx, records)) return;
@@ -77,7 +84,12 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
     { header: "SITE", value: (r) => (ctx.stdout.isTTY ? r.site.name : r.site.id) },
     ...(ctx.stdout.isTTY ? [] : [{ header: "NAME", value: (r: SnapshotRecord) => r.site.name }]),
     { header: "SNAPSHOT", value: (r) => r.snapshot?.id ?? "" },
-    { header: "RESULT", value: (r) => r.outcome, color: paintCell((w) => statusColor(style, w === "timed_out" || w === "skipped" ? "failed" : w)) },
+    {
+      header: "RESULT",
+      value: (r) => r.outcome,
+      display: (r) => (r.adopted ? `${r.outcome}, adopted` : r.outcome),
+      color: (text) => text.replace(/[a-z_]+/, (w) => statusColor(style, w === "timed_out" || w === "skipped" ? "failed" : w)),
+    },
     { header: "SIZE", value: (r) => r.snapshot?.size_bytes, display: (r) => formatBytes(r.snapshot?.size_bytes), align: "right" },
     { header: "TIME", value: (r) => r.duration_ms, display: (r) => (r.duration_ms ? formatDuration(r.duration_ms) : ""), align: "right" },
     { header: "ERROR", value: (r) => r.error?.message ?? "" },

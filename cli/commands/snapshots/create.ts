@@ -1,14 +1,16 @@
 // `siteops snapshot create`: the scheduled job. A snapshot of one site (optionally with data from a file or
 // stdin, streamed with the core's resumable upload and digest) or of many sites, N at a time, each through
 // the core's createSnapshot (create, upload, wait). One site failing does not stop the others; the exit code
-// says how the run went (0, 1, 3, 4, 130), --report writes every site's outcome for monitoring.
+// says how the run went (0, 1, 3, 4, 130), --report writes every site's outcome for monitoring. A rerun of the
+// same job within --window adopts what the earlier run requested (job-state.ts keeps it) instead of doubling it.
 
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { flagBool, flagInt, flagString } from "../../args.js";
-import { type OperationEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../../src/index.js";
+import { type FleetSnapshotEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
+import { openJobState } from "../../job-state.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
@@ -24,6 +26,9 @@ export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
 /** How long a run waits for its snapshots unless --timeout says otherwise. */
 export const DEFAULT_TIMEOUT = "30m";
+/** How long a rerun of the same job adopts what an earlier run did unless --window says otherwise: less than a
+ * day, so that tomorrow's run snapshots again even when it starts a little earlier. */
+const DEFAULT_WINDOW = "20h";
 const CONTENT_TYPES = ["application/octet-stream", "application/gzip", "application/zip", "application/x-tar"] as const;
 
 export const createLeaf: LeafSpec = {
@@ -61,9 +66,15 @@ export const createLeaf: LeafSpec = {
       value: "DURATION",
       description: `give up waiting after this long, for the whole run (default ${DEFAULT_TIMEOUT}; e.g. 90s, 45m, 2h)`,
     },
+    {
+      name: "window",
+      type: "string",
+      value: "DURATION",
+      description: `a rerun of the same job (same account and sites) within this long adopts what the earlier run did: waits for its snapshots, skips sites it completed (default ${DEFAULT_WINDOW}; 0: off)`,
+    },
     ...JOB_FLAGS,
   ],
-  jsonFields: ["site", "outcome", "snapshot", "error", "duration_ms"],
+  jsonFields: ["site", "outcome", "adopted", "snapshot", "error", "duration_ms"],
   examples: [
     "siteops snapshot create --site Blog",
     "siteops snapshot create --all --status healthy --concurrency 8 --trigger scheduled --quiet --report /var/log/siteops/nightly.json",
@@ -76,13 +87,16 @@ export const createLeaf: LeafSpec = {
     const concurrency = flagInt(parsed, "concurrency", 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY;
     const wait = flagBool(parsed, "wait") ?? true;
     const timeoutMs = parseDuration(flagString(parsed, "timeout") ?? DEFAULT_TIMEOUT, "--timeout");
+    const window = flagString(parsed, "window") ?? DEFAULT_WINDOW;
+    const windowMs = /^\s*0+(\.0+)?(ms|s|m|h|d|w)?\s*$/.test(window) ? 0 : parseDuration(window, "--window");
     const description = flagString(parsed, "description") ?? `siteops CLI on ${hostname()}`;
     if (description.length > 1000) throw new UsageError("--description must be at most 1000 characters");
     const trigger = (flagString(parsed, "trigger") ?? "manual") as "manual" | "scheduled";
     const contentType = flagString(parsed, "content-type");
     const pollInterval = pollIntervalFrom(ctx.env);
 
-    return runJob(ctx, parsed, "snapshot create", async () => {
+    return runJob(ctx, parsed, "snapshot create", async (job) => {
+      const state = windowMs > 0 ? openJobState(ctx.env, job.name, windowMs) : undefined;
       const progress = createProgress(ctx.stderr, ctx.quiet);
       let records: SnapshotRecord[] = [];
       try {
@@ -115,7 +129,7 @@ export const createLeaf: LeafSpec = {
               `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
           );
         const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
-        const lines = new Map<string, (event: OperationEvent) => void>();
+        const lines = new Map<string, ReturnType<typeof siteProgress>>();
 
         const results = await snapshotFleet(client, sites, {
           concurrency,
@@ -126,13 +140,15 @@ export const createLeaf: LeafSpec = {
           upload: source,
           uploadOptions: contentType ? { contentType } : undefined,
           pollInterval,
+          adopt: state?.earlier,
+          onRequest: state ? (request) => state.record(request) : undefined,
           signal: ctx.signal,
           onProgress: (event) => {
             if (event.type === "site.started") {
               running++;
               lines.set(event.site.id, siteProgress(ctx, progress, event.site, width, Date.now()));
               header();
-            } else if (event.type === "site.progress") lines.get(event.site.id)?.(event.event);
+            } else if (event.type === "site.progress" || event.type === "site.adopted") lines.get(event.site.id)?.(event);
             else if (event.result.started) {
               const { site, snapshot, outcome } = event.result;
               running--;
@@ -140,7 +156,7 @@ export const createLeaf: LeafSpec = {
                 done++;
                 const size = snapshot!.size_bytes !== null ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
                 progress.event(
-                  `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size} in ${formatDuration(event.result.durationMs)}`,
+                  `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size}${event.result.adopted ? " (adopted)" : ""} in ${formatDuration(event.result.durationMs)}`,
                 );
               } else if (outcome !== "interrupted") {
                 failed++;
@@ -158,6 +174,7 @@ export const createLeaf: LeafSpec = {
         printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
       } finally {
         progress.close();
+        state?.close();
       }
       return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
     });
@@ -167,7 +184,14 @@ export const createLeaf: LeafSpec = {
 /** A site's result as the report and --json print it. */
 function snapshotRecord(result: SiteSnapshotResult, secrets: readonly string[]): SnapshotRecord {
   const { site, outcome, snapshot } = result;
-  const record: SnapshotRecord = { site: { id: site.id, name: site.name, url: site.url }, outcome, snapshot, error: null, duration_ms: result.durationMs };
+  const record: SnapshotRecord = {
+    site: { id: site.id, name: site.name, url: site.url },
+    outcome,
+    adopted: result.adopted,
+    snapshot,
+    error: null,
+    duration_ms: result.durationMs,
+  };
   if (outcome === "skipped") record.error = { message: `skipped: ${errorLine(result.error, secrets)}`, code: "SKIPPED" };
   else if (outcome === "timed_out" && !result.started) record.error = { message: "not started: --timeout ran out before its turn", code: "WAIT_TIMEOUT" };
   else if (outcome === "interrupted") record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
@@ -223,7 +247,15 @@ function siteProgress(ctx: Context, progress: Progress, site: Site, width: numbe
   let snapshotId = "";
   const elapsed = () => formatDuration(Date.now() - begin);
   progress.update(site.id, () => `${label}  creating snapshot  ${elapsed()}`);
-  return (event: OperationEvent) => {
+  return (fleetEvent: Extract<FleetSnapshotEvent, { type: "site.progress" | "site.adopted" }>) => {
+    if (fleetEvent.type === "site.adopted") {
+      snapshotId = clean(fleetEvent.snapshot.id);
+      const status = clean(fleetEvent.snapshot.status);
+      progress.update(site.id, () => `${label}  ${snapshotId}  ${statusColor(style, status)}  ${elapsed()}`);
+      progress.event(`${name}: snapshot ${snapshotId} of an earlier run of this job adopted (${status})`);
+      return;
+    }
+    const event = fleetEvent.event;
     switch (event.type) {
       case "snapshot.created":
       case "snapshot.uploaded":

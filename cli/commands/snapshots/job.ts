@@ -1,15 +1,19 @@
-// What the scheduled jobs (snapshot create, snapshot prune) share: the lock (--lock FILE, else a default one
-// per job; --no-lock), the JSON report (--report FILE, written also when the run fails), the poll interval
-// from the environment, and the JSON form of an error.
+// What the scheduled jobs (snapshot create, snapshot prune) share: the job's identity (command, service,
+// account, site selection: not output flags), the lock (--lock FILE, else a default one per job; --no-lock),
+// the JSON report (--report FILE, written also when the run fails), the poll interval from the environment,
+// and the JSON form of an error.
 
+import { createHash } from "node:crypto";
 import type { FlagSpec, Parsed } from "../../args.js";
-import { flagBool, flagString } from "../../args.js";
+import { flagBool, flagList, flagString } from "../../args.js";
 import { APIError, SiteOpsError } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { exitCodeOf, UsageError } from "../../exit-codes.js";
 import { acquireLock, defaultLockFile, type Lock } from "../../lock.js";
 import { errorLine } from "../../output/format.js";
 import { checkReportPath, writeReport } from "../../report.js";
+import { SELECTION_FLAGS } from "../../sites.js";
+import type { Target } from "../../credentials.js";
 
 export const JOB_FLAGS: FlagSpec[] = [
   {
@@ -50,6 +54,23 @@ export function pollIntervalFrom(env: NodeJS.ProcessEnv): number | undefined {
   return n;
 }
 
+/** A run's job: `name` (`snapshot-create-<16 hex>`) names its default lock and its state (job-state.ts). */
+export interface Job {
+  name: string;
+}
+
+/** The job a run belongs to: the command, the service (base URL), the account (profile, --account) and the
+ * sites it selects (--site in any order, --all, --status, --shard). Output flags (--report, --quiet, --json,
+ * ...) and how the work is done (--concurrency, --timeout, ...) do not make another job. */
+function jobOf(command: string, target: Target, parsed: Parsed): Job {
+  const selection = SELECTION_FLAGS.map((f) => [f.name, f.multiple ? [...new Set(flagList(parsed, f.name))].sort() : (parsed.flags[f.name] ?? null)]);
+  const key = createHash("sha256")
+    .update(JSON.stringify([command, target.baseUrl, target.profile, target.accountId ?? null, selection]))
+    .digest("hex")
+    .slice(0, 16);
+  return { name: `${command.replace(/\W+/g, "-")}-${key}` };
+}
+
 /**
  * Runs a job under its lock and writes its report. Everything that can be refused (report path, credentials,
  * lock) is checked before `work` makes a request. The report is written when `work` throws too.
@@ -58,7 +79,7 @@ export async function runJob(
   ctx: Context,
   parsed: Parsed,
   command: string,
-  work: () => Promise<{ code: number; report: Record<string, unknown> }>,
+  work: (job: Job) => Promise<{ code: number; report: Record<string, unknown> }>,
 ): Promise<number> {
   const reportArg = flagString(parsed, "report");
   const reportFile = reportArg === undefined ? undefined : checkReportPath(reportArg);
@@ -67,21 +88,11 @@ export async function runJob(
   if (lockArg !== undefined && noLock) throw new UsageError("give --lock FILE or --no-lock, not both");
   const target = await ctx.target();
   const header = { command: `siteops ${command}`, base_url: target.baseUrl, started_at: new Date().toISOString() };
+  const job = jobOf(command, target, parsed);
   let lock: Lock | undefined;
-  if (!noLock) {
-    const file =
-      lockArg ??
-      defaultLockFile(
-        ctx.env,
-        command,
-        target.baseUrl,
-        target.profile,
-        ctx.argv.filter((a) => a !== "--quiet" && a !== "-q"),
-      );
-    lock = acquireLock(file, `siteops ${command} ${ctx.argv.join(" ")}`.trim());
-  }
+  if (!noLock) lock = acquireLock(lockArg ?? defaultLockFile(ctx.env, job.name), `siteops ${command} ${ctx.argv.join(" ")}`.trim());
   try {
-    const { code, report } = await work();
+    const { code, report } = await work(job);
     return finish(ctx, reportFile, header, code, report);
   } catch (err) {
     if (reportFile) finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) });
