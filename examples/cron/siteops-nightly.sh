@@ -15,7 +15,7 @@ SITEOPS_BIN="${SITEOPS_BIN:-siteops}" SITEOPS_ENV_FILE="${SITEOPS_ENV_FILE:-}"
 if [ -z "${SITEOPS_API_TOKEN:-}" ] && [ -n "$SITEOPS_ENV_FILE" ] && [ -r "$SITEOPS_ENV_FILE" ]; then
   set -a && . "$SITEOPS_ENV_FILE" && set +a
 fi
-siteops() { "$SITEOPS_BIN" "$@"; }
+siteops() { command "$SITEOPS_BIN" "$@"; } # command: the program, never this function
 
 REPORTS="${SITEOPS_REPORT_DIR:-/var/log/siteops}"
 mkdir -p "$REPORTS"
