@@ -18,6 +18,8 @@ table{border-collapse:collapse;width:100%;background:#fff;font-size:.95rem}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #dde1e6;vertical-align:top}
 th{background:#eef1f4}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
+.nowrap,time{white-space:nowrap}
+code.digest{display:inline-block;max-width:12ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 form.stack{display:grid;gap:.75rem;max-width:26rem;background:#fff;padding:1rem;border:1px solid #dde1e6}
 form.inline{display:inline}
 label{display:grid;gap:.25rem;font-weight:600}
