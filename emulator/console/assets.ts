@@ -36,6 +36,7 @@ header button{background:transparent;border-color:#fff;padding:.15rem .6rem}
 .s-down,.s-failed,.s-rolled_back,.s-disabled,.s-critical,.s-high{background:#fce8e6;color:#a50e0e}
 .s-running,.s-in_progress,.s-applying,.s-sending{background:#e8f0fe;color:#174ea6}
 .muted{color:#5f6b7a}.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin-bottom:1rem}
+.filters label{max-width:100%;grid-template-columns:minmax(0,1fr)}
 .steps{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.25rem}
 figure{margin:.5rem 0}
 svg.chart{width:100%;max-width:40rem;height:auto;background:#fff;border:1px solid #dde1e6}
