@@ -65,7 +65,11 @@ export function registerSignInRoutes(c: FastifyInstance, ui: Console): void {
   c.post("/sign-in/otp", async (req, reply) => {
     const pending = pendingSignIn(ctx, req);
     if (!pending)
-      return ui.send(reply, page({ title: "Sign in", error: "The sign-in expired. Enter your email and password again." }, passwordForm(ui.csrf(reply), ctx.options.demo)), 401);
+      return ui.send(
+        reply,
+        page({ title: "Sign in", error: "The sign-in expired. Enter your email and password again." }, passwordForm(ui.csrf(reply), ctx.options.demo)),
+        401,
+      );
     try {
       await signIn(ctx, req, reply, { ...pending, otp_attempt: field(req.body, "otp_attempt") });
       return reply.redirect("/sites", 303);

@@ -22,7 +22,11 @@ describe.runIf(haveChromium())("console display (Chromium)", () => {
     demo = await startTestEmulator({ demo: true });
     so = new SiteOps({ baseUrl: env.emu.url, apiToken: TOKENS.owner, maxRetries: 0 });
     siteId = (await so.sites.create({ name: "Sized blog", url: "https://sized.example", wp_version: "6.4", php_version: "8.1" })).id;
-    await fetch(`${env.emu.url}/__emulator/health_checks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ site_id: siteId }) });
+    await fetch(`${env.emu.url}/__emulator/health_checks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ site_id: siteId }),
+    });
   });
   afterAll(async () => {
     await demo?.close();
