@@ -163,8 +163,10 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
   return { accountIds };
 }
 
-const DEMO_EMAIL = "demo@siteops.test";
-const DEMO_PASSWORD = "demo-password-123";
+/** The demo account's owner, printed by the start-up line and hinted at by the console's sign-in page. */
+export const DEMO_SIGN_IN = { email: "demo@siteops.test", password: "demo-password-123" } as const;
+const DEMO_EMAIL = DEMO_SIGN_IN.email;
+const DEMO_PASSWORD = DEMO_SIGN_IN.password;
 
 /** A demo account with a few sites on different versions; returns credentials for the start-up line. */
 export function seedDemo(ctx: EmulatorContext): DemoCredentials {

@@ -43,9 +43,9 @@ export function registerActivityRoutes(c: FastifyInstance, ui: Console): void {
     const link = (p: number): string => `/activity?${new URLSearchParams({ ...q, page: String(p) } as Record<string, string>).toString()}`;
     const body = html`<form method="get" action="/activity" class="filters" role="search" aria-label="Filter the activity log">
     <label>Site <select name="site_id"><option value="">All sites</option>${siteList.map((s) => html`<option value="${s.id}"${s.id === q.site_id ? html` selected` : ""}>${s.name}</option>`)}</select></label>
-    <label>Action <input name="action" value="${q.action ?? ""}" placeholder="snapshot.* or site.updated"></label>
-    <label>Since <input name="since" value="${q.since ?? ""}" placeholder="2026-01-01T00:00:00Z"></label>
-    <label>Until <input name="until" value="${q.until ?? ""}" placeholder="ISO 8601 time"></label>
+    <label>Action <input name="action" value="${q.action ?? ""}" placeholder="snapshot.* or site.updated" size="30"></label>
+    <label>Since <input name="since" value="${q.since ?? ""}" placeholder="2026-01-01T00:00:00Z" size="24"></label>
+    <label>Until <input name="until" value="${q.until ?? ""}" placeholder="ISO 8601 time" size="24"></label>
     <button type="submit">Filter</button> <a href="/activity">Clear</a></form>
     <p>${total} entr${total === 1 ? "y" : "ies"}.</p>
     ${

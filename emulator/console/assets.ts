@@ -18,6 +18,8 @@ table{border-collapse:collapse;width:100%;background:#fff;font-size:.95rem}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #dde1e6;vertical-align:top}
 th{background:#eef1f4}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
+.nowrap,time{white-space:nowrap}
+code.digest{display:inline-block;max-width:12ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 form.stack{display:grid;gap:.75rem;max-width:26rem;background:#fff;padding:1rem;border:1px solid #dde1e6}
 form.inline{display:inline}
 label{display:grid;gap:.25rem;font-weight:600}
@@ -34,6 +36,7 @@ header button{background:transparent;border-color:#fff;padding:.15rem .6rem}
 .s-down,.s-failed,.s-rolled_back,.s-disabled,.s-critical,.s-high{background:#fce8e6;color:#a50e0e}
 .s-running,.s-in_progress,.s-applying,.s-sending{background:#e8f0fe;color:#174ea6}
 .muted{color:#5f6b7a}.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin-bottom:1rem}
+.filters label{max-width:100%;grid-template-columns:minmax(0,1fr)}
 .steps{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.25rem}
 figure{margin:.5rem 0}
 svg.chart{width:100%;max-width:40rem;height:auto;background:#fff;border:1px solid #dde1e6}

@@ -1,6 +1,6 @@
 // The health-check response-time chart: an inline SVG polyline drawn from the data, oldest on the left.
 import type { HealthCheckJson } from "../schemas/health-checks.js";
-import { html, type Html } from "./html.js";
+import { html, utc, type Html } from "./html.js";
 
 const W = 600;
 const H = 160;
@@ -23,8 +23,8 @@ export function responseTimeChart(checks: HealthCheckJson[]): Html {
   <line x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}" stroke="#8a94a0"/>
   <text x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end" font-size="11" fill="#5f6b7a">${maxMs} ms</text>
   <text x="${PAD.left - 6}" y="${H - PAD.bottom}" text-anchor="end" font-size="11" fill="#5f6b7a">0</text>
-  <text x="${PAD.left}" y="${H - 6}" font-size="11" fill="#5f6b7a">${new Date(t0).toISOString().slice(0, 16).replace("T", " ")}</text>
-  <text x="${W - PAD.right}" y="${H - 6}" text-anchor="end" font-size="11" fill="#5f6b7a">${new Date(last.t).toISOString().slice(0, 16).replace("T", " ")}</text>
+  <text x="${PAD.left}" y="${H - 6}" font-size="11" fill="#5f6b7a">${utc(new Date(t0).toISOString(), true)}</text>
+  <text x="${W - PAD.right}" y="${H - 6}" text-anchor="end" font-size="11" fill="#5f6b7a">${utc(new Date(last.t).toISOString(), true)}</text>
   <polyline fill="none" stroke="#0b57d0" stroke-width="2" points="${line}"/>
   ${points.map((p) => html`<circle cx="${x(p.t).toFixed(1)}" cy="${y(p.ms).toFixed(1)}" r="3" fill="${p.status === "passed" ? "#1e8e3e" : p.status === "warning" ? "#f9a825" : "#b3261e"}"><title>${p.ms} ms, ${p.status}</title></circle>`)}
   </svg><figcaption class="muted">${summary}</figcaption></figure>`;

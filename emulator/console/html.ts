@@ -1,5 +1,7 @@
 // HTML for the console: an escaping tagged template (every interpolation is escaped unless it is
-// already Html), and the page layout with the navigation.
+// already Html), the page layout with the navigation, and how times, sizes and digests read.
+import { formatBytes } from "../../src/internal/format.js";
+
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
@@ -67,10 +69,29 @@ ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ""}${
 ${body}</main></body></html>`}`;
 }
 
-/** A compact, sortable time: `2026-11-22 23:42:47`. */
+/** A compact, sortable time with its zone: `2026-11-22 23:42:47 UTC` (the API's times are UTC). */
 export function time(iso: string | null | undefined): Html {
   if (!iso) return html`<span class="muted">never</span>`;
-  return html`<time datetime="${iso}">${iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "")}</time>`;
+  return html`<time datetime="${iso}">${utc(iso)}</time>`;
+}
+
+/** `2026-11-22 23:42:47 UTC` from an ISO time in UTC; `minutes` stops at the minute. */
+export function utc(iso: string, minutes = false): string {
+  const text = iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
+  return `${minutes ? text.slice(0, 16) : text} UTC`;
+}
+
+/** A size as the CLI prints it (`144.8 MiB`, the core's formatBytes), the exact bytes in its title; on one line. */
+export function size(bytes: number | null): Html {
+  if (bytes === null) return html`<span class="muted">–</span>`;
+  return html`<span class="nowrap" title="${bytes.toLocaleString("en")} bytes">${formatBytes(bytes)}</span>`;
+}
+
+/** A SHA-256 digest on one line, cut with an ellipsis: the whole value stays in the text (copying it copies
+ * all of it) and in the title. */
+export function digest(hex: string | null): Html {
+  if (!hex) return html`<span class="muted">–</span>`;
+  return html`<code class="digest" title="${hex}">${hex}</code>`;
 }
 
 export function badge(status: string): Html {

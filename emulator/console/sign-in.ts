@@ -4,6 +4,7 @@ import { HttpError } from "../errors.js";
 import type { Console } from "./ui.js";
 import { html, page } from "./html.js";
 import { currentUser, dropPending, pendingSignIn, signIn, signOut } from "./session.js";
+import { DEMO_SIGN_IN } from "../seed.js";
 
 type Form = Record<string, string | undefined>;
 const field = (body: unknown, name: string): string => {
@@ -11,8 +12,15 @@ const field = (body: unknown, name: string): string => {
   return typeof v === "string" ? v : "";
 };
 
-function passwordForm(csrf: string, email = ""): ReturnType<typeof html> {
-  return html`<form method="post" action="/sign-in" class="stack">
+/** Started with the demo account (--demo), and only then: the credentials its start-up line printed. */
+function demoHint(demo: boolean): ReturnType<typeof html> | "" {
+  return demo
+    ? html`<p class="notice" id="demo-hint">This emulator runs the demo account: sign in as <code>${DEMO_SIGN_IN.email}</code> with the password <code>${DEMO_SIGN_IN.password}</code>.</p>`
+    : "";
+}
+
+function passwordForm(csrf: string, demo: boolean, email = ""): ReturnType<typeof html> {
+  return html`${demoHint(demo)}<form method="post" action="/sign-in" class="stack">
   <input type="hidden" name="_csrf" value="${csrf}">
   <label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
@@ -36,7 +44,7 @@ export function registerSignInRoutes(c: FastifyInstance, ui: Console): void {
     if (req.query.restart) dropPending(ctx, req, reply);
     const csrf = ui.csrf(reply);
     const otp = !req.query.restart && pendingSignIn(ctx, req);
-    return ui.send(reply, page({ title: "Sign in" }, otp ? otpForm(csrf) : passwordForm(csrf)));
+    return ui.send(reply, page({ title: "Sign in" }, otp ? otpForm(csrf) : passwordForm(csrf, ctx.options.demo)));
   });
 
   c.post("/sign-in", async (req, reply) => {
@@ -50,14 +58,18 @@ export function registerSignInRoutes(c: FastifyInstance, ui: Console): void {
       // The API's own message and status (401 "Invalid email or password", 429 with Retry-After when
       // throttled), the email kept, the password not.
       void reply.headers(err.headers);
-      return ui.send(reply, page({ title: "Sign in", error: String(err.body.error) }, passwordForm(ui.csrf(reply), email)), err.status);
+      return ui.send(reply, page({ title: "Sign in", error: String(err.body.error) }, passwordForm(ui.csrf(reply), ctx.options.demo, email)), err.status);
     }
   });
 
   c.post("/sign-in/otp", async (req, reply) => {
     const pending = pendingSignIn(ctx, req);
     if (!pending)
-      return ui.send(reply, page({ title: "Sign in", error: "The sign-in expired. Enter your email and password again." }, passwordForm(ui.csrf(reply))), 401);
+      return ui.send(
+        reply,
+        page({ title: "Sign in", error: "The sign-in expired. Enter your email and password again." }, passwordForm(ui.csrf(reply), ctx.options.demo)),
+        401,
+      );
     try {
       await signIn(ctx, req, reply, { ...pending, otp_attempt: field(req.body, "otp_attempt") });
       return reply.redirect("/sites", 303);

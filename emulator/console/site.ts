@@ -9,7 +9,7 @@ import { approvePipeline, listPipelines, loadPipeline } from "../services/upgrad
 import type { UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
 import { responseTimeChart } from "./chart.js";
 import type { Console } from "./ui.js";
-import { badge, html, page, time } from "./html.js";
+import { badge, digest, html, page, size, time } from "./html.js";
 import { canApprove, originOfUser, type ConsoleUser } from "./session.js";
 import { openVulnerabilities, vulnerabilityCells } from "./sites.js";
 
@@ -52,7 +52,7 @@ function sitePage(ui: Console, user: ConsoleUser, siteId: string, csrf: string, 
     (
       s,
     ) => html`<tr><td>${s.id}<br><span class="muted">${s.trigger}${s.description ? ` · ${s.description}` : ""}</span></td><td>${badge(s.status)}${s.error ? html`<br>${s.error}` : ""}</td><td>${s.source}</td>
-    <td>${s.size_bytes === null ? html`<span class="muted">–</span>` : `${s.size_bytes.toLocaleString("en")} B`}</td><td><code>${s.checksum_sha256 ?? "–"}</code></td><td>${time(s.created_at)}</td></tr>`,
+    <td>${size(s.size_bytes)}</td><td>${digest(s.checksum_sha256)}</td><td>${time(s.created_at)}</td></tr>`,
   )}
   </tbody></table></div>`
       : html`<p class="muted">No snapshots.</p>`

@@ -1,12 +1,21 @@
 #!/bin/sh
 # Nightly snapshot job for every site, then retention: the same script for cron, the systemd timer and the
-# Kubernetes CronJob in this folder. Credentials come from the environment (SITEOPS_BASE_URL and
-# SITEOPS_API_TOKEN) or from `siteops auth login` run once as the job's user.
+# Kubernetes CronJob in this folder (install.sh installs it for cron or systemd). Credentials come from the
+# environment (SITEOPS_BASE_URL and SITEOPS_API_TOKEN), the env file install.sh wrote, or `siteops auth login`
+# run once as the job's user.
 #
 # Exit status: the snapshot run's (0 all done, 1 some site failed, 3 credentials refused, 4 timed out,
 # 75 another run still active, 130 stopped), else the prune's. Only failures are printed (--quiet), so cron
 # mails and journal entries appear only when something needs attention; the JSON reports hold every site.
 set -u
+
+# install.sh writes, in the installed copy, the siteops it found, the file with the credentials and node's
+# directory (cron runs jobs with PATH=/usr/bin:/bin). Credentials already in the environment win over the file.
+SITEOPS_BIN="${SITEOPS_BIN:-siteops}" SITEOPS_ENV_FILE="${SITEOPS_ENV_FILE:-}"
+if [ -z "${SITEOPS_API_TOKEN:-}" ] && [ -n "$SITEOPS_ENV_FILE" ] && [ -r "$SITEOPS_ENV_FILE" ]; then
+  set -a && . "$SITEOPS_ENV_FILE" && set +a
+fi
+siteops() { command "$SITEOPS_BIN" "$@"; } # command: the program, never this function
 
 REPORTS="${SITEOPS_REPORT_DIR:-/var/log/siteops}"
 mkdir -p "$REPORTS"
