@@ -3,18 +3,25 @@
 // the synthesized cdk.tf.json holds the same import blocks as `siteops export terraform --form blocks` and its
 // plan shows N to import and nothing else.
 import { ATTRIBUTES, describeCounts, type Entry, type FleetEntries, type Value } from "./fleet.js";
+import { escapeTemplate } from "./terraform.js";
 
 /** The bindings' property name of an attribute: wp_version -> wpVersion. */
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** A TypeScript literal (JSON's strings are TypeScript's; U+2028 and U+2029 are escaped for older parsers). */
-function tsValue(value: Value): string {
+function tsLiteral(value: Value): string {
   return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/** An argument's literal: its strings escaped as templates, since cdk.tf.json passes them to Terraform as they are. */
+function tsValue(value: Value): string {
+  if (typeof value === "boolean") return tsLiteral(value);
+  return tsLiteral(typeof value === "string" ? escapeTemplate(value) : value.map(escapeTemplate));
 }
 
 function rows(items: Entry[]): string {
   if (items.length === 0) return "[]";
-  const row = (i: Entry) => `  { ${[["key", i.key] as const, ["id", i.id] as const, ...i.attrs.map(([k, v]) => [camel(k), v] as const)].map(([k, v]) => `${k}: ${tsValue(v)}`).join(", ")} },`;
+  const row = (i: Entry) => `  { ${[`key: ${tsLiteral(i.key)}`, `id: ${tsLiteral(i.id)}`, ...i.attrs.map(([k, v]) => `${camel(k)}: ${tsValue(v)}`)].join(", ")} },`;
   return `[\n${items.map(row).join("\n")}\n]`;
 }
 
@@ -29,6 +36,7 @@ export function renderCdktn(entries: FleetEntries, options: { stack?: string; sc
 // packages cdktn, constructs and siteops. The provider reads SITEOPS_BASE_URL and SITEOPS_API_TOKEN when terraform
 // runs. Keep the keys: each is a construct id, and so a resource address. Imported webhook endpoints have a null
 // \`secret\` (the service shows it only when an endpoint is created); it is computed only, so nothing is planned.
+// cdk.tf.json hands strings to Terraform as templates: \`$\${\` and \`%%{\` below are a literal \`\${\` and \`%{\`.
 import { App, TerraformStack } from "cdktn";
 import type { Construct } from "constructs";
 import { Site, SiteopsProvider, WebhookEndpoint, type SiteConfig, type WebhookEndpointConfig } from "siteops/cdktn";
@@ -52,7 +60,7 @@ export class AdoptedFleet extends TerraformStack {
 }
 
 const app = new App();
-new AdoptedFleet(app, ${tsValue(stack)});
+new AdoptedFleet(app, ${tsLiteral(stack)});
 app.synth();
 `;
 }

@@ -8,9 +8,14 @@ import { ATTRIBUTES, describeCounts, type Entry, type FleetEntries, type Value }
 export type ExportForm = "map" | "blocks";
 export const EXPORT_FORMS: readonly ExportForm[] = ["map", "blocks"];
 
-/** An HCL string literal: JSON's escapes, plus `$${` and `%%{` so that nothing is read as a template. */
-export function hclString(text: string): string {
-  return JSON.stringify(text).replace(/([$%])\{/g, (_, sigil: string) => `${sigil}${sigil}{`);
+/** `$${` and `%%{` for `${` and `%{`: Terraform reads every string (HCL, and JSON syntax too) as a template. */
+export function escapeTemplate(text: string): string {
+  return text.replace(/([$%])\{/g, (_, sigil: string) => `${sigil}${sigil}{`);
+}
+
+/** An HCL string literal: JSON's escapes, and nothing read as a template. */
+function hclString(text: string): string {
+  return escapeTemplate(JSON.stringify(text));
 }
 
 function hclValue(value: Value): string {
