@@ -21,7 +21,8 @@ function tsValue(value: Value): string {
 
 function rows(items: Entry[]): string {
   if (items.length === 0) return "[]";
-  const row = (i: Entry) => `  { ${[`key: ${tsLiteral(i.key)}`, `id: ${tsLiteral(i.id)}`, ...i.attrs.map(([k, v]) => `${camel(k)}: ${tsValue(v)}`)].join(", ")} },`;
+  const row = (i: Entry) =>
+    `  { ${[`key: ${tsLiteral(i.key)}`, `id: ${tsLiteral(i.id)}`, ...i.attrs.map(([k, v]) => `${camel(k)}: ${tsValue(v)}`)].join(", ")} },`;
   return `[\n${items.map(row).join("\n")}\n]`;
 }
 

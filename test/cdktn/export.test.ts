@@ -20,13 +20,17 @@ beforeAll(async () => {
   for (const s of [
     { name: "Blog", url: "https://blog.example.com", wp_version: "6.4" },
     { name: 'Shop ${oops} %{x} "quoted" \\ ünï', url: "https://shop.example.com" },
-    { name: "Shop ${oops} %{x} \"quoted\" \\ üni", url: "https://shop-2.example.com" },
+    { name: 'Shop ${oops} %{x} "quoted" \\ üni', url: "https://shop-2.example.com" },
   ]) {
     const r = await api(tf, "POST", "/api/v1/sites", s);
     expect(r.status, JSON.stringify(r.json)).toBe(201);
     ids.push((r.json as { id: string }).id);
   }
-  const hook = await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/${x}", description: "50% {of} it", enabled_events: ["site.created"] });
+  const hook = await api(tf, "POST", "/api/v1/webhook_endpoints", {
+    url: "https://hooks.example.com/${x}",
+    description: "50% {of} it",
+    enabled_events: ["site.created"],
+  });
   ids.push((hook.json as { id: string }).id);
   app = mkdtempSync(path.join(tmpdir(), "siteops-export-cdktn-"));
   mkdirSync(path.join(app, "node_modules"));

@@ -31,7 +31,10 @@ beforeAll(async () => {
     ids.push((r.json as { id: string }).id);
   }
   ids.push(
-    ((await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/siteops", enabled_events: ["site.created", "site.deleted"] })).json as { id: string }).id,
+    (
+      (await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/siteops", enabled_events: ["site.created", "site.deleted"] }))
+        .json as { id: string }
+    ).id,
   );
   const off = (await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/other", description: "Paused" })).json as { id: string };
   await api(tf, "PATCH", `/api/v1/webhook_endpoints/${off.id}`, { status: "disabled" });

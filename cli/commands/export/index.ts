@@ -26,7 +26,13 @@ const COMMON_FLAGS: FlagSpec[] = [
 ];
 
 /** Reads the fleet and writes what `render` makes of it; the --out target is checked before any request. */
-async function exportFleet(ctx: Context, parsed: Parsed, defaultName: string, render: (entries: FleetEntries, scope: string | undefined) => string, next: string) {
+async function exportFleet(
+  ctx: Context,
+  parsed: Parsed,
+  defaultName: string,
+  render: (entries: FleetEntries, scope: string | undefined) => string,
+  next: string,
+) {
   const shard = shardFlag(flagString(parsed, "shard"));
   const out = flagString(parsed, "out");
   const force = flagBool(parsed, "force") === true;
@@ -51,7 +57,13 @@ const terraform: LeafSpec = {
     "blocks is one resource and one import block per object.",
   flags: [
     ...COMMON_FLAGS,
-    { name: "form", type: "string", value: "FORM", choices: EXPORT_FORMS, description: "map (for_each over a locals map, the default) or blocks (one block per object)" },
+    {
+      name: "form",
+      type: "string",
+      value: "FORM",
+      choices: EXPORT_FORMS,
+      description: "map (for_each over a locals map, the default) or blocks (one block per object)",
+    },
     { name: "with-provider", type: "boolean", description: "also write required_providers and an empty provider block (for a new configuration)" },
   ],
   examples: [
@@ -90,4 +102,8 @@ const cdktn: LeafSpec = {
   },
 };
 
-export default defineCommand({ name: "export", summary: "write Terraform or CDK Terrain configuration that adopts the existing fleet", subcommands: [terraform, cdktn] });
+export default defineCommand({
+  name: "export",
+  summary: "write Terraform or CDK Terrain configuration that adopts the existing fleet",
+  subcommands: [terraform, cdktn],
+});
