@@ -59,7 +59,7 @@ describe("completion", () => {
     writeFileSync(path.join(box.dir, "dump.sql.gz"), "");
     expect(bashComplete("snapshot", "create", "--upload", "dump")).toEqual(["dump.sql.gz"]);
     expect(bashComplete("export", "terraform", "--out", "dump")).toEqual(["dump.sql.gz"]);
-    expect(bashComplete("export", "terraform", "--form", "")).toEqual(["map", "blocks"]);
+    expect(bashComplete("export", "terraform", "--form", "")).toEqual(["blocks", "map"]);
   });
 
   it.skipIf(missing("zsh") || missing("fish"))("zsh and fish accept their scripts", () => {
