@@ -1,6 +1,6 @@
 // Shell completion scripts for bash, zsh and fish, generated from the command declarations: commands,
 // subcommands (and their aliases), flags, and the values of flags with a fixed set of choices; file names
-// after --upload, --lock and --report.
+// after --upload, --lock, --report and --out.
 
 import type { FlagSpec } from "./args.js";
 import { allFlags, isGroup, type CommandSpec, type LeafSpec } from "./spec.js";
@@ -18,7 +18,7 @@ export interface PlainCommand {
   flags?: string[];
 }
 
-const FILE_FLAGS = new Set(["upload", "lock", "report", "db", "seed", "data-dir", "dir"]);
+const FILE_FLAGS = new Set(["upload", "lock", "report", "db", "seed", "data-dir", "dir", "out"]);
 
 interface Node {
   path: string;

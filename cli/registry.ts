@@ -31,6 +31,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: "vulns", aliases: ["vuln", "vulnerabilities"], load: async () => (await import("./commands/vulns/index.js")).default },
   { name: "activity", aliases: [], load: async () => (await import("./commands/activity/index.js")).default },
   { name: "webhooks", aliases: ["webhook"], load: async () => (await import("./commands/webhooks/index.js")).default },
+  { name: "export", aliases: [], load: async () => (await import("./commands/export/index.js")).default },
   { name: "me", aliases: [], load: async () => (await import("./commands/account/index.js")).me },
   { name: "accounts", aliases: ["account"], load: async () => (await import("./commands/account/index.js")).accounts },
   { name: "users", aliases: ["user"], load: async () => (await import("./commands/account/index.js")).users },

@@ -55,9 +55,11 @@ describe("completion", () => {
     expect(bashComplete("sites", "ls", "--st")).toEqual(["--status"]);
     expect(bashComplete("upgrade", "open", "--no-")).toEqual(["--no-color", "--no-require-approval", "--no-wait"]);
     expect(bashComplete("provider", "")).toEqual(["install"]);
-    // File names after --upload, --lock and --report.
+    // File names after --upload, --lock, --report and --out.
     writeFileSync(path.join(box.dir, "dump.sql.gz"), "");
     expect(bashComplete("snapshot", "create", "--upload", "dump")).toEqual(["dump.sql.gz"]);
+    expect(bashComplete("export", "terraform", "--out", "dump")).toEqual(["dump.sql.gz"]);
+    expect(bashComplete("export", "terraform", "--form", "")).toEqual(["blocks", "map"]);
   });
 
   it.skipIf(missing("zsh") || missing("fish"))("zsh and fish accept their scripts", () => {

@@ -1,48 +1,114 @@
-// provider/export/terraform.ts with the real terraform: the HCL generated for a fleet made by hand plans N to
-// import and nothing to add, change or destroy; apply imports; the next plan is empty. Both layouts.
-import { rmSync } from "node:fs";
+// `siteops export terraform` (the built CLI: `npm run build` first) with the real terraform against the emulator:
+// a fleet made by hand (odd names included) exported in each form, and one shard of it, plans N to import and
+// nothing to add, change or destroy; apply imports; the next plan is empty. Bad input is one clear line.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderTerraform, readFleet } from "../../provider/export/terraform.js";
-import { SiteOps } from "../../src/index.js";
+import { shardOf } from "../../src/index.js";
+import { runCli } from "../cli/helpers.js";
 import { OWNER_TOKEN, Terraform, api } from "./harness.js";
 
 let tf: Terraform;
+let env: NodeJS.ProcessEnv;
+const ids: string[] = [];
+const ODD_NAMES = ["Shop ${oops} %{x}", '42 "quoted" ünïcode', "Back\\slash 🚀 $${y}", "日本語のサイト"];
+
 beforeAll(async () => {
   tf = await Terraform.start();
+  env = { PATH: process.env.PATH, HOME: tf.home, SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: OWNER_TOKEN };
   const sites = [
     { name: "Blog", url: "https://blog.example.com", wp_version: "6.4", php_version: "8.1" },
-    { name: "Shop ${oops} %{x}", url: "https://shop.example.com" },
+    { name: ODD_NAMES[0], url: "https://shop.example.com" },
     { name: "Twin", url: "https://twin-1.example.com" },
     { name: "Twin", url: "https://twin-2.example.com" },
-    { name: '42 "quoted" ünïcode', url: "https://odd.example.com/path" },
+    { name: ODD_NAMES[1], url: "https://odd.example.com/path" },
+    { name: ODD_NAMES[2], url: "https://slash.example.com" },
+    { name: ODD_NAMES[3], url: "https://nihongo.example.com" },
   ];
-  for (const s of sites) expect((await api(tf, "POST", "/api/v1/sites", s)).status).toBe(201);
-  await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/siteops", enabled_events: ["site.created", "site.deleted"] });
+  for (const s of sites) {
+    const r = await api(tf, "POST", "/api/v1/sites", s);
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    ids.push((r.json as { id: string }).id);
+  }
+  ids.push(
+    (
+      (await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/siteops", enabled_events: ["site.created", "site.deleted"] }))
+        .json as { id: string }
+    ).id,
+  );
   const off = (await api(tf, "POST", "/api/v1/webhook_endpoints", { url: "https://hooks.example.com/other", description: "Paused" })).json as { id: string };
   await api(tf, "PATCH", `/api/v1/webhook_endpoints/${off.id}`, { status: "disabled" });
-  tf.write(tf.providerBlock(), "provider.tf");
-  await tf.init();
+  ids.push(off.id);
+  // --with-provider writes the provider block; the provider reads the two SITEOPS_ variables given to terraform.
+  await runExport("--with-provider");
+  await tf.ok(["init", "-input=false", "-no-color"], { env: tfEnv() });
 });
 afterAll(async () => {
   await tf?.close();
 });
 
-describe("export terraform", () => {
-  for (const layout of ["for_each", "blocks"] as const) {
-    it(`${layout}: plans 7 imports and nothing else, applies, then plans nothing`, async () => {
-      rmSync(path.join(tf.work, "terraform.tfstate"), { force: true });
-      const client = new SiteOps({ baseUrl: tf.url, apiToken: OWNER_TOKEN });
-      const hcl = renderTerraform(await readFleet(client), layout);
-      tf.write(hcl, "export.tf");
-      const p = await tf.plan();
-      expect(p.stdout, hcl + p.stdout + p.stderr).toContain("Plan: 7 to import, 0 to add, 0 to change, 0 to destroy.");
-      const r = await tf.apply();
-      expect(r.stdout).toContain("Apply complete! Resources: 7 imported, 0 added, 0 changed, 0 destroyed.");
-      const again = await tf.plan();
-      expect(again.code, again.stdout).toBe(0);
-      const names = (await tf.state()).values!.root_module!.resources!.filter((x) => x.address.startsWith("siteops_site")).map((x) => x.values.name);
-      expect(names).toContain("Shop ${oops} %{x}");
+const tfEnv = () => ({ SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: OWNER_TOKEN });
+const plan = () => tf.run(["plan", "-input=false", "-no-color", "-detailed-exitcode"], { env: tfEnv() });
+const cli = (...args: string[]) => runCli(["export", "terraform", ...args], { env });
+async function runExport(...args: string[]) {
+  const r = await cli("--out", `${tf.work}/`, "--force", ...args);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+}
+
+describe("siteops export terraform, then terraform", () => {
+  const cases: [string, string[]][] = [
+    ["map form (the default)", []],
+    ["blocks form", ["--form", "blocks"]],
+    ["--shard 2/3 in the map form", ["--shard", "2/3"]],
+  ];
+  for (const [title, args] of cases) {
+    it(`${title}: plans N imports and nothing else, applies, then plans nothing`, async () => {
+      tf.remove("terraform.tfstate");
+      const expected = args.includes("--shard") ? ids.filter((id) => shardOf(id, 3) === 2).length : ids.length;
+      const r = await runExport("--with-provider", ...args);
+      expect(r.stderr).toMatch(/^exported \d+ sites? and \d+ webhook endpoints?( of shard 2\/3)? to .*siteops-import\.tf; next: terraform plan/);
+      const hcl = readFileSync(path.join(tf.work, "siteops-import.tf"), "utf8");
+      const p = await plan();
+      expect(p.stdout, hcl + p.stdout + p.stderr).toContain(`Plan: ${expected} to import, 0 to add, 0 to change, 0 to destroy.`);
+      const a = await tf.ok(["apply", "-auto-approve", "-input=false", "-no-color"], { env: tfEnv() });
+      expect(a.stdout).toContain(`Apply complete! Resources: ${expected} imported, 0 added, 0 changed, 0 destroyed.`);
+      const again = await plan();
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      if (!args.includes("--shard")) {
+        const names = (await tf.state()).values!.root_module!.resources!.filter((x) => x.address.startsWith("siteops_site")).map((x) => x.values.name);
+        for (const name of ODD_NAMES) expect(names).toContain(name);
+      }
     });
   }
+
+  it("the shards together export every object once", async () => {
+    const outputs = await Promise.all([1, 2, 3].map((i) => cli("--shard", `${i}/3`)));
+    const found = outputs.flatMap((o) => [...o.stdout.matchAll(/id += "((?:site|we)_[A-Za-z0-9]+)"/g)].map((m) => m[1]));
+    expect(found.sort()).toEqual([...ids].sort());
+  });
+});
+
+describe("siteops export: bad input", () => {
+  it("names the flag and changes nothing", async () => {
+    const existing = path.join(tf.home, "existing.tf");
+    writeFileSync(existing, "# mine\n");
+    const bad: [string[], RegExp][] = [
+      [["--shard", "0/3"], /--shard "0\/3": the index must be from 1 to 3/],
+      [["--shard", "three"], /--shard must be INDEX\/COUNT/],
+      [["--form", "list"], /--form/],
+      [["--out", existing], /--out: .*existing\.tf exists; give --force to replace it/],
+      [["--out", path.join(tf.home, "missing", "x.tf")], /--out: the directory .*missing does not exist/],
+      [["--out", path.join(existing, "x.tf")], /--out: .*existing\.tf is not a directory/],
+      [["--out", ""], /--out needs a file or directory name/],
+    ];
+    for (const [args, message] of bad) {
+      const r = await cli(...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe("");
+    }
+    expect(readFileSync(existing, "utf8")).toBe("# mine\n");
+  });
 });

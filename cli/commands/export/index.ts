@@ -1,0 +1,109 @@
+// `siteops export terraform|cdktn`: the account's sites and webhook endpoints (or one --shard of them) as
+// configuration that adopts them, with import blocks (issue 27, item 3). The objects and their keys are read
+// once (provider/export/fleet.ts, over the core's site selection) and rendered as HCL or as a CDK Terrain app.
+
+import { flagBool, flagString, type FlagSpec, type Parsed } from "../../args.js";
+import { formatShard, type SiteOps } from "../../../src/index.js";
+import type { Context } from "../../context.js";
+import { EXIT } from "../../exit-codes.js";
+import { defineCommand } from "../../runner.js";
+import { shardFlag } from "../../sites.js";
+import type { LeafSpec } from "../../spec.js";
+import { renderCdktn } from "../../../provider/export/cdktn.js";
+import { describeCounts, fleetEntries, readFleet, type FleetEntries } from "../../../provider/export/fleet.js";
+import { EXPORT_FORMS, renderTerraform, type ExportForm } from "../../../provider/export/terraform.js";
+import { resolveOut, writeOut } from "./out-file.js";
+
+const COMMON_FLAGS: FlagSpec[] = [
+  {
+    name: "shard",
+    type: "string",
+    value: "I/N",
+    description: "only the sites (and webhook endpoints) of shard I of N, as --shard and provider::siteops::shard split them",
+  },
+  { name: "out", short: "o", type: "string", value: "FILE|DIR", description: "write to this file, or into this directory (default: standard output)" },
+  { name: "force", type: "boolean", description: "with --out: replace the file if it exists" },
+];
+
+/** Reads the fleet and writes what `render` makes of it; the --out target is checked before any request. */
+async function exportFleet(
+  ctx: Context,
+  parsed: Parsed,
+  defaultName: string,
+  render: (entries: FleetEntries, scope: string | undefined) => string,
+  next: string,
+) {
+  const shard = shardFlag(flagString(parsed, "shard"));
+  const out = flagString(parsed, "out");
+  const force = flagBool(parsed, "force") === true;
+  const file = out === undefined ? undefined : resolveOut(out, defaultName, force);
+  const client: SiteOps = await ctx.client();
+  const entries = fleetEntries(await readFleet(client, { ...(shard ? { shard } : {}), signal: ctx.signal }));
+  const scope = shard ? `shard ${formatShard(shard)}` : undefined;
+  const text = render(entries, scope);
+  if (file === undefined) ctx.stdout.write(text);
+  else writeOut(file, text, force);
+  if (!ctx.quiet) ctx.stderr.write(`exported ${describeCounts(entries)}${scope ? ` of ${scope}` : ""}${file ? ` to ${file}` : ""}; ${next}\n`);
+  return EXIT.OK;
+}
+
+const terraform: LeafSpec = {
+  name: "terraform",
+  aliases: ["tf"],
+  summary: "write HCL that imports every site and webhook endpoint (resources + import blocks)",
+  description:
+    "Then `terraform plan` shows them all to import and nothing to add, change or destroy, and `terraform apply` imports them. " +
+    "The map form (default) is one resource block per type over a `locals` map keyed by a slug of the name (needs Terraform 1.7); " +
+    "blocks is one resource and one import block per object.",
+  flags: [
+    ...COMMON_FLAGS,
+    {
+      name: "form",
+      type: "string",
+      value: "FORM",
+      choices: EXPORT_FORMS,
+      description: "map (for_each over a locals map, the default) or blocks (one block per object)",
+    },
+    { name: "with-provider", type: "boolean", description: "also write required_providers and an empty provider block (for a new configuration)" },
+  ],
+  examples: [
+    "siteops export terraform --out adopt/ --with-provider && cd adopt && terraform init && terraform plan",
+    "siteops export terraform --shard 2/4 --form blocks --out shard-2.tf",
+  ],
+  async run(ctx, parsed) {
+    const form = (flagString(parsed, "form") ?? "map") as ExportForm;
+    const withProvider = flagBool(parsed, "with-provider") === true;
+    return exportFleet(
+      ctx,
+      parsed,
+      "siteops-import.tf",
+      (entries, scope) => renderTerraform(entries, { form, withProvider, ...(scope ? { scope } : {}) }),
+      "next: terraform plan (shows them to import), terraform apply",
+    );
+  },
+};
+
+const cdktn: LeafSpec = {
+  name: "cdktn",
+  summary: "write a CDK Terrain app (TypeScript) that imports every site and webhook endpoint",
+  description:
+    "The app uses the generated bindings (siteops/cdktn): one Site or WebhookEndpoint per object, each imported from its id. " +
+    "`npx tsx FILE` synthesizes cdktf.out/stacks/siteops/cdk.tf.json, where `terraform plan` shows them all to import.",
+  flags: COMMON_FLAGS,
+  examples: ["siteops export cdktn --out main.ts && npx tsx main.ts && cd cdktf.out/stacks/siteops && terraform init && terraform plan"],
+  async run(ctx, parsed) {
+    return exportFleet(
+      ctx,
+      parsed,
+      "siteops-import.ts",
+      (entries, scope) => renderCdktn(entries, scope ? { scope } : {}),
+      "next: npx tsx on it, then terraform plan in cdktf.out/stacks/siteops",
+    );
+  },
+};
+
+export default defineCommand({
+  name: "export",
+  summary: "write Terraform or CDK Terrain configuration that adopts the existing fleet",
+  subcommands: [terraform, cdktn],
+});

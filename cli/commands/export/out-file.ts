@@ -1,0 +1,50 @@
+// Where `siteops export` writes (--out FILE|DIR, --force), checked before any request, and the write itself:
+// a temporary file beside the target, then linked (no --force: fails if the target appeared meanwhile) or
+// renamed into place, so a failed run never leaves a half-written file. Every problem is one UsageError naming
+// --out and the path.
+import { constants, accessSync, linkSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../../exit-codes.js";
+
+/** The file to write: `out` itself, or `defaultName` inside it when it is a directory (or ends with a slash). */
+export function resolveOut(out: string, defaultName: string, force: boolean): string {
+  if (out === "") throw new UsageError("--out needs a file or directory name");
+  const isDir = /[\\/]$/.test(out) || statSync(out, { throwIfNoEntry: false })?.isDirectory() === true;
+  if (isDir && !statSync(out, { throwIfNoEntry: false })) throw new UsageError(`--out: the directory ${out} does not exist`);
+  const file = isDir ? path.join(out, defaultName) : out;
+  const dir = path.dirname(file);
+  const dirStat = statSync(dir, { throwIfNoEntry: false });
+  if (!dirStat) throw new UsageError(`--out: the directory ${dir} does not exist`);
+  if (!dirStat.isDirectory()) throw new UsageError(`--out: ${dir} is not a directory`);
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new UsageError(`--out: ${file} is a directory`);
+  if (existing && !force) throw new UsageError(`--out: ${file} exists; give --force to replace it`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`--out: cannot write in ${dir} (permission denied)`);
+  }
+  return file;
+}
+
+/** Writes `text` to `file` (from resolveOut) in one step. */
+export function writeOut(file: string, text: string, force: boolean): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  let created = false;
+  try {
+    writeFileSync(tmp, text, { flag: "wx", mode: 0o644 });
+    created = true;
+    if (force) renameSync(tmp, file);
+    else linkSync(tmp, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new UsageError(`--out: ${file} exists; give --force to replace it`);
+    throw new UsageError(`--out: cannot write ${file} (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(err))})`);
+  } finally {
+    try {
+      if (created) unlinkSync(tmp);
+    } catch {
+      // renamed into place
+    }
+  }
+}
