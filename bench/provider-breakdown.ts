@@ -75,10 +75,10 @@ function emulatorCategory(stack: Frame[]): string {
 const EMULATOR_FUNCTIONS = [
   { name: "createSite", module: "emulator/services/sites.ts" },
   { name: "checkFields", module: "emulator/services/sites.ts" },
-  { name: "recordActivity", module: "emulator/activity.ts" },
+  { name: "recordActivity", module: "emulator/services/activity-logs.ts" },
   { name: "emit", module: "emulator/events.ts" },
   { name: "runHealthCheck", module: "emulator/services/health-checks.ts" },
-  { name: "detectVulnerabilities", module: "emulator/services/vulnerabilities.ts" },
+  { name: "detectVulnerabilities", module: "emulator/services/vulnerability-records.ts" },
   { name: "poke", module: "emulator/jobs/scheduler.ts" },
   { name: "loadSite", module: "emulator/services/sites.ts" },
   { name: "deleteSite", module: "emulator/services/sites.ts" },
