@@ -15,7 +15,7 @@ interface Options {
   contenders: { name: string; hcl(n: number, prefix: string): string }[];
 }
 
-export const PRELOAD = path.join(ROOT, "bench/provider-cpu-profile.cjs");
+export const PRELOAD = path.join(ROOT, "bench/lib/provider-cpu-profile.cjs");
 const SQLITE_NATIVE = new Set(["run", "get", "all", "iterate", "prepare", "exec", "pluck", "raw", "bind"]);
 
 /** The first frame with a source module; native functions (no module) are named by what they are. */
