@@ -20,7 +20,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
 import { inputEnv } from "../test/action/run-action.js";
-import { TOKEN, writeSeed } from "./core-helpers.js";
+import { TOKEN, writeSeed } from "./lib/core-helpers.js";
 
 const SITES = Number(process.env.FLEET_SITES ?? 1000);
 const SHARD_COUNTS = (process.env.FLEET_SHARDS ?? "4,16,64").split(",").map(Number);

@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { SiteOps } from "../src/index.js";
-import { spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 
 /** The core as it was before the retry policy, circuit and uncertain-outcome work. */
 const BEFORE_COMMIT = "3882ecd";

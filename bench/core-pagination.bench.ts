@@ -2,7 +2,7 @@
 // same pages, same per_page) measured in the same run, and the peak RSS of the iteration.
 import { request } from "undici";
 import { SiteOps } from "../src/index.js";
-import { mib, rssSampler, spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { mib, rssSampler, spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 import { median } from "./lib/processes.js";
 
 const SITES = 10_000;

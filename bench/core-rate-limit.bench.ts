@@ -5,7 +5,7 @@
 // `npm run bench -- core-rate-limit`
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 
 const LIMIT = 100;
 const WINDOW_S = 5;

@@ -2,7 +2,7 @@
 // `undici.request` and global `fetch` on the same URL, measured side by side in this run.
 import { request } from "undici";
 import { SiteOps } from "../src/index.js";
-import { spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 import { median } from "./lib/processes.js";
 
 const CONCURRENCY = 16;

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { SiteOps } from "../src/index.js";
-import { mib, spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { mib, spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 import { median } from "./lib/processes.js";
 
 const SIZE_MIB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);

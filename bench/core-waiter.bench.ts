@@ -6,7 +6,7 @@
 //   a fleet run: 100 sites, 8 at a time (the action's and the CLI's `--all` shape), wall time and polls.
 // `npm run bench -- core-waiter`
 import { SiteOps, type Snapshot } from "../src/index.js";
-import { spawnEmulator, table, TOKEN } from "./core-helpers.js";
+import { spawnEmulator, table, TOKEN } from "./lib/core-helpers.js";
 import { median } from "./lib/processes.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { SiteOps } from "../src/index.js";
-import { spawnEmulator, table, TOKEN, type BenchEmulator } from "./core-helpers.js";
+import { spawnEmulator, table, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
 import { ratio } from "./lib/processes.js";
 
 /** SITEOPS_BENCH_CREATES overrides the count (a multiple of 100). */

@@ -5,7 +5,7 @@
 // Run: npm run bench -- emulator-get-site
 import autocannon from "autocannon";
 import { spawnReady, mib, ratio } from "./lib/processes.js";
-import { TOKEN, spawnEmulator } from "./core-helpers.js";
+import { TOKEN, spawnEmulator } from "./lib/core-helpers.js";
 
 const CONNECTIONS = 50;
 const DURATION_S = 5;

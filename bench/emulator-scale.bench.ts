@@ -12,7 +12,7 @@ import path from "node:path";
 import { loadavg } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import { mib, median, ratio } from "./lib/processes.js";
-import { TOKEN, spawnEmulator, table, type BenchEmulator } from "./core-helpers.js";
+import { TOKEN, spawnEmulator, table, type BenchEmulator } from "./lib/core-helpers.js";
 import { startEmulator, type SeedFile } from "../emulator/index.js";
 
 const ROUNDS = 200;

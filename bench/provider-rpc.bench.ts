@@ -22,10 +22,10 @@ import { blockType } from "../provider/framework/schema.js";
 import { siteSchema } from "../provider/resources/site-resource.js";
 import { UNKNOWN, type ObjectValue } from "../provider/values/cty.js";
 import { encodeMsgpack } from "../provider/values/cty-msgpack.js";
-import { spawnEmulator, TOKEN } from "./core-helpers.js";
-import { categoryTable, PRELOAD, providerCategory } from "./provider-breakdown.js";
-import { loadSamples } from "./provider-profile.js";
-import { buildProvider, processCpuMs, ROOT, spread, table } from "./provider-helpers.js";
+import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
+import { categoryTable, PRELOAD, providerCategory } from "./lib/provider-breakdown.js";
+import { loadSamples } from "./lib/provider-profile.js";
+import { buildProvider, processCpuMs, ROOT, spread, table } from "./lib/provider-helpers.js";
 
 const COUNT = Number(process.env.BENCH_RPC_COUNT ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

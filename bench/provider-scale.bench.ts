@@ -7,16 +7,16 @@
 //   - data "siteops_sites" at 1,000 and at 10,000 sites: time and provider peak RSS
 //   - the 10,000-site plan against the same data behind an emulator limited to 600 requests a minute
 // The 10,000 sites are seeded into the emulator (seed file) and the two 10,000-resource states are written
-// from the state of a real one-resource apply (bench/provider-state.ts): an apply of 10,000 takes Terraform
+// from the state of a real one-resource apply (bench/lib/provider-state.ts): an apply of 10,000 takes Terraform
 // itself ~25 minutes here and is not what is measured. A plan of each must then find nothing to change.
 // BENCH_SCALE (10000), BENCH_SCALE_SMALL (1000) and BENCH_ROUNDS (3) change the sizes and rounds.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { SiteOps } from "../src/index.js";
-import { spawnEmulator, TOKEN, type BenchEmulator } from "./core-helpers.js";
-import { buildProvider, dataHcl as data, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./provider-helpers.js";
-import { writeCountState } from "./provider-state.js";
+import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
+import { buildProvider, dataHcl as data, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
+import { writeCountState } from "./lib/provider-state.js";
 
 const BIG = Number(process.env.BENCH_SCALE ?? 10_000);
 const SMALL = Number(process.env.BENCH_SCALE_SMALL ?? 1000);

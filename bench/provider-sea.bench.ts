@@ -11,7 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { launch, pluginClient, pluginEnv, type Launch } from "./lib/plugin-launch.js";
 import { median, ratio } from "./lib/processes.js";
-import { buildProvider, ROOT, table } from "./provider-helpers.js";
+import { buildProvider, ROOT, table } from "./lib/provider-helpers.js";
 
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20);
 const WARMUP = 2;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { launch, pluginClient, pluginEnv } from "./lib/plugin-launch.js";
-import { buildProvider, median, table } from "./provider-helpers.js";
+import { buildProvider, median, table } from "./lib/provider-helpers.js";
 
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20);
 

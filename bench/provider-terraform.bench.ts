@@ -1,21 +1,21 @@
 // Benchmark 2: real terraform against the emulator (its own process), three contenders side by side:
 //   terraform_data   Terraform's built-in resource, in process: the floor of Terraform itself
 //   siteops_noop     this provider serving a resource with siteops_site's schema that makes no API call
-//                    (bench build only, bench/provider-noop.ts): the plugin protocol floor
+//                    (bench build only, bench/lib/provider-noop.ts): the plugin protocol floor
 //   siteops_site     ours: the provider, the API client and the emulator
 // Scenarios: `terraform apply` creating 200 (targets: <= 3x terraform_data, <= 1.3x siteops_noop) and a
 // no-op `terraform plan` with 1,000 in state (target <= 2.5x terraform_data). BENCH_ROUNDS rounds (default
 // 5), contenders interleaved in an order that rotates each round; medians with the min-max range; the CPU
 // of Terraform, the providers, the emulator and the rest of the machine during each run.
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
-// the emulator) and prints where their CPU went (bench/provider-breakdown.ts; profiles kept in
+// the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { spawnEmulator, TOKEN } from "./core-helpers.js";
-import { breakdown } from "./provider-breakdown.js";
-import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./provider-helpers.js";
+import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
+import { breakdown } from "./lib/provider-breakdown.js";
+import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
 
 const PROFILE = process.env.BENCH_PROFILE;
 const ROUNDS = PROFILE === "only" ? 0 : Number(process.env.BENCH_ROUNDS ?? 5);

@@ -1,4 +1,4 @@
-// Builds the Fastify app: request ids, the error shapes of DESIGN.md section 2, authentication,
+// Builds the Fastify app: request ids, the error shapes of docs/design.md section 2, authentication,
 // faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
 // Routes are HTTP only (schema, auth guard, one service call, reply): routes/ -> services/ (rules,
 // state transitions, activity, events) -> store/ (SQL, one module per table family).
@@ -172,7 +172,7 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // JSON endpoints take JSON only: without this, Fastify's default text/plain parser hands a string
-  // to the body schema (422) where DESIGN.md says 415. Upload routes add their own parsers.
+  // to the body schema (422) where docs/design.md says 415. Upload routes add their own parsers.
   app.removeContentTypeParser("text/plain");
 
   answerConnect(app.server, nextRequestId);

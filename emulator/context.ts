@@ -4,7 +4,7 @@ import type { Clock } from "./clock.js";
 import type { ResolvedOptions } from "./options.js";
 import type { Scheduler } from "./jobs/scheduler.js";
 import type { Events } from "./events.js";
-import type { LoginThrottle } from "./auth/login-throttle.js";
+import type { LoginThrottle } from "./auth/login-counters.js";
 
 /** Where the emulator listens, known once it does (webhook deliveries must never reach it). */
 export interface Listener {

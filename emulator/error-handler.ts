@@ -1,4 +1,4 @@
-// How every error leaves the emulator: the JSON body of DESIGN.md section 2 (`{"error": "..."}`, with
+// How every error leaves the emulator: the JSON body of docs/design.md section 2 (`{"error": "..."}`, with
 // `errors` for field validation) and its status, whether a route threw it, Fastify's router or body
 // parsers raised it (FST_ERR_*), or Node's HTTP parser refused the request before Fastify saw it.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
@@ -53,7 +53,7 @@ const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_ERR_NOT_FOUND: [404, "Not found"],
 };
 
-/** Every error as the JSON body of DESIGN.md section 2; 5xx details go to the log, never the client. */
+/** Every error as the JSON body of docs/design.md section 2; 5xx details go to the log, never the client. */
 export function errorHandler(ctx: EmulatorContext) {
   return (err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply): void => {
     reply.header("X-Request-Id", req.id);

@@ -1,4 +1,4 @@
-// Errors the routes throw; the app's error handler turns each into its JSON body (DESIGN.md section 2).
+// Errors the routes throw; the app's error handler turns each into its JSON body (docs/design.md section 2).
 export type FieldErrors = Record<string, string[]>;
 
 export class HttpError extends Error {

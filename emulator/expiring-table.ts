@@ -1,7 +1,7 @@
 // A bounded map of entries that each end at a known time (rate-limit windows, login-throttle counters and
 // locks). Memory stays bounded, and a live entry is never forgotten to make room: at the bound, only entries
 // whose time is over are dropped; when every entry is still live, a new key is not stored and the caller
-// counts it somewhere coarser (rate-limit.ts and auth/login-throttle.ts aggregate it). Clients spraying
+// counts it somewhere coarser (rate-limit.ts and auth/login-counters.ts aggregate it). Clients spraying
 // source addresses can fill the table, never empty it of someone's window or lock.
 
 export class ExpiringTable<V> {

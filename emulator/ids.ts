@@ -1,4 +1,4 @@
-// Identifiers: prefix + "_" + 20 alphanumerics (DESIGN.md section 2).
+// Identifiers: prefix + "_" + 20 alphanumerics (docs/design.md section 2).
 import { randomFillSync } from "node:crypto";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -3,7 +3,7 @@
 //
 // Error responses are declared from the request pipeline of app.ts (which applies to every route) and
 // what each route takes: a body, a query, an upload; writes need an owner or admin except those members
-// may make (DESIGN.md section 2, Authentication).
+// may make (docs/design.md section 2, Authentication).
 import type { RouteOptions } from "fastify";
 import type { App } from "./http.js";
 import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "./schemas/common.js";
@@ -54,7 +54,7 @@ const MEMBER_WRITES = new Set(["createSnapshot", "uploadSnapshotData", "revokeTo
 
 const ref = (name: string) => ({ content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } });
 
-/** The 4xx answers this route can give, with DESIGN.md's bodies. */
+/** The 4xx answers this route can give, with docs/design.md's bodies. */
 function errorResponses(r: Collected): Record<string, unknown> {
   const s = r.schema;
   const json = Boolean(s.body);

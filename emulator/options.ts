@@ -9,7 +9,7 @@ export interface SeedUser {
   otp_secret?: string;
 }
 
-/** The seed file of DESIGN.md section 3 (checked by seed.ts before anything is written). */
+/** The seed file of docs/design.md section 3 (checked by seed.ts before anything is written). */
 export interface SeedFile {
   accounts: {
     name: string;

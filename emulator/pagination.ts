@@ -1,5 +1,5 @@
 // ?page= / ?per_page= and the Link, Current-Page, Page-Limit, Total-Pages, Total-Count headers
-// (DESIGN.md section 2). A page past the end is 200 []; a page that is not a positive integer is 400.
+// (docs/design.md section 2). A page past the end is 200 []; a page that is not a positive integer is 400.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "./errors.js";
 import type { PageSource } from "./store/db.js";

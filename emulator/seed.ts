@@ -1,4 +1,4 @@
-// Seed files and the demo account (DESIGN.md section 3). Applied on start when the database has no
+// Seed files and the demo account (docs/design.md section 3). Applied on start when the database has no
 // accounts, and again after POST /__emulator/reset.
 export type { SeedFile, SeedGenerate, SeedUser } from "./options.js";
 import { readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secret
 import { createSite, isHttpUrl, siteUrlKey } from "./services/sites.js";
 import { generatedSite, generateFleet } from "./services/fleet.js";
 import { findUserByEmail, insertAccount, insertUser, ownedAccount, putMembership } from "./store/users.js";
-import { insertApiToken } from "./store/tokens.js";
+import { insertApiToken } from "./store/api-tokens.js";
 
 export interface DemoCredentials {
   email: string;

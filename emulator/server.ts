@@ -18,7 +18,7 @@ import { forgetApiTokens } from "./auth/authenticate.js";
 import { forgetSites } from "./store/sites.js";
 import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
-import { LoginThrottle } from "./auth/login-throttle.js";
+import { LoginThrottle } from "./auth/login-counters.js";
 import { sweepSnapshotFiles } from "./services/snapshot-files.js";
 
 export interface RunningEmulator {

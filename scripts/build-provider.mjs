@@ -5,7 +5,7 @@
 //   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
 //                                    gRPC server; siteops-client.cjs, the API client, loaded on configure)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir, benchmarks also
-// with `serveEntry` (a bench-only provider, see bench/provider-noop.ts) and `minify: false` (for profiles).
+// with `serveEntry` (a bench-only provider, see bench/lib/provider-noop.ts) and `minify: false` (for profiles).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";

@@ -6,7 +6,7 @@ import { createWriteStream, readdirSync, readFileSync, writeFileSync } from "nod
 import path from "node:path";
 import { mapPool, SiteOps, type Site } from "../../src/index.js";
 import { inputEnv, parseOutputs } from "../../test/action/run-action.js";
-import { buildProvider, providerHcl, Workspace } from "../provider-helpers.js";
+import { buildProvider, providerHcl, Workspace } from "../lib/provider-helpers.js";
 import { TOKEN, type SoakEmulator } from "./emulator.js";
 
 export interface PhaseResult {

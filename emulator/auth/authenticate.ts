@@ -1,10 +1,10 @@
 // Resolves the Authorization header (and X-Account-Id) into an AuthContext, or throws the 401/404
-// of DESIGN.md section 2. Runs on every /api/v1 route not marked public.
+// of docs/design.md section 2. Runs on every /api/v1 route not marked public.
 import type { FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context.js";
 import type { AuthContext } from "./auth-context.js";
 import { HttpError, notFound, unauthorized } from "../errors.js";
-import { findApiToken, touchApiToken } from "../store/tokens.js";
+import { findApiToken, touchApiToken } from "../store/api-tokens.js";
 import { roleIn, userInAccount } from "../store/users.js";
 import { hashToken } from "./secrets.js";
 import { verifyAccessToken } from "./jwt.js";

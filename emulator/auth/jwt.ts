@@ -4,7 +4,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { EmulatorContext } from "../context.js";
 import { MESSAGES, unauthorized } from "../errors.js";
 import { randomAlphanumeric } from "../ids.js";
-import { insertRevokedJti, isJtiRevoked } from "../store/tokens.js";
+import { insertRevokedJti, isJtiRevoked } from "../store/sessions.js";
 
 export interface AccessClaims {
   sub: string;

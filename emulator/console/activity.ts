@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "../errors.js";
 import { timeParam } from "../routes/activity-logs.js";
-import { listActivity } from "../services/activity.js";
+import { listActivity } from "../services/activity-logs.js";
 import { listSites } from "../services/sites.js";
 import type { Console } from "./ui.js";
 import { html, page, time } from "./html.js";

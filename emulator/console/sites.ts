@@ -1,7 +1,7 @@
 // /sites: every site of the account with its status, versions and open vulnerabilities by severity.
 import type { FastifyInstance } from "fastify";
 import { listSites } from "../services/sites.js";
-import { listRecords } from "../services/vulnerabilities.js";
+import { listRecords } from "../services/vulnerability-records.js";
 import type { Console } from "./ui.js";
 import { badge, html, page, time } from "./html.js";
 

@@ -1,4 +1,4 @@
-// The control API under /__emulator (DESIGN.md section 3): loopback only, no auth, emulator only. A browser
+// The control API under /__emulator (docs/design.md section 3): loopback only, no auth, emulator only. A browser
 // on the developer's machine is loopback too, so besides the peer address every request must name the
 // emulator itself in Host (127.0.0.1, localhost or [::1] with its port: DNS rebinding sends the attacker's
 // name) and carry no Origin but the emulator's own (a cross-site page's fetch or form POST always sends

@@ -7,7 +7,7 @@ import { badRequest } from "../errors.js";
 import { paginate } from "../pagination.js";
 import { PageQuery } from "../schemas/common.js";
 import { ActivityLogFiltersSchema, ActivityLogSchema } from "../schemas/activity-logs.js";
-import { listActivity } from "../services/activity.js";
+import { listActivity } from "../services/activity-logs.js";
 
 /** An ISO 8601 time from the query, normalised to the stored form; 400 when it is not one. */
 export function timeParam(name: string, value: string | undefined): string | null {

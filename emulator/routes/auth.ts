@@ -1,5 +1,5 @@
 // Login and logout: POST /jwt, /jwt/refresh, /jwt/revoke (JWT pairs) and POST/DELETE /auth (API
-// tokens for native clients). DESIGN.md section 2, Authentication.
+// tokens for native clients). docs/design.md section 2, Authentication.
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { originOf, requireAuth } from "../auth/guards.js";

@@ -11,7 +11,7 @@ import { registerHealthCheckRoutes } from "./health-checks.js";
 import { registerSnapshotRoutes } from "./snapshots.js";
 import { registerVulnerabilityRecordRoutes } from "./vulnerability-records.js";
 import { registerUpgradePipelineRoutes } from "./upgrade-pipelines.js";
-import { registerSnapshotUploadRoutes } from "./snapshot-upload.js";
+import { registerSnapshotUploadRoutes } from "./snapshot-uploads.js";
 
 export const routeModules: readonly RouteModule[] = [
   // Identity, sites, activity, webhooks.

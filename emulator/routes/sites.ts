@@ -1,4 +1,4 @@
-// /api/v1/sites: list, get, create, update, delete (DESIGN.md section 2, Site).
+// /api/v1/sites: list, get, create, update, delete (docs/design.md section 2, Site).
 import { Type } from "typebox";
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";

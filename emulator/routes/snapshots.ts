@@ -1,5 +1,5 @@
 // /api/v1/sites/:site_id/snapshots: list (newest first), get, create, delete. Members may create
-// snapshots; deleting needs an owner or admin. The upload endpoint is in snapshot-upload.ts.
+// snapshots; deleting needs an owner or admin. The upload endpoint is in snapshot-uploads.ts.
 import { Type } from "typebox";
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";

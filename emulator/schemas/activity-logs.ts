@@ -1,4 +1,4 @@
-// Activity log on the wire (DESIGN.md section 2): the entry and the filters of its listing.
+// Activity log on the wire (docs/design.md section 2): the entry and the filters of its listing.
 import { Type, type Static } from "typebox";
 
 export const ActivityLogSchema = Type.Object({

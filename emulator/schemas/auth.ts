@@ -1,4 +1,4 @@
-// The authentication endpoints on the wire (DESIGN.md section 2, Authentication).
+// The authentication endpoints on the wire (docs/design.md section 2, Authentication).
 import { Type } from "typebox";
 import { UserSchema } from "./users.js";
 import { Text } from "./common.js";

@@ -1,5 +1,5 @@
 // Schema pieces every resource shares: nullable values, path and page parameters, and the error
-// bodies of DESIGN.md section 2 (declared in /openapi.json and generated into src/generated/wire.ts).
+// bodies of docs/design.md section 2 (declared in /openapi.json and generated into src/generated/wire.ts).
 import { Type, type TSchema } from "typebox";
 
 /** `T | null`. */

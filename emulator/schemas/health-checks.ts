@@ -1,4 +1,4 @@
-// Health check on the wire (DESIGN.md section 2): read only, modelled on the WordPress Site Health screen.
+// Health check on the wire (docs/design.md section 2): read only, modelled on the WordPress Site Health screen.
 import { Type, type Static } from "typebox";
 import { Nullable } from "./common.js";
 

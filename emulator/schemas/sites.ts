@@ -1,4 +1,4 @@
-// Site on the wire (DESIGN.md section 2, Site): the resource and its create/update bodies.
+// Site on the wire (docs/design.md section 2, Site): the resource and its create/update bodies.
 import { Type, type Static } from "typebox";
 import { Text } from "./common.js";
 

@@ -1,4 +1,4 @@
-// Snapshot on the wire (DESIGN.md section 2): the resource, its create body, and the upload's 202 body.
+// Snapshot on the wire (docs/design.md section 2): the resource, its create body, and the upload's 202 body.
 import { Type, type Static } from "typebox";
 import { Nullable, Text } from "./common.js";
 

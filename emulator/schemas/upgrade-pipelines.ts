@@ -1,4 +1,4 @@
-// Upgrade pipeline on the wire (DESIGN.md section 2): the resource, its create and approve bodies.
+// Upgrade pipeline on the wire (docs/design.md section 2): the resource, its create and approve bodies.
 import { Type, type Static } from "typebox";
 import { Nullable, Text } from "./common.js";
 

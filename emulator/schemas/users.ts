@@ -1,4 +1,4 @@
-// Users, Me and Account on the wire (DESIGN.md section 2).
+// Users, Me and Account on the wire (docs/design.md section 2).
 import { Type, type Static } from "typebox";
 
 export const RoleSchema = Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]);

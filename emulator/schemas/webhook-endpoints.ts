@@ -1,4 +1,4 @@
-// Webhook endpoint on the wire (DESIGN.md section 2): the resource (its secret only in the create
+// Webhook endpoint on the wire (docs/design.md section 2): the resource (its secret only in the create
 // response) and its create/update bodies.
 import { Type, type Static } from "typebox";
 import { Text } from "./common.js";

@@ -10,8 +10,8 @@ import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import type { UserJson } from "../schemas/users.js";
-import { apiTokensOf, insertApiToken, revokeApiTokenRow, type ApiTokenListRow } from "../store/tokens.js";
-import { recordActivity } from "./activity.js";
+import { apiTokensOf, insertApiToken, revokeApiTokenRow, type ApiTokenListRow } from "../store/api-tokens.js";
+import { recordActivity } from "./activity-logs.js";
 import { defaultAccountOf, signIn, type LoginInput } from "./sessions.js";
 import { getMember } from "./users.js";
 

@@ -11,7 +11,7 @@ import type { SeedGenerate } from "../options.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../versions.js";
 import { insertFleetHealthCheck, insertFleetSite, insertFleetSnapshot } from "../store/fleet.js";
 import type { SiteRow } from "../store/sites.js";
-import { recordActivity } from "./activity.js";
+import { recordActivity } from "./activity-logs.js";
 import { siteTests } from "./site-health-tests.js";
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -15,7 +15,7 @@ import { findHealthCheck, healthChecksPage, insertHealthCheck, latestHealthStatu
 import { allSiteIds, findSite, siteToJson, updateSiteRow } from "../store/sites.js";
 import { isApplying } from "../store/upgrade-pipelines.js";
 import { ignoredKeys } from "../store/vulnerability-records.js";
-import { recordActivity } from "./activity.js";
+import { recordActivity } from "./activity-logs.js";
 import { siteTests } from "./site-health-tests.js";
 
 function responseTime(status: HealthStatus): number {

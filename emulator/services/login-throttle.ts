@@ -8,9 +8,9 @@
 // POST /jwt and /auth, a web console) goes through throttledSignIn.
 import type { EmulatorContext } from "../context.js";
 import { HttpError } from "../errors.js";
-import type { SignInAttempt } from "../auth/login-throttle.js";
+import type { SignInAttempt } from "../auth/login-counters.js";
 
-export type { SignInAttempt } from "../auth/login-throttle.js";
+export type { SignInAttempt } from "../auth/login-counters.js";
 
 /** A failed sign-in: wrong email/password or a wrong/replayed 2FA code (401). */
 function isFailure(err: unknown): boolean {

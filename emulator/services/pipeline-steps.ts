@@ -12,7 +12,7 @@ import type { PipelineStatus, Step, StepName } from "../schemas/upgrade-pipeline
 import { parseJson } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import { duePipelines, findPipeline, nextPipelineDueMs, pipelineToJson, updatePipelineRow, type PipelineRow } from "../store/upgrade-pipelines.js";
-import { recordActivity } from "./activity.js";
+import { recordActivity } from "./activity-logs.js";
 import { refreshSiteStatus, runHealthCheck } from "./health-checks.js";
 import { applyUpgrade } from "./sites.js";
 import { catchUpSnapshot, createSnapshot } from "./snapshots.js";

@@ -1,5 +1,5 @@
 // Login sessions: password + TOTP checks, JWT access tokens with rotating refresh tokens (reuse of a
-// rotated one revokes its whole family), and revocation (DESIGN.md section 2, Authentication).
+// rotated one revokes its whole family), and revocation (docs/design.md section 2, Authentication).
 import { randomUUID } from "node:crypto";
 import { verify as verifyTotp } from "otplib";
 import { compactVerify } from "jose";
@@ -9,7 +9,7 @@ import { hashToken, newRefreshToken, verifyPassword } from "../auth/secrets.js";
 import { revokeJti, signAccessToken } from "../auth/jwt.js";
 import type { Role } from "../auth/auth-context.js";
 import { claimOtpStep, findUserByEmail, firstMembership, roleIn, type UserRow } from "../store/users.js";
-import { findRefreshToken, insertRefreshToken, pruneTokens, revokeRefreshFamily, spendRefreshToken } from "../store/tokens.js";
+import { findRefreshToken, insertRefreshToken, pruneTokens, revokeRefreshFamily, spendRefreshToken } from "../store/sessions.js";
 import { throttledSignIn } from "./login-throttle.js";
 
 export interface LoginInput {

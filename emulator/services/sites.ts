@@ -22,9 +22,9 @@ import {
   updateSiteRow,
   type SiteRow,
 } from "../store/sites.js";
-import { diff, recordActivity } from "./activity.js";
+import { diff, recordActivity } from "./activity-logs.js";
 import { runHealthCheck } from "./health-checks.js";
-import { detectVulnerabilities, fixVulnerabilities } from "./vulnerabilities.js";
+import { detectVulnerabilities, fixVulnerabilities } from "./vulnerability-records.js";
 import { removeSiteData } from "./snapshot-files.js";
 
 const VERSION_RE = new RegExp(VERSION_PATTERN);

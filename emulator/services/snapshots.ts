@@ -28,7 +28,7 @@ import {
   type SnapshotRow,
 } from "../store/snapshots.js";
 import { snapshotInUse } from "../store/upgrade-pipelines.js";
-import { recordActivity } from "./activity.js";
+import { recordActivity } from "./activity-logs.js";
 import { removeSnapshotData } from "./snapshot-files.js";
 
 export function listSnapshots(ctx: EmulatorContext, siteId: string): PageSource<SnapshotJson> {

@@ -30,7 +30,7 @@ import {
   type PipelineRow,
 } from "../store/upgrade-pipelines.js";
 import { parseJson } from "../store/db.js";
-import { recordActivity } from "./activity.js";
+import { recordActivity } from "./activity-logs.js";
 import { refreshSiteStatus } from "./health-checks.js";
 
 const STEP_NAMES: readonly StepName[] = ["snapshot", "preflight", "apply", "verify"];

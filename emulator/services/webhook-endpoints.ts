@@ -21,7 +21,7 @@ import {
   updateEndpointRow,
   type EndpointRow,
 } from "../store/webhook-endpoints.js";
-import { diff, recordActivity } from "./activity.js";
+import { diff, recordActivity } from "./activity-logs.js";
 import { checkTargetUrl } from "./webhook-targets.js";
 
 const KNOWN_EVENTS = new Set<string>(EVENT_TYPES);

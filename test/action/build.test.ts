@@ -4,17 +4,17 @@
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ACTION, GITHUB_CONTEXT } from "./run-action.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-build-action-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("build-action");
+afterAll(() => removeDir(dir));
 
 interface BuildModule {
   default(options: { root: string; outDir: string; quiet: boolean }): Promise<{ outfile: string }>;

@@ -2,7 +2,8 @@
 // 401, 404, an unreachable service, and timeouts (of a snapshot, of a pipeline, a cancelled run, wait: false).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
 import { expectNoSecrets, run, SEED, TOKEN, useActionEmulator, WRONG_TOKEN } from "./fixture.js";
 
 const fx = useActionEmulator();
@@ -110,7 +111,7 @@ describe("timeout", () => {
   let slow: RunningEmulator;
   beforeAll(async () => {
     // An hour per step: nothing completes while the action waits.
-    slow = await startEmulator({ port: 0, stepSeconds: 3600, seed: SEED });
+    slow = await startSeededEmulator(SEED, { stepSeconds: 3600 });
   });
   afterAll(async () => {
     await slow?.close();

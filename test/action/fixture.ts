@@ -1,10 +1,9 @@
 // The action tests' shared fixture: an emulator seeded with an agency account (owner and member tokens, sites
 // with twins and a failing one) and a fleet account, and the helpers that run the bundled action against it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { startEmulator, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
+import type { RunningEmulator, SeedFile } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
+import { removeDir, tempDir } from "../support/temp.js";
 import { SiteOps, type Site } from "../../src/index.js";
 import { runAction, type ActionRun, type RunOptions } from "./run-action.js";
 
@@ -61,16 +60,16 @@ export interface ActionFixture {
 export function useActionEmulator(): ActionFixture {
   const fx = {} as ActionFixture;
   beforeAll(async () => {
-    fx.emu = await startEmulator({ port: 0, stepSeconds: 0, seed: SEED });
+    fx.emu = await startSeededEmulator(SEED);
     fx.client = new SiteOps({ baseUrl: fx.emu.url, apiToken: TOKEN });
     fx.sites = {};
     for await (const site of fx.client.sites.list({ per_page: 100 })) fx.sites[site.name] ??= site;
-    fx.dir = mkdtempSync(path.join(tmpdir(), "siteops-action-test-"));
+    fx.dir = tempDir("action-test");
   });
   afterAll(async () => {
     await fx.client?.close();
     await fx.emu?.close();
-    if (fx.dir) rmSync(fx.dir, { recursive: true, force: true });
+    if (fx.dir) removeDir(fx.dir);
   });
   return fx;
 }

@@ -1,23 +1,11 @@
 // An emulator on port 0 holding one account with `count` sites ("Site 1".."Site N") and one owner token, for
 // the action's fleet tests (shards, the fleet workflow, hostile names), and the sites as the API lists them.
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { ownerSeed, startSeededEmulator } from "../support/emulator.js";
 import { SiteOps, type Site } from "../../src/index.js";
 
 export async function fleetEmulator(token: string, count: number): Promise<{ emu: RunningEmulator; fleet: Site[] }> {
-  const emu = await startEmulator({
-    port: 0,
-    stepSeconds: 0,
-    seed: {
-      accounts: [
-        {
-          name: "Fleet",
-          users: [{ email: "owner@example.com", password: "owner-password-1", name: "Owner", role: "owner" }],
-          api_tokens: [{ token, user_email: "owner@example.com" }],
-          sites: Array.from({ length: count }, (_, i) => ({ name: `Site ${i + 1}`, url: `https://site-${i + 1}.example.com` })),
-        },
-      ],
-    },
-  });
+  const emu = await startSeededEmulator(ownerSeed("Fleet", token, count));
   const client = new SiteOps({ baseUrl: emu.url, apiToken: token });
   const fleet: Site[] = [];
   try {

@@ -3,8 +3,7 @@
 // the result files in results/<artifact>/, and its summary job's script (read from the YAML) runs in bash with
 // jq: one table of failures in the job summary, every shard counted, the run failed.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { updateSiteRow } from "../../emulator/store/sites.js";
 import { shardMatrix, shardOf, type Site } from "../../src/index.js";
 import { fleetEmulator, setFaults } from "./fleet-emulator.js";
 import { runAction } from "./run-action.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const WORKFLOW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/workflows/nightly-fleet.yml");
 const TOKEN = "sot_actionFleetWorkflowToken01";
@@ -26,11 +26,11 @@ let fleet: Site[];
 
 beforeAll(async () => {
   ({ emu, fleet } = await fleetEmulator(TOKEN, SITES));
-  dir = mkdtempSync(path.join(tmpdir(), "siteops-fleet-workflow-"));
+  dir = tempDir("fleet-workflow");
 });
 afterAll(async () => {
   await emu?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) removeDir(dir);
 });
 
 function bash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,13 +1,13 @@
 // parseInputs: the typed object each command gets, defaults, environment fallbacks and the problems named.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError, parseInputs, splitSites, type InputSource } from "../../action/src/inputs.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const TOKEN = "sot_inputsTestToken0000000001";
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-inputs-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("inputs");
+afterAll(() => removeDir(dir));
 
 function source(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): InputSource & { masked: string[] } {
   const masked: string[] = [];

@@ -2,10 +2,10 @@
 // INPUT_<NAME> variables (upper-cased, spaces to underscores, hyphens kept), the GITHUB_* context variables,
 // and GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files it appends to.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const ACTION_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../action");
 export const ACTION = path.join(ACTION_DIR, "dist/index.js");
@@ -75,7 +75,7 @@ export interface RunOptions {
 }
 
 export async function runAction(inputs: Record<string, string>, extraEnv: Record<string, string> = {}, options: RunOptions = {}): Promise<ActionRun> {
-  const dir = mkdtempSync(path.join(tmpdir(), "siteops-action-run-"));
+  const dir = tempDir("action-run");
   const outputFile = path.join(dir, "output");
   const summaryFile = path.join(dir, "summary");
   const eventFile = path.join(dir, "event.json");
@@ -137,7 +137,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
       visible: [log, stderr, summary, ...Object.values(outputs)].join("\n"),
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   }
 }
 

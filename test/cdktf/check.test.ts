@@ -1,12 +1,12 @@
 // The committed bindings of both CDKs (provider/cdktf, provider/cdktn): generated headers, each importing its own
 // library, and the CI staleness check (scripts/check-cdk.mjs) passing on the provider's schema and failing, with a
 // clear message naming both folders, on a schema change that was not regenerated.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerSchemasJson } from "../../provider/schema-json.js";
+import { run, type RunResult } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 import { ROOT, type Flavor } from "./helpers.js";
 
 const FLAVORS: Flavor[] = ["cdktf", "cdktn"];
@@ -15,25 +15,16 @@ function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? files(path.join(dir, n)) : [path.join(dir, n)]));
 }
 
-function check(...args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/check-cdk.mjs"), "--no-typecheck", ...args], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stderr }));
-  });
+function check(...args: string[]): Promise<RunResult> {
+  return run(process.execPath, [path.join(ROOT, "scripts/check-cdk.mjs"), "--no-typecheck", ...args], { cwd: ROOT });
 }
 
 describe("provider/cdktf and provider/cdktn", () => {
   let tmp: string;
   beforeAll(() => {
-    tmp = mkdtempSync(path.join(tmpdir(), "siteops-cdk-check-"));
+    tmp = tempDir("cdk-check");
   });
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => removeDir(tmp));
 
   it.each(FLAVORS)("%s: every file has the generated header, the classes the provider serves, and imports its own library", (flavor) => {
     const dir = path.join(ROOT, "provider", flavor);

@@ -1,25 +1,13 @@
 // `npm run demo` as a user runs it (no TTY): the whole flow succeeds and cleans up; without terraform it fails
 // early with one clear line.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { run, type RunResult } from "../support/processes.js";
 import { ROOT } from "./helpers.js";
 
-function demo(env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/demo.mjs")], {
-      cwd: ROOT,
-      env: { ...env, SITEOPS_DEMO_PORT: "0", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function demo(env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+  return run(process.execPath, [path.join(ROOT, "scripts/demo.mjs")], { cwd: ROOT, env: { ...env, SITEOPS_DEMO_PORT: "0", NO_COLOR: "1" } });
 }
 
 describe("npm run demo", () => {

@@ -1,10 +1,9 @@
 // An example app (examples/cdktf, examples/cdktn) synthesizes, run as a user runs it, to the resources, data
 // source and outputs it promises. test/cdktf/example.test.ts and test/cdktn/example.test.ts run it per flavour.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STACK_NAME, readTfJson, runExampleApp, type Flavor, type TfJson } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const BASE_URL = "http://127.0.0.1:4747";
 const TOKEN = "sot_exampleTokenNeverInJson0001";
@@ -16,7 +15,7 @@ export function describeExample(flavor: Flavor): void {
     let stderr: string;
 
     beforeAll(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), `siteops-${flavor}-example-`));
+      dir = tempDir(`${flavor}-example`);
       const run = await runExampleApp(flavor, dir, {
         SITEOPS_WEBHOOK_URL: "https://hooks.test.example/in",
         SITEOPS_BASE_URL: BASE_URL,
@@ -26,7 +25,7 @@ export function describeExample(flavor: Flavor): void {
       expect(run.code, run.stderr).toBe(0);
       tf = readTfJson(path.join(dir, "cdktf.out", "stacks", STACK_NAME, "cdk.tf.json"));
     });
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    afterAll(() => removeDir(dir));
 
     it("declares one siteops_site per entry of the typed list, with snake_case arguments", () => {
       const sites = tf.resource.siteops_site!;

@@ -2,14 +2,15 @@
 // process), or their stack synthesized in-process with other lists. The examples are loaded through tsx with
 // tsconfig.examples.json, which maps "siteops", "siteops/cdktf" and "siteops/cdktn" to the sources (no build
 // needed); the root typecheck does not follow them there.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Construct } from "constructs";
 import { tsImport } from "tsx/esm/api";
+import { ROOT, TSX_LOADER } from "../support/paths.js";
+import { run, type RunResult } from "../support/processes.js";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { ROOT };
 const EXAMPLES_TSCONFIG = path.join(ROOT, "tsconfig.examples.json");
 export const STACK_NAME = "siteops";
 
@@ -94,20 +95,9 @@ export function readTfJson(file: string): TfJson {
 }
 
 /** Runs an example's main.ts as `npx tsx main.ts` would, in `cwd`. */
-export function runExampleApp(flavor: Flavor, cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(exampleDir(flavor), "main.ts")],
-      {
-        cwd,
-        env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLES_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stderr }));
+export function runExampleApp(flavor: Flavor, cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
+  return run(process.execPath, ["--import", TSX_LOADER, path.join(exampleDir(flavor), "main.ts")], {
+    cwd,
+    env: { ...process.env, TSX_TSCONFIG_PATH: EXAMPLES_TSCONFIG, CHECKPOINT_DISABLE: "1", ...env },
   });
 }

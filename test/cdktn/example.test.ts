@@ -1,11 +1,11 @@
 // examples/cdktn synthesizes, run as a user runs it, to what it promises (the checks: test/cdktf/example-suite.ts),
 // and is the same fleet as examples/cdktf: only the two CDK imports differ, which is the whole move between them.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeExample } from "../cdktf/example-suite.js";
 import { exampleDir, loadExample, readTfJson, synthStack, type Flavor } from "../cdktf/helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 /** A synthesized configuration without its "//" metadata (the CDK's name and version), which Terraform ignores. */
 function withoutMetadata(value: unknown): unknown {
@@ -37,7 +37,7 @@ describe("examples/cdktn next to examples/cdktf", () => {
   });
 
   it("synthesizes the same Terraform configuration, so moving changes no resource address or state", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-cdk-same-"));
+    const dir = tempDir("cdk-same");
     try {
       const { sites, webhooks } = await loadExample("cdktf");
       const state = path.join(dir, "terraform.tfstate");
@@ -47,7 +47,7 @@ describe("examples/cdktn next to examples/cdktf", () => {
       expect(Object.keys(tn!.resource).length).toBeGreaterThan(0);
       expect(withoutMetadata(tn)).toEqual(withoutMetadata(tf));
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 });

@@ -1,55 +1,31 @@
 // `siteops emulator` as a user runs it: the start-up JSON line on stdout, demo credentials that work,
 // logs on stderr only, one clear line for bad flags or a bad seed file, and a clean stop on SIGTERM.
 import { afterEach, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import { spawnEmulator, type EmulatorProcess } from "../support/emulator.js";
+import { CLI_FROM_SOURCE, ROOT } from "../support/paths.js";
+import { collect, stop } from "../support/processes.js";
+import { useTempDirs } from "../support/temp.js";
 
-const CLI = ["--import", "tsx", "cli/main.ts"];
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
+const running: EmulatorProcess[] = [];
+const newTempDir = useTempDirs();
+const tempDir = () => newTempDir("cli");
 
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((e) => e.close()));
 });
 
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), "siteops-cli-"));
-  dirs.push(d);
-  return d;
-}
-
 /** Runs the CLI to completion. */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]) {
+  return collect(process.execPath, [...CLI_FROM_SOURCE, ...args], { cwd: ROOT });
 }
 
 /** Starts the emulator and resolves with its start-up line. */
-async function start(args: string[]): Promise<{ child: ChildProcess; line: any; stdoutAfter: () => string; stderr: () => string }> {
-  const child = spawn(process.execPath, [...CLI, "emulator", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  let rest = "";
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once("line", (l) => {
-      rl.on("line", (more) => (rest += `${more}\n`));
-      resolve(l);
-    });
-    child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
-  return { child, line: JSON.parse(line), stdoutAfter: () => rest, stderr: () => err };
+async function start(args: string[]): Promise<EmulatorProcess> {
+  const emulator = await spawnEmulator({ args });
+  running.push(emulator);
+  return emulator;
 }
 
 describe("siteops emulator", () => {
@@ -69,9 +45,7 @@ describe("siteops emulator", () => {
     // The web console's address and the demo sign-in, for a person.
     expect(stderr()).toContain(`web console: ${line.url}/ (sign in as demo@siteops.test / ${line.demo.password})`);
     expect((await fetch(`${line.url}/sign-in`)).status).toBe(200);
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await stop(child)).toBe(0);
     expect(stdoutAfter()).toBe(""); // nothing but the start-up line on stdout
   });
 
@@ -86,9 +60,7 @@ describe("siteops emulator", () => {
       body: JSON.stringify({ name: "Kept", url: "https://kept.example.com" }),
     });
     expect(created.status).toBe(201);
-    const exited = new Promise((r) => first.child.once("exit", r));
-    first.child.kill("SIGTERM");
-    await exited;
+    await stop(first.child);
 
     const second = await start(["--demo", "--db", db, "--data-dir", path.join(dir, "data")]);
     for (const token of [first.line.demo.api_token, second.line.demo.api_token]) {

@@ -1,26 +1,21 @@
 // Runs the built CLI (bin/siteops.js, which loads dist/cli/siteops.cjs: `npm run build` first) as a child process
 // the way a user or cron does, against the emulator on a port-0 listener, each test with its own config and
 // runtime dirs. Every output is kept so that a suite can check that no token ever appeared in any of them.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { EmulatorOptions } from "../../emulator/index.js";
+import { ROOT } from "../support/paths.js";
+import { start, type Collected, type Started } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { ROOT };
 export const BIN = path.join(ROOT, "bin/siteops.js");
 
 if (!existsSync(path.join(ROOT, "dist/cli/siteops.cjs"))) throw new Error("dist/cli/siteops.cjs is missing: run `npm run build` before the CLI tests");
 
-export interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = Collected;
 
 /** Every stdout and stderr the CLI produced in this process (for the "token never printed" checks). */
 export const transcripts: string[] = [];
@@ -34,7 +29,7 @@ export interface Sandbox {
 }
 
 export function sandbox(extra: NodeJS.ProcessEnv = {}): Sandbox {
-  const dir = mkdtempSync(path.join(tmpdir(), "siteops-cli-test-"));
+  const dir = tempDir("cli-test");
   const runtime = path.join(dir, "run");
   mkdirSync(runtime, { mode: 0o700 });
   const env: NodeJS.ProcessEnv = {
@@ -45,7 +40,7 @@ export function sandbox(extra: NodeJS.ProcessEnv = {}): Sandbox {
     TZ: "UTC",
     ...extra,
   };
-  return { dir, env, configFile: path.join(dir, "config", "siteops", "config.json"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, env, configFile: path.join(dir, "config", "siteops", "config.json"), cleanup: () => removeDir(dir) };
 }
 
 export interface TestBed {
@@ -88,62 +83,15 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Cl
   return child.done;
 }
 
-export interface RunningCli {
-  child: ChildProcess;
-  done: Promise<CliResult>;
-  /** Output so far. */
-  stdout(): string;
-  stderr(): string;
-  /** Resolves when stderr (or stdout) matches. */
-  waitFor(pattern: RegExp, stream?: "stdout" | "stderr"): Promise<void>;
-}
+export type RunningCli = Started;
 
 export function startCli(args: readonly string[], options: RunOptions): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: options.env,
-    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  const started = start(process.execPath, [BIN, ...args], { env: options.env, input: options.input, timeoutMs: options.timeoutMs ?? 50_000 });
+  const done = started.done.then((r) => {
+    transcripts.push(r.stdout, r.stderr);
+    return r;
   });
-  let stdout = "";
-  let stderr = "";
-  const waiters: { pattern: RegExp; stream: "stdout" | "stderr"; resolve: () => void }[] = [];
-  const check = () => {
-    for (const w of [...waiters]) {
-      if (w.pattern.test(w.stream === "stdout" ? stdout : stderr)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    }
-  };
-  child.stdout!.on("data", (d: Buffer) => {
-    stdout += d.toString();
-    check();
-  });
-  child.stderr!.on("data", (d: Buffer) => {
-    stderr += d.toString();
-    check();
-  });
-  if (options.input !== undefined) child.stdin!.end(options.input);
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 50_000);
-  const done = new Promise<CliResult>((resolve) => {
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      transcripts.push(stdout, stderr);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-  return {
-    child,
-    done,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    waitFor(pattern, stream = "stderr") {
-      return new Promise((resolve, reject) => {
-        waiters.push({ pattern, stream, resolve });
-        check();
-        void done.then(() => reject(new Error(`the CLI exited before ${pattern} appeared on ${stream}:\n${stream === "stdout" ? stdout : stderr}`)));
-      });
-    },
-  };
+  return { ...started, done };
 }
 
 /** Parses stdout as JSON, with the output in the error when it is not. */
@@ -164,23 +112,19 @@ export function runInTerminal(
 ): Promise<CliResult> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const command = `stty cols ${options.columns ?? 120} rows ${options.rows ?? 40} 2>/dev/null; ${quoted}`;
-  return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
-    const answers = [...(options.answers ?? [])];
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-      // script's stdin stays open until the command exits: at EOF it would end the session.
-      while (answers.length && answers[0]![0].test(stdout)) child.stdin.write(answers.shift()![1]);
-    });
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 50_000);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      transcripts.push(stdout, stderr);
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.on("exit", () => child.stdin.end());
+  const answers = [...(options.answers ?? [])];
+  const started = start("script", ["-qec", command, "/dev/null"], {
+    env,
+    openStdin: true,
+    timeoutMs: options.timeoutMs ?? 50_000,
+    // script's stdin stays open until the command exits: at EOF it would end the session.
+    onOutput: (stdout) => {
+      while (answers.length && answers[0]![0].test(stdout)) started.child.stdin!.write(answers.shift()![1]);
+    },
+  });
+  started.child.on("exit", () => started.child.stdin!.end());
+  return started.done.then((r) => {
+    transcripts.push(r.stdout, r.stderr);
+    return r;
   });
 }

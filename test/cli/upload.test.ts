@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { start } from "../support/processes.js";
 import { BIN, runCli, useTestBed } from "./helpers.js";
 
 const MIB = 1024 * 1024;
@@ -12,25 +13,21 @@ const bed = useTestBed();
 
 describe("snapshot create --upload", () => {
   it("streams 100 MiB from a pipe; the service's checksum is the data's", async () => {
-    const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, [BIN, "snapshot", "create", "--site", "Blog", "--upload", "-", "--content-type", "application/gzip", "--json"], {
+    const upload = start(process.execPath, [BIN, "snapshot", "create", "--site", "Blog", "--upload", "-", "--content-type", "application/gzip", "--json"], {
       env: bed.env,
-      stdio: ["pipe", "pipe", "pipe"],
+      openStdin: true,
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const stdin = upload.child.stdin!;
     const hash = createHash("sha256");
     const block = randomBytes(MIB);
     // A producer writing 1 MiB at a time, each a little different, honouring back-pressure as a pipe does.
     for (let i = 0; i < 100; i++) {
       block.writeUInt32BE(i, 0);
       hash.update(block);
-      if (!child.stdin.write(Buffer.from(block))) await new Promise((r) => child.stdin.once("drain", r));
+      if (!stdin.write(Buffer.from(block))) await new Promise((r) => stdin.once("drain", r));
     }
-    child.stdin.end();
-    const code = await new Promise<number | null>((r) => child.on("close", r));
+    stdin.end();
+    const { code, stdout, stderr } = await upload.done;
     expect(code, stderr).toBe(0);
     const [record] = JSON.parse(stdout) as {
       outcome: string;

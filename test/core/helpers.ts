@@ -2,8 +2,9 @@
 // runs against this real server; mocks are only for what it cannot produce.
 import { createHmac } from "node:crypto";
 import { Pool, type Dispatcher } from "undici";
-import { startEmulator, type EmulatorOptions, type SeedFile } from "../../emulator/index.js";
+import type { EmulatorOptions, SeedFile } from "../../emulator/index.js";
 import { SiteOps, type ClientOptions, type RequestLogEvent } from "../../src/index.js";
+import { spawnEmulator as spawnEmulatorProcess, startSeededEmulator, type EmulatorProcess } from "../support/emulator.js";
 
 export const OWNER_TOKEN = "sot_ownerToken0000000000001";
 export const MEMBER_TOKEN = "sot_memberToken000000000001";
@@ -58,7 +59,7 @@ export interface TestEmulator {
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, seed: SEED, stepSeconds: 0, ...options });
+  const emulator = await startSeededEmulator(SEED, options);
   const clients: SiteOps[] = [];
   const events: RequestLogEvent[] = [];
   const client = (opts: ClientOptions = {}): SiteOps => {
@@ -147,54 +148,8 @@ export function totp(secret: string, atMs = Date.now()): string {
   return String(code).padStart(6, "0");
 }
 
-/** Runs the emulator in its own process (`siteops emulator`), so that memory measured in this process is
- * the client's alone. Used by the large-upload test and the benchmarks. */
-export async function spawnEmulator(args: string[] = []): Promise<{ url: string; close(): Promise<void> }> {
-  const { spawn } = await import("node:child_process");
-  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const path = await import("node:path");
-  const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-test-"));
-  const seedFile = path.join(dir, "seed.json");
-  writeFileSync(seedFile, JSON.stringify(SEED));
-  const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(root, "cli/main.ts"),
-      "emulator",
-      "--port",
-      "0",
-      "--seed",
-      seedFile,
-      "--step-seconds",
-      "0",
-      "--data-dir",
-      path.join(dir, "data"),
-      ...args,
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line && out.includes("\n")) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
-  });
-  return {
-    url,
-    async close() {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** Runs the emulator in its own process (`siteops emulator`, SEED, a data dir of its own), so that memory measured
+ * in this process is the client's alone. Used by the large-upload test. */
+export function spawnEmulator(args: string[] = []): Promise<EmulatorProcess> {
+  return spawnEmulatorProcess({ seed: SEED, dataDir: true, args: ["--step-seconds", "0", ...args] });
 }

@@ -3,8 +3,11 @@
 // real head, then a reset mid-body). Whatever the fault, the final state is exact (nothing done twice, no
 // change undone) and the caller is told the truth.
 import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AuthenticationError, JwtAuth, NotFoundError, SiteOps, UnprocessableEntityError, type RequestLogEvent, type Site } from "../../src/index.js";
+import { removeDir, tempDir } from "../support/temp.js";
 import { hookedDispatcher, OTP_SECRET, PASSWORD, startTestEmulator, totp, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;
@@ -202,10 +205,7 @@ describe("uploads whose answer is lost", () => {
     const site = await newSite();
     const snap = await env.so.snapshots.create(site.id, { upload: true });
     const data = randomBytes(1024 * 1024 + 4321);
-    const { writeFileSync, mkdtempSync, rmSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const path = await import("node:path");
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-uncertain-"));
+    const dir = tempDir("uncertain");
     const file = path.join(dir, "data.bin");
     writeFileSync(file, data);
     for (const rule of [{ phase: "after", reset_connection: true }, { phase: "after", status: 502 }, { phase: "drop_body" }]) {
@@ -228,7 +228,7 @@ describe("uploads whose answer is lost", () => {
         await env.control("DELETE", "faults");
       }
     }
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   });
 });
 

@@ -1,13 +1,13 @@
 // Snapshot uploads: sources, digests, progress, resumable chunks surviving a reset, and memory on 200 MiB.
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createReadStream, rmSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APIUserAbortError, SiteOps, SiteOpsError, UnprocessableEntityError, type Site, type UploadProgress } from "../../src/index.js";
 import { RunningHash } from "../../src/internal/upload-data.js";
 import { OWNER_TOKEN, spawnEmulator, startTestEmulator, type TestEmulator } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 let env: TestEmulator;
 let site: Site;
@@ -16,10 +16,10 @@ let dir: string;
 beforeAll(async () => {
   env = await startTestEmulator();
   site = (await env.so.sites.list()).data[0];
-  dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-test-"));
+  dir = tempDir("upload-test");
 });
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
   await env.close();
 });
 

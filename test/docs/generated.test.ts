@@ -1,8 +1,7 @@
 // The generated references: docs/cli-reference.md covers every declared command, flag and exit code, and the
 // action's README tables follow action.yml; scripts/check-generated-docs.mjs fails on a stale committed copy.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { allFlags, isGroup } from "../../cli/spec.js";
 import { withActionTables } from "../../scripts/generate-action-readme.mjs";
 // @ts-expect-error: plain .mjs scripts, no declarations
 import { cliReference } from "../../scripts/generate-cli-reference.mjs";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -62,7 +62,7 @@ describe("scripts/check-generated-docs.mjs", () => {
     const ok = check(ROOT);
     expect(ok.status, ok.stderr).toBe(0);
 
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-generated-docs-"));
+    const dir = tempDir("generated-docs");
     try {
       for (const f of ["scripts", "src", "cli", "action/action.yml", "action/README.md", "docs/cli-reference.md", "package.json", "tsconfig.json"]) {
         cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
@@ -74,7 +74,7 @@ describe("scripts/check-generated-docs.mjs", () => {
       expect(stale.status).toBe(1);
       expect(stale.stderr).toMatch(/docs\/cli-reference\.md is stale \(line \d+: committed .*sites at a time \| .*\): run npm run generate:docs/);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   }, 300_000);
 });

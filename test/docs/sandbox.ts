@@ -3,10 +3,11 @@
 // global prefix and lock directory, `siteops` on the PATH (the built CLI; a global install from a block comes
 // first), and SITEOPS_BASE_URL / SITEOPS_API_TOKEN naming an emulator with demo data on a port-0 listener.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import path from "node:path";
+import { removeDir, tempDir } from "../support/temp.js";
 
 export interface ScriptResult {
   code: number;
@@ -36,7 +37,7 @@ export class Sandbox {
   ) {}
 
   static create(root: string, service: { url: string; token: string }): Sandbox {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-docs-"));
+    const dir = tempDir("docs");
     const clone = path.join(dir, "siteops");
     mkdirSync(clone);
     for (const name of readdirSync(root)) {
@@ -103,6 +104,6 @@ export class Sandbox {
   }
 
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }

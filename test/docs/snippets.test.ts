@@ -6,8 +6,7 @@
 // made to a block: the emulator's documented port 4747 becomes a free one. Workflow YAML goes through actionlint,
 // and the inputs it gives this action are checked against action/action.yml. A failure names FILE:LINE.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { parse } from "yaml";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { type Block, failedBlock, groups, readBlocks, script, unrunnable, where } from "./markdown.js";
 import { freePort, Sandbox } from "./sandbox.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const blocks = readBlocks(ROOT);
@@ -63,7 +63,7 @@ describe("the guides' code blocks", () => {
   });
 
   it("workflow YAML passes actionlint and gives the action only inputs action.yml declares", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-docs-workflows-"));
+    const dir = tempDir("docs-workflows");
     const wfDir = path.join(dir, ".github", "workflows");
     mkdirSync(wfDir, { recursive: true });
     const action = parse(readFileSync(path.join(ROOT, "action/action.yml"), "utf8")) as { inputs: Record<string, unknown> };
@@ -84,7 +84,7 @@ describe("the guides' code blocks", () => {
       const named = [...files].filter(([name]) => out.includes(name)).map(([, b]) => where(b));
       problems.push(`${named.join(", ") || "actionlint"}: ${out.trim()}`);
     }
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
     expect(problems).toEqual([]);
   });
 });

@@ -269,7 +269,7 @@ describe("POST and DELETE /auth (API tokens for native clients)", () => {
     expect((await api(emu, "DELETE", "/auth")).status).toBe(401);
   });
 
-  it("refuses unknown and malformed credentials with the DESIGN.md message", async () => {
+  it("refuses unknown and malformed credentials with the docs/design.md message", async () => {
     for (const authorization of ["token sot_unknown0000000000000000", "Bearer not-a-jwt", "Basic abc", "token"]) {
       const res = await api(emu, "GET", "/me", { headers: { authorization } });
       expect(res.status).toBe(401);

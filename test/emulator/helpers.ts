@@ -1,6 +1,7 @@
 // Shared helpers for the emulator tests: a standard seed (two accounts, every role, a 2FA user),
 // an emulator on a port-0 listener, and one `api()` call that returns status, headers and JSON.
-import { startEmulator, type EmulatorOptions, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
+import type { EmulatorOptions, RunningEmulator, SeedFile } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
 
 export const PASSWORD = "correct horse battery staple";
 /** Base32 TOTP secret of the 2FA user. */
@@ -57,7 +58,7 @@ export function standardSeed(): SeedFile {
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, stepSeconds: 0, seed: standardSeed(), ...options });
+  return startSeededEmulator(standardSeed(), options);
 }
 
 export interface ApiResponse<T = any> {

@@ -1,4 +1,4 @@
-// /openapi.json declares the error responses of each operation with DESIGN.md's bodies, and the
+// /openapi.json declares the error responses of each operation with docs/design.md's bodies, and the
 // emulator answers with those bodies (OpenAPI tools no longer report missing 4xx responses).
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";

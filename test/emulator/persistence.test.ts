@@ -1,20 +1,19 @@
 // Persistence: an emulator on a SQLite file, stopped and started again on the same file, keeps
 // every record, its tokens (API, JWT access and refresh), webhook secrets and its clock offset.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { PASSWORD, TOKENS, USERS, advanceClock, api, startTestEmulator } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-persistence-"));
+const dir = tempDir("persistence");
 const db = path.join(dir, "emulator.db");
 const dataDir = path.join(dir, "data");
 let emu: RunningEmulator | undefined;
 
 afterAll(async () => {
   await emu?.close();
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 });
 
 describe("persistence across restarts", () => {

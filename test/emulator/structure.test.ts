@@ -1,13 +1,13 @@
 // The emulator's layers as the README describes them: routes/ (HTTP only) -> services/ (rules,
 // transitions, activity, events) -> store/ (the only SQL), no import cycle (scripts/check-cycles.mjs,
 // which CI runs over the whole tree, type-only imports included), and small files.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { findCycles } from "../../scripts/check-cycles.mjs";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const EMULATOR = path.join(ROOT, "emulator");
@@ -58,7 +58,7 @@ describe("emulator/", () => {
 
 describe("scripts/check-cycles.mjs", () => {
   it("finds a cycle, also one made of type-only imports", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-cycles-"));
+    const dir = tempDir("cycles");
     try {
       writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }));
       writeFileSync(path.join(dir, "a.ts"), 'import { b } from "./b.js";\nexport const a = () => b;\n');
@@ -75,7 +75,7 @@ describe("scripts/check-cycles.mjs", () => {
       expect(cycles.map((c) => [...c].sort().join(" "))).toEqual(["b.ts c.ts"]);
       expect(warnings.map((w) => w.message)).toEqual([]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 });

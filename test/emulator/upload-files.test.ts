@@ -2,21 +2,21 @@
 // that fails leaves no `.part` file; at start-up every `.part` (a crash mid-upload) and every file whose
 // snapshot is gone, failed or no longer uploading is removed; a resumable upload's partial file survives a
 // restart while its snapshot still waits for data, and the upload continues from it.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, api, startTestEmulator, waitFor } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-files-"));
+const dir = tempDir("upload-files");
 const db = path.join(dir, "emulator.db");
 let emu: RunningEmulator | undefined;
 afterAll(async () => {
   await emu?.close();
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 });
 
 const octet = { "content-type": "application/octet-stream" };

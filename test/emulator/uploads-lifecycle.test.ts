@@ -2,8 +2,6 @@
 // restarts on the same database and data directory, and 100 MiB streamed to disk with bounded emulator memory.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -11,10 +9,11 @@ import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, api, startTestEmulator } from "./helpers.js";
 import { bytes, chunkHeaders, digestHeader, octet, sha256hex } from "./upload-bytes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 describe("resumable upload across a restart", () => {
   it("continues from the stored offset on the same database and data directory", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-upload-restart-"));
+    const dir = tempDir("upload-restart");
     const options = { db: path.join(dir, "emulator.db"), dataDir: path.join(dir, "data") };
     let first: RunningEmulator | undefined = await startTestEmulator(options);
     let second: RunningEmulator | undefined;
@@ -42,7 +41,7 @@ describe("resumable upload across a restart", () => {
     } finally {
       await first?.close();
       await second?.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 });

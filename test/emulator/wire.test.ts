@@ -1,27 +1,20 @@
 // The client's wire types come from the emulator's schemas: src/generated/wire.ts is what the generator
 // makes of emulator/schemas/wire.ts, imports nothing, and CI (scripts/check-wire.mjs) fails, listing the
 // differences, when a schema changes without a regeneration.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Snapshot, Site } from "../../src/index.js";
 import type { SnapshotJson } from "../../emulator/schemas/snapshots.js";
 import type { SiteJson } from "../../emulator/schemas/sites.js";
+import { ROOT } from "../support/paths.js";
+import { run, type RunResult } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WIRE = path.join(ROOT, "src/generated/wire.ts");
 
-function check(...args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/check-wire.mjs"), ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stderr }));
-  });
+function check(...args: string[]): Promise<RunResult> {
+  return run(process.execPath, [path.join(ROOT, "scripts/check-wire.mjs"), ...args], { cwd: ROOT });
 }
 
 // Compile-time: the client's types and the emulator's are the same shapes, both ways.
@@ -32,9 +25,9 @@ const snapshotSame: Same<Snapshot, SnapshotJson> = true;
 describe("src/generated/wire.ts", () => {
   let tmp: string;
   beforeAll(() => {
-    tmp = mkdtempSync(path.join(tmpdir(), "siteops-wire-check-"));
+    tmp = tempDir("wire-check");
   });
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => removeDir(tmp));
 
   it("is generated, imports nothing, and has the types the resources publish", () => {
     expect(siteSame && snapshotSame).toBe(true);

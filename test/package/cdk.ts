@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { ownerSeed, startSeededEmulator } from "../support/emulator.js";
 import { Project, docBlock, npmInstallArgs, unexplainedWarnings } from "./helpers.js";
 
 const TOKEN = "sot_consumerCdkPackageTest0001";
@@ -24,23 +25,7 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
 
     beforeAll(async () => {
       const args = npmInstallArgs(docBlock("docs/cdk.md", heading, "sh"));
-      [project, emulator] = await Promise.all([
-        Project.create(flavor, [...args, "@types/node@^22"]),
-        startEmulator({
-          port: 0,
-          stepSeconds: 0,
-          seed: {
-            accounts: [
-              {
-                name: "CDK",
-                users: [{ email: "cdk@consumer.test", password: "cdk-pass-123", name: "C", role: "owner" }],
-                api_tokens: [{ token: TOKEN, user_email: "cdk@consumer.test" }],
-                sites: [],
-              },
-            ],
-          },
-        }),
-      ]);
+      [project, emulator] = await Promise.all([Project.create(flavor, [...args, "@types/node@^22"]), startSeededEmulator(ownerSeed("CDK", TOKEN))]);
       writeFileSync(path.join(project.dir, "empty.tfrc"), ""); // Terraform's implied local mirror only
     }, 120_000);
     afterAll(async () => {

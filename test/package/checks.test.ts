@@ -1,16 +1,16 @@
 // The CI checks of packaging and docs on inputs they must reject: scripts/check-package.mjs's contents rules and
 // scripts/check-docs.mjs's Markdown link and anchor rules (GitHub's heading slugs).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain .mjs scripts, no declarations
 import { contentProblems } from "../../scripts/check-package.mjs";
 // @ts-expect-error: plain .mjs scripts, no declarations
 import { headingSlugs, markdownProblems } from "../../scripts/check-docs.mjs";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => dirs.forEach((d) => removeDir(d)));
 
 describe("check-package contents", () => {
   const pkg = { exports: { ".": { types: "./dist/src/index.d.ts", default: "./dist/src/index.js" } }, bin: { siteops: "bin/siteops.js" } };
@@ -41,7 +41,7 @@ describe("check-docs Markdown links", () => {
   });
 
   it("reports a missing file and a missing anchor, and accepts good links and HTML anchors", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-links-"));
+    const dir = tempDir("links");
     dirs.push(dir);
     mkdirSync(path.join(dir, "docs"));
     writeFileSync(path.join(dir, "docs/a.md"), '# A\n<a id="custom"></a>\n## Part two\n');

@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
 import { NODE, PKG, Project, docBlock, npmInstallArgs, unexplainedWarnings } from "./helpers.js";
 import { execFileSync } from "node:child_process";
 
@@ -30,7 +31,7 @@ describe("the packed package, installed for the client and the CLI", () => {
     // The provider's install block (the client and the CLI need nothing beside the tarball either).
     const args = npmInstallArgs(docBlock("docs/terraform.md", "Terraform provider", "sh"));
     expect(args).toEqual([`siteops-${PKG.version}.tgz`]);
-    [project, emulator] = await Promise.all([Project.create("client", [...args, "@types/node@^22"]), startEmulator({ port: 0, stepSeconds: 0, seed })]);
+    [project, emulator] = await Promise.all([Project.create("client", [...args, "@types/node@^22"]), startSeededEmulator(seed)]);
   }, 120_000);
   afterAll(async () => {
     await emulator?.close();

@@ -2,8 +2,8 @@
 // `siteops emulator --demo` (its JSON line first on stdout), the README's in-process snippet, and its types
 // without skipLibCheck, on the Node that SITEOPS_TEST_NODE names (.ci/run: 22, 24 and 26 in turn). The peers
 // come from the registry (npm's cache) at the ranges package.json declares; none has a native part to build.
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstLine, stop } from "../support/processes.js";
 import { PKG, Project, docBlock, unexplainedWarnings } from "./helpers.js";
 
 const PEERS = ["fastify", "@fastify/type-provider-typebox", "jose", "otplib", "typebox", "@fastify/cookie", "@fastify/csrf-protection", "@fastify/formbody"];
@@ -22,21 +22,15 @@ describe("the packed package, installed with the emulator's peers", () => {
   });
 
   it("starts with `siteops emulator --demo`: the JSON line first on stdout, credentials that work, no warning", async () => {
-    const child = project.spawnSiteops(["emulator", "--demo", "--port", "0"]);
-    let stderr = "";
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const emulator = project.spawnSiteops(["emulator", "--demo", "--port", "0"]);
     try {
-      const first = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
-      const line = JSON.parse(first) as { url: string; demo: { api_token: string } };
+      const line = JSON.parse(await firstLine(emulator)) as { url: string; demo: { api_token: string } };
       const sites = await fetch(`${line.url}/api/v1/sites`, { headers: { authorization: `token ${line.demo.api_token}` } });
       expect(sites.status).toBe(200);
       // Node 22 flags node:sqlite experimental; the emulator keeps that warning off its users' terminals.
-      expect(stderr).not.toMatch(/Warning/);
+      expect(emulator.stderr()).not.toMatch(/Warning/);
     } finally {
-      child.kill("SIGTERM");
+      await stop(emulator.child);
     }
   });
 

@@ -2,27 +2,24 @@
 // lines, then the README's snippets and the CLI run from there, never from the source tree. Each test file
 // installs one project once (beforeAll). The commands a consumer runs, npm included, use SITEOPS_TEST_NODE when
 // set (.ci/run's legs on 22, 24 and 26), else this Node; an emulator a test starts in-process runs on this Node.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { ROOT, TSX_LOADER } from "../support/paths.js";
+import { run, start, type RunResult, type Started } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { ROOT };
 export const PKG = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
   version: string;
   peerDependencies: Record<string, string>;
 };
 /** The Node.js a consumer runs the package with. */
 export const NODE = process.env.SITEOPS_TEST_NODE || process.execPath;
-const TSX_LOADER = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult };
 
 /**
  * npm's warnings that README.md ("Install") does not explain: all but its install-scripts notice when the only
@@ -86,18 +83,6 @@ function env(project: Project, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
   };
 }
 
-function collect(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 export class Project {
   private constructor(
     /** The temp folder: package.json, node_modules, and `home/` (the consumer's HOME). */
@@ -116,7 +101,7 @@ export class Project {
    */
   static async create(label: string, args: string[]): Promise<Project> {
     if (!existsSync(path.join(ROOT, "dist/src/index.js"))) throw new Error("dist/ is missing: run npm run build before these tests");
-    const dir = mkdtempSync(path.join(tmpdir(), `siteops-consumer-${label}-`));
+    const dir = tempDir(`consumer-${label}`);
     const home = path.join(dir, "home");
     const bin = path.join(dir, "bin");
     mkdirSync(home);
@@ -133,35 +118,31 @@ export class Project {
     const words = args.map((a) => (/^(\.\/)?siteops(-[\d.]+\.tgz)?$/.test(a) ? tarball : a));
     const project = new Project(dir, home, bin, tarball, "");
     // Scripts as a user's install runs them (npm itself runs on NODE: project.bin is first on PATH).
-    const r = await collect("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...words], { cwd: dir, env: env(project) });
+    const r = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...words], { cwd: dir, env: env(project) });
     if (r.code !== 0) throw new Error(`npm install ${words.join(" ")} failed:\n${r.stdout}${r.stderr}`);
     return new Project(dir, home, bin, tarball, `${r.stdout}${r.stderr}`);
   }
 
   /** The installed `siteops` command, as `npx siteops` runs it. */
   siteops(args: string[], extra?: NodeJS.ProcessEnv): Promise<RunResult> {
-    return collect(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], { cwd: this.dir, env: env(this, extra) });
+    return run(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], { cwd: this.dir, env: env(this, extra) });
   }
 
   /** Starts `siteops ...` and leaves it running; `kill()` stops it. */
-  spawnSiteops(args: string[]) {
-    return spawn(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], {
-      cwd: this.dir,
-      env: env(this),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  spawnSiteops(args: string[]): Started {
+    return start(NODE, [path.join(this.dir, "node_modules/siteops/bin/siteops.js"), ...args], { cwd: this.dir, env: env(this) });
   }
 
   /** Writes a file into the project and runs it (TypeScript through tsx, as `npx tsx file` does). */
   run(file: string, source: string, extra?: NodeJS.ProcessEnv): Promise<RunResult> {
     writeFileSync(path.join(this.dir, file), source);
     const args = /\.m?ts$/.test(file) ? ["--import", TSX_LOADER, file] : [file];
-    return collect(NODE, args, { cwd: this.dir, env: env(this, extra) });
+    return run(NODE, args, { cwd: this.dir, env: env(this, extra) });
   }
 
   /** Any other program (terraform) in the project, with its PATH and HOME. */
   exec(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-    return collect(cmd, args, { cwd: options.cwd ?? this.dir, env: env(this, options.env) });
+    return run(cmd, args, { cwd: options.cwd ?? this.dir, env: env(this, options.env) });
   }
 
   /** Typechecks these files of the project as a strict NodeNext app, without skipLibCheck. */
@@ -171,10 +152,10 @@ export class Project {
       files,
     };
     writeFileSync(path.join(this.dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-    return collect(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: this.dir, env: env(this) });
+    return run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: this.dir, env: env(this) });
   }
 
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }

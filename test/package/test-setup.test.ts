@@ -2,19 +2,19 @@
 // is missing or stale, and leaves a current one alone (CI builds first and must not build twice). Run in a copy
 // of the repository's files without dist/, as a fresh clone has them, with this checkout's node_modules linked.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const { staleReason } = (await import(pathToFileURL(path.join(ROOT, "scripts/build-inputs.mjs")).href)) as {
   staleReason(root: string): string | null;
 };
 
-const clone = mkdtempSync(path.join(tmpdir(), "siteops-fresh-clone-"));
-afterAll(() => rmSync(clone, { recursive: true, force: true }));
+const clone = tempDir("fresh-clone");
+afterAll(() => removeDir(clone));
 
 function copyTrackedFiles(): void {
   const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });

@@ -1,11 +1,11 @@
 // scripts/check-versions.mjs: package.json's version is the one version number; a bump that leaves the README's
 // tarball name, the action's tag or the lock file behind fails CI, and --write brings them along.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 describe("check-versions", () => {
   let dir: string;
@@ -19,11 +19,11 @@ describe("check-versions", () => {
   };
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), "siteops-versions-"));
+    dir = tempDir("versions");
     const copied = ["package.json", "package-lock.json", "README.md", "CONTRIBUTING.md", "docs", "action/README.md", "emulator/README.md", "examples"];
     for (const f of copied) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeDir(dir));
 
   it("passes on the repository as committed", () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, "scripts/check-versions.mjs")], { encoding: "utf8" });

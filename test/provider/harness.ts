@@ -1,15 +1,17 @@
 // Real terraform against the emulator: builds the provider bundle once per test file, puts it in a
 // filesystem mirror inside a temp dir with its own CLI config, and runs terraform there.
-import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { startEmulator, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
+import { pathToFileURL } from "node:url";
+import type { RunningEmulator, SeedFile } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
+import { ROOT } from "../support/paths.js";
+import { start, type RunResult } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { ROOT };
 export const OWNER_TOKEN = "sot_ownerTokenForProviderTests0001";
 export const MEMBER_TOKEN = "sot_memberTokenForProviderTests001";
 export const OWNER_EMAIL = "owner@provider.test";
@@ -34,12 +36,7 @@ export function defaultSeed(sites: SeedFile["accounts"][number]["sites"] = []): 
   };
 }
 
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+export type { RunResult };
 interface Built {
   dir: string;
   version: string;
@@ -50,12 +47,12 @@ let built: Promise<Built> | undefined;
 /** Builds the bundle and launcher into a temp dir (once per test process). */
 export function buildProvider(): Promise<Built> {
   built ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "siteops-provider-build-"));
+    const dir = tempDir("provider-build");
     const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as {
       default(o: { root: string; outDir: string; quiet: boolean }): Promise<{ version: string }>;
     };
     const { version } = await mod.default({ root: ROOT, outDir: dir, quiet: true });
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    process.on("exit", () => removeDir(dir));
     return { dir, version };
   })();
   return built;
@@ -71,7 +68,7 @@ export class Terraform {
 
   static async start(options: { seed?: SeedFile } = {}): Promise<Terraform> {
     const { dir, version } = await buildProvider();
-    const home = mkdtempSync(path.join(tmpdir(), "siteops-tf-"));
+    const home = tempDir("tf");
     const pkg = path.join(home, "mirror/registry.terraform.io/siteops/siteops", version, "linux_amd64");
     mkdirSync(pkg, { recursive: true });
     cpSync(dir, pkg, { recursive: true });
@@ -91,7 +88,7 @@ export class Terraform {
     );
     const work = path.join(home, "work");
     mkdirSync(work);
-    const emulator = await startEmulator({ port: 0, db: ":memory:", stepSeconds: 0, seed: options.seed ?? defaultSeed() });
+    const emulator = await startSeededEmulator(options.seed ?? defaultSeed(), { db: ":memory:" });
     return new Terraform(home, work, cliConfig, emulator);
   }
 
@@ -140,31 +137,20 @@ ${extra}}
     args: string[],
     options: { env?: Record<string, string | undefined>; interruptOn?: string; onOutput?: (stdout: string, stderr: string) => void } = {},
   ): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn("terraform", [...args], {
-        cwd: this.work,
-        env: this.env(options.env),
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: !!options.interruptOn,
-      });
-      let stdout = "";
-      let stderr = "";
-      let interrupted = false;
-      child.stdout.setEncoding("utf8").on("data", (c: string) => {
-        stdout += c;
+    let interrupted = false;
+    const terraform = start("terraform", args, {
+      cwd: this.work,
+      env: this.env(options.env),
+      detached: !!options.interruptOn,
+      onOutput: (stdout, stderr) => {
         options.onOutput?.(stdout, stderr);
         if (options.interruptOn && !interrupted && stdout.includes(options.interruptOn)) {
           interrupted = true;
-          process.kill(-child.pid!, "SIGINT");
+          process.kill(-terraform.child.pid!, "SIGINT");
         }
-      });
-      child.stderr.setEncoding("utf8").on("data", (c: string) => {
-        stderr += c;
-        options.onOutput?.(stdout, stderr);
-      });
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      },
     });
+    return terraform.done.then(({ code, stdout, stderr }) => ({ code: code ?? -1, stdout, stderr }));
   }
 
   /** Runs and throws with terraform's output when the exit code is not 0. */
@@ -205,7 +191,7 @@ ${extra}}
 
   async close(): Promise<void> {
     await this.emulator.close();
-    rmSync(this.home, { recursive: true, force: true });
+    removeDir(this.home);
   }
 }
 

@@ -1,20 +1,20 @@
 // `siteops provider install`: the implied local mirror, then a plain `terraform init` (no CLI config).
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider/index.js";
 import { ROOT, Terraform, buildProvider } from "./harness.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 let tf: Terraform;
 let scratch: string;
 beforeAll(async () => {
   tf = await Terraform.start();
-  scratch = mkdtempSync(path.join(tmpdir(), "siteops-install-"));
+  scratch = tempDir("install");
 });
 afterAll(async () => {
   await tf?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  removeDir(scratch);
 });
 
 describe("siteops provider install", () => {

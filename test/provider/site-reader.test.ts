@@ -2,7 +2,8 @@
 // request per 100 sites) while holding a bounded window, and drift still shows (404s, fresh values).
 import { setMaxListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
 import { NotFoundError, SiteOps, type RequestLogEvent, type Site } from "../../src/index.js";
 import { LISTING_THRESHOLD, SiteReader, type SiteReaderOptions } from "../../provider/resources/site-reader.js";
 import { OWNER_TOKEN, defaultSeed } from "./harness.js";
@@ -12,7 +13,7 @@ let emulator: RunningEmulator;
 let ids: string[];
 beforeAll(async () => {
   const sites = Array.from({ length: COUNT }, (_, i) => ({ name: `s${i}`, url: `https://s${i}.reader.test` }));
-  emulator = await startEmulator({ port: 0, db: ":memory:", stepSeconds: 0, seed: defaultSeed(sites) });
+  emulator = await startSeededEmulator(defaultSeed(sites), { db: ":memory:" });
   const so = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN });
   ids = (await so.sites.list({ per_page: 100 }).toArray()).map((s) => s.id);
   await so.close();

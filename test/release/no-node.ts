@@ -2,11 +2,11 @@
 // Node.js binary of this machine is bind-mounted over by a stub that records being run, with PATH holding
 // terraform alone and a NODE_OPTIONS that would break any Node.js that honoured it. Also a process runner and
 // the CLI configuration files the release tests write.
-import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../provider/harness.js";
+import { ROOT } from "../support/paths.js";
+import { run, type RunResult } from "../support/processes.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 /** Every Node.js binary on this machine that a process could find: on PATH, this one, the cached ones. */
 function nodeBinaries(): string[] {
@@ -30,24 +30,10 @@ function which(cmd: string): string {
   throw new Error(`${cmd} is not on PATH`);
 }
 
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult };
 
 /** Runs a process to its end, collecting its output. */
-export function runProcess(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+export const runProcess = (cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> => run(cmd, args, options);
 
 /**
  * Runs terraform. With `noNode`, in a user + mount namespace (unshare) where every Node.js binary is bind-
@@ -61,7 +47,7 @@ export class TerraformRunner {
   private readonly stub: string;
 
   constructor(readonly cliConfig: string) {
-    this.dir = mkdtempSync(path.join(tmpdir(), "siteops-release-tf-"));
+    this.dir = tempDir("release-tf");
     this.bin = path.join(this.dir, "bin");
     mkdirSync(this.bin);
     symlinkSync(realpathSync(which("terraform")), path.join(this.bin, "terraform"));
@@ -107,7 +93,7 @@ export class TerraformRunner {
   }
 
   close(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }
 

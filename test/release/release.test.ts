@@ -5,12 +5,13 @@
 // one the x64 build made). The release is built once for this file.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
+import { removeDir, tempDir } from "../support/temp.js";
 import { terraformPlatform } from "../../cli/commands/provider/index.js";
 import { buildProvider, defaultSeed, OWNER_TOKEN } from "../provider/harness.js";
 import {
@@ -35,12 +36,12 @@ let scratch: string;
 let release: Release;
 let emu: RunningEmulator;
 beforeAll(async () => {
-  scratch = mkdtempSync(path.join(tmpdir(), "siteops-release-test-"));
-  [release, emu] = await Promise.all([buildRelease(scratch), startEmulator({ port: 0, db: ":memory:", stepSeconds: 0, seed: defaultSeed() })]);
+  scratch = tempDir("release-test");
+  [release, emu] = await Promise.all([buildRelease(scratch), startSeededEmulator(defaultSeed(), { db: ":memory:" })]);
 }, 300_000);
 afterAll(async () => {
   await emu?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  removeDir(scratch);
 });
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");

@@ -4,28 +4,15 @@
 // (visibly, with the reason) otherwise. The symlinks are planted with the names the old CLI used
 // (`.config.json.<pid>.tmp`, `<report>.<pid>.tmp`) while the CLI is waiting, so its pid is known.
 import { spawn, spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { BIN } from "../cli/helpers.js";
 import { TOKENS, startTestEmulator } from "../emulator/helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const isRoot = process.getuid?.() === 0 && spawnSync("useradd", ["--help"]).status === 0;
 if (!isRoot) console.warn("test/security/cli-files: SKIPPED, needs root and useradd to create a second real user");
@@ -63,7 +50,7 @@ interface Run {
  * (scripts/fetch-node.mjs), and so may the checkout. A copy in a world-readable temp dir: node, bin/, dist/cli/.
  */
 function runnableCopy(): { node: string; bin: string; dir: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), "siteops-sec-runtime-"));
+  const dir = tempDir("sec-runtime");
   chmodSync(dir, 0o755);
   const root = path.resolve(path.dirname(BIN), "..");
   const node = path.join(dir, "node");
@@ -104,13 +91,13 @@ describe.skipIf(!isRoot)("a symlink planted by another user (real users, as root
     victim = user("siteops-victim");
     attacker = user("siteops-attacker");
     emu = await startTestEmulator();
-    base = mkdtempSync(path.join(tmpdir(), "siteops-sec-cli-"));
+    base = tempDir("sec-cli");
     chmodSync(base, 0o755);
   });
   afterAll(async () => {
     await emu?.close();
-    if (base) rmSync(base, { recursive: true, force: true });
-    if (runtime) rmSync(runtime.dir, { recursive: true, force: true });
+    if (base) removeDir(base);
+    if (runtime) removeDir(runtime.dir);
   });
 
   /** A home for the victim with an attacker-owned, world-writable file the attacker can read later. */

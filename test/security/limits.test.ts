@@ -2,13 +2,13 @@
 // timeout passes; an account's webhook endpoints and open upload snapshots are capped, and an abandoned
 // upload expires with its partial data; and two spellings of one URL (`%62log`, a host's trailing dot) are
 // one site URL.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, advanceClock, api, startTestEmulator } from "../emulator/helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -83,14 +83,14 @@ describe("upload snapshots", () => {
   let siteA: string;
   let siteB: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "siteops-limits-"));
+    dataDir = tempDir("limits");
     up = await startTestEmulator({ dataDir });
     siteA = (await api(up, "POST", "/sites", { token: TOKENS.owner, body: { name: "Uploads A", url: "https://uploads-a.example" } })).body.id;
     siteB = (await api(up, "POST", "/sites", { token: TOKENS.ownerB, body: { name: "Uploads B", url: "https://uploads-b.example" } })).body.id;
   });
   afterAll(async () => {
     await up?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDir(dataDir);
   });
 
   const open = (siteId: string, token: string) => api(up, "POST", `/sites/${siteId}/snapshots`, { token, body: { upload: true } });

@@ -1,7 +1,7 @@
 // The security matrix over every endpoint of the spec: unauthenticated calls are 401, another
 // account's records are 404 and stay untouched, members may only read and create snapshots,
 // X-Account-Id cannot reach an account the user is not a member of, and expired or revoked
-// credentials are refused with the strings of DESIGN.md.
+// credentials are refused with the strings of docs/design.md.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 

@@ -1,13 +1,13 @@
 // Issue 17 item 1 / issue 12 "webhook targets": a tenant's webhook endpoint must not reach the emulator's
 // control API, a metadata service, or (without --allow-private-webhooks) anything private or loopback, at
 // create/update time and again on the resolved address at delivery time.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, api, startTestEmulator, waitFor } from "../emulator/helpers.js";
 import { freePort, startReceiver, type Receiver } from "./helpers.js";
+import { removeDir, tempDir } from "../support/temp.js";
 
 const create = (emu: RunningEmulator, url: string) =>
   api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url, enabled_events: ["webhook_endpoint.ping", "site.created"] } });
@@ -108,13 +108,13 @@ describe("at delivery time (the target checked again on its resolved address)", 
   });
   afterAll(async () => {
     await receiver?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) removeDir(dir);
   });
 
   const deliveries = async (emu: RunningEmulator) => (await api(emu, "GET", "/__emulator/webhook_deliveries")).body.deliveries as any[];
 
   it("refuses a loopback target, resolved from its name, once the flag is gone: a failed attempt with the reason", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "siteops-sec-"));
+    dir = tempDir("sec");
     const db = path.join(dir, "emulator.db");
     const first = await startTestEmulator({ db, dataDir: dir, allowPrivateWebhookTargets: true });
     running.push(first);
@@ -135,7 +135,7 @@ describe("at delivery time (the target checked again on its resolved address)", 
   });
 
   it("never posts to its own control API, even with the flag and a target stored before", async () => {
-    const db = path.join(mkdtempSync(path.join(tmpdir(), "siteops-sec-")), "emulator.db");
+    const db = path.join(tempDir("sec"), "emulator.db");
     const port = await freePort();
     const first = await startTestEmulator({ db, allowPrivateWebhookTargets: true });
     running.push(first);

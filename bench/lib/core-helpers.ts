@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawnReady } from "./lib/processes.js";
+import { spawnReady } from "./processes.js";
 
 export const TOKEN = "sot_benchToken00000000000001";
 
@@ -33,7 +33,7 @@ export async function spawnEmulator(
   const dir = mkdtempSync(path.join(tmpdir(), "siteops-core-bench-"));
   const seedFile = path.join(dir, "seed.json");
   writeSeed(seedFile, sites, options.generate);
-  const root = options.root ?? path.resolve(import.meta.dirname, "..");
+  const root = options.root ?? path.resolve(import.meta.dirname, "../..");
   const emulator = await spawnReady<{ url: string }>(
     process.execPath,
     [

@@ -102,7 +102,7 @@ export function loadSamples(file: string, root: string): Sample[] {
   return out;
 }
 
-export const isIdle = (s: Sample): boolean => s.stack[0]?.name === "(idle)";
+const isIdle = (s: Sample): boolean => s.stack[0]?.name === "(idle)";
 
 /** Self time (µs) per category: `categorize` sees the stack (leaf first) of each non-idle sample. */
 export function selfTime(samples: Sample[], categorize: (stack: Frame[]) => string): Map<string, number> {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-export const ROOT = path.resolve(import.meta.dirname, "..");
+export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** HCL: required_providers and the provider block for the bench token. */
 export const providerHcl = (url: string, token: string): string => `terraform {
@@ -43,7 +43,7 @@ export interface BuiltProvider {
   version: string;
 }
 
-/** Builds the provider; `bench` adds siteops_noop (bench/provider-noop.ts), `minify: false` keeps names for profiles. */
+/** Builds the provider; `bench` adds siteops_noop (bench/lib/provider-noop.ts), `minify: false` keeps names for profiles. */
 export async function buildProvider(outDir: string, options: { bench?: boolean; minify?: boolean } = {}): Promise<BuiltProvider> {
   const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as {
     default(o: { root: string; outDir: string; quiet: boolean; serveEntry?: string; minify?: boolean }): Promise<{ launcher: string; version: string }>;
@@ -52,14 +52,14 @@ export async function buildProvider(outDir: string, options: { bench?: boolean; 
     root: ROOT,
     outDir,
     quiet: true,
-    ...(options.bench ? { serveEntry: path.join(ROOT, "bench/provider-noop.ts") } : {}),
+    ...(options.bench ? { serveEntry: path.join(ROOT, "bench/lib/provider-noop.ts") } : {}),
     ...(options.minify === false ? { minify: false } : {}),
   });
   return { dir: outDir, launcher, version };
 }
 
-/** One provider process, as bench/provider-noop.ts records it on exit. */
-export interface ProviderProcess {
+/** One provider process, as bench/lib/provider-noop.ts records it on exit. */
+interface ProviderProcess {
   pid: number;
   cpuMs: number;
   /** CPU time when the RPC server was ready: the process's start-up. */
@@ -198,7 +198,7 @@ export function processCpuMs(pid: number): number {
 }
 
 /** Busy CPU time of the whole machine, ms (/proc/stat, all cores; steal counted as busy elsewhere). */
-export function machineCpuMs(): number {
+function machineCpuMs(): number {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, , , irq, softirq, steal] = fields;
   return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ is 100 on Linux

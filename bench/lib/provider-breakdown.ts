@@ -15,7 +15,7 @@ interface Options {
   contenders: { name: string; hcl(n: number, prefix: string): string }[];
 }
 
-export const PRELOAD = path.join(ROOT, "bench/provider-cpu-profile.cjs");
+export const PRELOAD = path.join(ROOT, "bench/lib/provider-cpu-profile.cjs");
 const SQLITE_NATIVE = new Set(["run", "get", "all", "iterate", "prepare", "exec", "pluck", "raw", "bind"]);
 
 /** The first frame with a source module; native functions (no module) are named by what they are. */
@@ -75,10 +75,10 @@ function emulatorCategory(stack: Frame[]): string {
 const EMULATOR_FUNCTIONS = [
   { name: "createSite", module: "emulator/services/sites.ts" },
   { name: "checkFields", module: "emulator/services/sites.ts" },
-  { name: "recordActivity", module: "emulator/activity.ts" },
+  { name: "recordActivity", module: "emulator/services/activity-logs.ts" },
   { name: "emit", module: "emulator/events.ts" },
   { name: "runHealthCheck", module: "emulator/services/health-checks.ts" },
-  { name: "detectVulnerabilities", module: "emulator/services/vulnerabilities.ts" },
+  { name: "detectVulnerabilities", module: "emulator/services/vulnerability-records.ts" },
   { name: "poke", module: "emulator/jobs/scheduler.ts" },
   { name: "loadSite", module: "emulator/services/sites.ts" },
   { name: "deleteSite", module: "emulator/services/sites.ts" },

@@ -7,13 +7,13 @@
 // With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, peak
 // RSS, and per RPC the number of calls and their summed wall time.
 import { appendFileSync } from "node:fs";
-import { ProviderServer } from "../provider/framework/provider-server.js";
-import type { Resource } from "../provider/framework/resource.js";
-import type { RpcModule } from "../provider/protocol/plugin-server.js";
-import { startRpcServer } from "../provider/protocol/rpc-server.js";
-import type { ProviderData } from "../provider/provider-data.js";
-import { siteopsProvider } from "../provider/provider.js";
-import { siteSchema, type SiteModel } from "../provider/resources/site-resource.js";
+import { ProviderServer } from "../../provider/framework/provider-server.js";
+import type { Resource } from "../../provider/framework/resource.js";
+import type { RpcModule } from "../../provider/protocol/plugin-server.js";
+import { startRpcServer } from "../../provider/protocol/rpc-server.js";
+import type { ProviderData } from "../../provider/provider-data.js";
+import { siteopsProvider } from "../../provider/provider.js";
+import { siteSchema, type SiteModel } from "../../provider/resources/site-resource.js";
 
 let created = 0;
 
