@@ -10,8 +10,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { spawnEmulator, TOKEN, type BenchEmulator } from "./core-helpers.js";
-import { buildProvider, dataHcl, providerHcl, ROOT, spread, table, Workspace, type Run } from "./provider-helpers.js";
+import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
+import { buildProvider, dataHcl, providerHcl, ROOT, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
 
 const SITES = Number(process.env.BENCH_SITES ?? 1000);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 5);
