@@ -122,7 +122,7 @@ async function timed(): Promise<void> {
 
   console.log(`terraform apply/plan, ${ROUNDS} rounds interleaved, default -parallelism=10; emulator in its own process; node ${process.version}.`);
   console.log(`contenders: "${ALONE}" = ${APPLY_COUNT} terraform_data, no provider in the configuration; "${DATA}" = the same with the siteops provider`);
-  console.log(`block (Terraform starts and configures it); siteops_noop = the plugin protocol floor; siteops_site = ours.\n`);
+  console.log(`block (Terraform starts it for its schema); siteops_noop = the plugin protocol floor; siteops_site = ours.\n`);
   console.log(
     table(
       ["scenario", "load (1 min)", ...CONTENDERS.map((c) => `${c.name} s`), `site / ${ALONE}`, `site / ${DATA}`, "site / noop", "targets"],
