@@ -2,7 +2,7 @@
 //   terraform alone   200 terraform_data (Terraform's built-in resource), no provider block, no provider
 //                     installed: Terraform by itself, the floor the target is set against
 //   data + siteops    the same 200 terraform_data with the siteops provider block: Terraform also starts our
-//                     provider (4 processes per apply) and configures it, though no resource uses it
+//                     provider once, for its schema (it neither configures nor calls a provider no resource uses)
 //   siteops_noop      this provider serving a resource with siteops_site's schema that makes no API call
 //                     (bench build only, bench/provider-noop.ts): the plugin protocol floor
 //   siteops_site      ours: the provider, the API client and the emulator
