@@ -1,7 +1,7 @@
 // The provider's boundary for API core errors: each failure becomes one diagnostic, on the attribute the API
 // complained about when it names one. Tokens never reach a message (the core already redacts them).
 //
-// The API client is bundled apart from the provider and loaded when the provider is configured (see
+// The API client is bundled apart from the provider and loaded at the provider's first API call (see
 // scripts/build-provider.mjs), so the error classes are taken from that loaded module: `instanceof` then
 // tests against the very classes that threw, with no guessing from an error's shape.
 import type * as Core from "../src/index.js";
@@ -35,28 +35,38 @@ function sentenceBefore(text: string, suffix: string): string {
 
 export class ApiErrors {
   constructor(
-    private readonly core: CoreErrors,
+    /** The loaded core, or a function returning it once loaded (undefined before: no error can be the core's). */
+    private readonly core: CoreErrors | (() => CoreErrors | undefined),
     /** e.g. "the SITEOPS_API_TOKEN environment variable"; never the credential itself. */
     readonly credentialSource: string,
   ) {}
 
+  private loaded(): CoreErrors | undefined {
+    return typeof this.core === "function" ? this.core() : this.core;
+  }
+
   isNotFound(err: unknown): boolean {
-    return err instanceof this.core.NotFoundError;
+    const core = this.loaded();
+    return !!core && err instanceof core.NotFoundError;
   }
 
   /** A wait (for an upgrade pipeline) that ran out of time. */
   isTimeout(err: unknown): boolean {
-    return err instanceof this.core.WaitTimeoutError;
+    const core = this.loaded();
+    return !!core && err instanceof core.WaitTimeoutError;
   }
 
   /** An operation (an upgrade pipeline) that ended failed or rolled back. */
   isOperationFailure(err: unknown): boolean {
-    return err instanceof this.core.OperationFailedError;
+    const core = this.loaded();
+    return !!core && err instanceof core.OperationFailedError;
   }
 
   /** Reports `err` as a diagnostic; anything that is not an error of the core is a bug and is rethrown. */
   report(err: unknown, diags: Diagnostics, ctx: FailureContext): void {
-    const { core, credentialSource } = this;
+    const { credentialSource } = this;
+    const core = this.loaded();
+    if (!core) throw err;
     if (err instanceof core.OtpRequiredError) {
       diags.error(`SiteOps login with ${credentialSource} needs a one-time code: set otp in the provider block.`, undefined, path("otp"));
     } else if (err instanceof core.APIError) {

@@ -1,5 +1,6 @@
 // The siteops provider: its configuration block, how it builds the API client, and its resources and
 // data sources.
+import type * as Core from "../src/index.js";
 import type { SiteOps } from "../src/index.js";
 import { ApiErrors } from "./api-errors.js";
 import { loadClient } from "./load-core.js";
@@ -139,7 +140,7 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
  * apply` shows them on the terminal; Terraform itself says "Still reading... [10s elapsed]"). SITEOPS_DEBUG
  * keeps the client's own debug logger, which prints them too.
  */
-function retryWarnings(core: typeof import("../src/index.js")): { logger?: import("../src/index.js").RequestLogger } {
+function retryWarnings(core: typeof Core): { logger?: Core.RequestLogger } {
   if (process.env.SITEOPS_DEBUG) return {};
   return {
     logger: (event) => {
@@ -148,13 +149,18 @@ function retryWarnings(core: typeof import("../src/index.js")): { logger?: impor
   };
 }
 
+/**
+ * The provider's data: credentials checked now, the API client built at the first API call. Its code (a
+ * bundle of its own, ~270 KB with undici) loads then too: the plan of an apply that only creates, and any
+ * process that reads nothing, configures the provider without ever loading it.
+ */
 async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
   if (!isKnown(config, diags)) return undefined;
   const common = clientOptions(config, diags);
   if (!common) return undefined;
-  const core = await loadClient();
-  const { SiteOps } = core;
-  Object.assign(common, retryWarnings(core));
+  let core: typeof Core | undefined;
+  const load = async (): Promise<typeof Core> => (core ??= await loadClient());
+  const options = (c: typeof Core) => ({ ...common, ...retryWarnings(c) });
   const email = setting(config, "email");
   const password = setting(config, "password");
   if (email && password) {
@@ -162,11 +168,13 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     const otp = setting(config, "otp");
     // One login per provider process, shared by every resource; a failed login is retried next call.
     const client = () =>
-      (pending ??= SiteOps.login({ ...common, email, password, ...(otp ? { otp } : {}) }).catch((err: unknown) => {
-        pending = undefined;
-        throw err;
-      }));
-    return { client, errors: new ApiErrors(core, "email/password in the provider configuration"), sites: new SiteReader(client) };
+      (pending ??= load()
+        .then((c) => c.SiteOps.login({ ...options(c), email, password, ...(otp ? { otp } : {}) }))
+        .catch((err: unknown) => {
+          pending = undefined;
+          throw err;
+        }));
+    return { client, errors: new ApiErrors(() => core, "email/password in the provider configuration"), sites: new SiteReader(client) };
   }
   const fromConfig = setting(config, "api_token");
   const apiToken = fromConfig ?? (process.env.SITEOPS_API_TOKEN || undefined);
@@ -178,11 +186,11 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     );
     return undefined;
   }
-  const instance = new SiteOps({ ...common, apiToken });
-  const client = async () => instance;
+  let instance: Promise<SiteOps> | undefined;
+  const client = () => (instance ??= load().then((c) => new c.SiteOps({ ...options(c), apiToken })));
   return {
     client,
-    errors: new ApiErrors(core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),
+    errors: new ApiErrors(() => core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),
     sites: new SiteReader(client),
   };
 }

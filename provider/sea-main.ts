@@ -1,5 +1,5 @@
 // Entry point of the provider as a single executable (scripts/sea.mjs): main.ts, unchanged, with the two files
-// it loads after the handshake (the RPC half, then the API client on configure) read from the executable's
+// it loads after the handshake (the RPC half, then the API client at the first API call) read from the executable's
 // embedded assets instead of from beside it. The executable is a Node.js binary; it never looks for another.
 import nodeModule from "node:module";
 import path from "node:path";

@@ -3,7 +3,7 @@
 //   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle; scripts/sea.mjs makes
 //                                                    the single-executable one, without Node.js)
 //   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
-//                                    gRPC server; siteops-client.cjs, the API client, loaded on configure)
+//                                    gRPC server; siteops-client.cjs, the API client, loaded at the first API call)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir, benchmarks also
 // with `serveEntry` (a bench-only provider, see bench/lib/provider-noop.ts) and `minify: false` (for profiles).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -123,7 +123,7 @@ export async function bundleProvider({
     banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [lazyFile(/src\/index\.js$/, CLIENT_NAME)],
   });
-  // The API client (src/, with undici) is imported only when the provider is configured: a file of its own
+  // The API client (src/, with undici) is imported only at the provider's first API call: a file of its own
   // keeps it off the start-up path of the processes that only serve the schema or validation.
   await esbuild.build({
     ...common,

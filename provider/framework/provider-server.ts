@@ -24,6 +24,13 @@ interface Entry<T> {
   type: CtyType;
 }
 
+/**
+ * get_provider_schema_optional: the schema never changes within a Terraform command, so Terraform may reuse the
+ * one it got from the first provider process it started instead of asking each later one (3 of the 4 processes
+ * of an apply skip GetProviderSchema). plan_destroy stays off: destroys are planned by Terraform alone.
+ */
+const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true };
+
 export class ProviderServer<D> {
   private readonly def: ErasedProvider<D>;
   private readonly resources = new Map<string, Entry<ErasedResource<D>>>();
@@ -63,7 +70,7 @@ export class ProviderServer<D> {
 
   getMetadata() {
     return {
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+      server_capabilities: SERVER_CAPABILITIES,
       resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
       data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
       functions: [...this.functions.keys()].map((name) => ({ name })),
@@ -83,7 +90,7 @@ export class ProviderServer<D> {
       resource_schemas: map(this.resources),
       data_source_schemas: map(this.dataSources),
       functions: this.functionSignatures(),
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+      server_capabilities: SERVER_CAPABILITIES,
       diagnostics: [],
     };
   }
