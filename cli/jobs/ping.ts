@@ -1,7 +1,8 @@
-// --ping URL, as healthchecks.io and Cronitor read it: URL/start when the run starts, URL when it succeeds,
-// URL/fail when it fails, the last two with a plain-text summary as the body (the failed sites and their first
-// errors, at most 10 KB), which the check shows beside the ping. The checker alerts on a /fail and on a
-// missing success alike, so a run that never ends is seen too.
+// --ping URL, as healthchecks.io reads it (and the self-hosted checkers that copy it): URL/start when the run
+// starts, URL when it succeeds, URL/fail when it fails, the last two with a plain-text summary as the body (the
+// failed sites and their first errors, at most 10 KB), which the check shows beside the ping. Cronitor's
+// telemetry URLs (cronitor.link) get the same three events as ?state=run|complete|fail. The checker alerts on a
+// failure and on a missing success alike, so a run that never ends is seen too.
 
 import { clean } from "../../src/internal/sanitize.js";
 import { formatDuration } from "../output/format.js";
@@ -11,11 +12,11 @@ import { capLines, exitLine, type RunFacts, sitesLine } from "./facts.js";
 /** The largest body a ping carries (healthchecks.io keeps the first 10 KB of a ping's body). */
 export const PING_BODY_LIMIT = 10_000;
 
-/** URL with `/start` or `/fail` added to its path (a query string stays after it). */
+/** URL with `/start` or `/fail` added to its path (a query string stays after it); for Cronitor, its `state`. */
 export function pingUrl(url: URL, kind: "start" | "success" | "fail"): URL {
-  if (kind === "success") return url;
   const out = new URL(url.href);
-  out.pathname = `${out.pathname.replace(/\/+$/, "")}/${kind}`;
+  if (out.hostname === "cronitor.link") out.searchParams.set("state", { start: "run", success: "complete", fail: "fail" }[kind]);
+  else if (kind !== "success") out.pathname = `${out.pathname.replace(/\/+$/, "")}/${kind}`;
   return out;
 }
 

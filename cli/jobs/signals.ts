@@ -68,14 +68,14 @@ export function jobSignals(ctx: Context, parsed: Parsed, command: string): JobSi
   for (const flag of ["notify-format", "notify-on"])
     if (!notify && flagString(parsed, flag) !== undefined) throw new UsageError(`--${flag} needs --notify URL (or SITEOPS_NOTIFY_URL)`);
 
-  const send = async (what: string, url: URL, delivery: Delivery) => {
+  const send = async (failed: string, url: URL, delivery: Delivery) => {
     const failure = await deliver(url, delivery);
-    if (failure !== undefined) ctx.stderr.write(`siteops: ${what} failed: ${clean(failure)}\n`);
+    if (failure !== undefined) ctx.stderr.write(`siteops: ${failed}: ${clean(failure)}\n`);
   };
   let startPing: Promise<void> | undefined;
   return {
     started() {
-      if (ping) startPing = send("ping (start)", pingUrl(ping, "start"), { body: "", contentType: "text/plain; charset=utf-8" });
+      if (ping) startPing = send("ping failed (start)", pingUrl(ping, "start"), { body: "", contentType: "text/plain; charset=utf-8" });
     },
     async finished(report) {
       let code = report.exit_code;
@@ -91,10 +91,10 @@ export function jobSignals(ctx: Context, parsed: Parsed, command: string): JobSi
       await startPing; // the /start ping goes before the end's, or the checker would see the run start again
       const ok = report.exit_code === EXIT.OK;
       await Promise.all([
-        ping && send(`ping (${ok ? "success" : "fail"})`, pingUrl(ping, ok ? "success" : "fail"), endPing(job, facts)),
+        ping && send(`ping failed (${ok ? "success" : "fail"})`, pingUrl(ping, ok ? "success" : "fail"), endPing(job, facts)),
         notify &&
           (on === "always" || !ok) &&
-          send("notification", notify, format === "slack" ? slackNotification(job, facts) : jsonNotification(report)),
+          send("notification failed", notify, format === "slack" ? slackNotification(job, facts) : jsonNotification(report)),
       ]);
       return code;
     },

@@ -3,11 +3,12 @@
 // the emulator, with receivers on loopback that record what they got. The URLs are secrets: no output, report
 // or metrics file of these runs contains one.
 import { spawnSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pingUrl } from "../../cli/jobs/ping.js";
 import { startTestEmulator } from "../core/helpers.js";
 import { ROOT, runCli, startCli, transcripts, useTestBed } from "./helpers.js";
 
@@ -132,8 +133,11 @@ describe("snapshot create: success", () => {
     expect(m.get('siteops_job_sites{job_name="snapshot-create",outcome="failed"}')).toBe(0);
     expect(m.get(`siteops_job_snapshots_created${job}`)).toBe(2);
     expect(m.get(`siteops_job_uploaded_bytes${job}`)).toBe(0);
-    // The textfile collector reads it: world-readable, no temporary file left beside it.
-    expect(spawnSync("ls", ["-a", bed.box.dir], { encoding: "utf8" }).stdout).not.toMatch(/\.tmp/);
+    // The textfile collector (another user) reads it: 0644 less the umask; no temporary file left beside it.
+    expect(statSync(metricsFile).mode & 0o777).toBe(0o644 & ~process.umask());
+    expect(readdirSync(bed.box.dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // Neither the report nor the metrics name a URL.
+    for (const written of [readFileSync(report, "utf8"), text]) for (const r of [ping, notify]) expect(written).not.toContain(new URL(r.url).pathname);
   });
 
   it.skipIf(noPromtool)("promtool accepts the metrics of a run, and the example alert rules (check and unit tests)", async () => {
@@ -190,7 +194,7 @@ describe("snapshot create: failure", () => {
     expect(rest).toEqual({});
     const lines = text.split("\n");
     expect(lines[0]).toMatch(/^:x: \*siteops snapshot create\* \(job `nightly`\) failed: exit 1 \(some failed\), in \d/);
-    expect(lines[1]).toBe("2 sites: 1 completed, 1 failed; 2 snapshots created");
+    expect(lines[1]).toBe("2 sites: 1 completed, 1 failed; 1 snapshot created");
     expect(lines[2]).toMatch(new RegExp(`^• \\*Shop\\* \\(\`${shop.id}\`\\): Internal server error \\[HTTP 500, request req_\\w+\\]`));
     expect(lines).toHaveLength(3);
   });
@@ -272,6 +276,23 @@ describe("delivery", () => {
     expect(down.stderr).toContain(`siteops: notification failed: HTTP 404 from ${new URL(gone.url).host}\n`);
     expect(gone.got).toHaveLength(1);
     expect(down.stderr).not.toContain("dead-secret-key");
+  });
+});
+
+describe("ping URLs", () => {
+  it("healthchecks.io: /start and /fail added to the path, before the query; Cronitor: ?state=run|complete|fail", () => {
+    const hc = new URL("https://hc-ping.com/5f0c1e2a/?create=1");
+    expect(["start", "success", "fail"].map((k) => pingUrl(hc, k as "start").href)).toEqual([
+      "https://hc-ping.com/5f0c1e2a/start?create=1",
+      "https://hc-ping.com/5f0c1e2a/?create=1",
+      "https://hc-ping.com/5f0c1e2a/fail?create=1",
+    ]);
+    const cronitor = new URL("https://cronitor.link/p/KEY/nightly-job");
+    expect(["start", "success", "fail"].map((k) => pingUrl(cronitor, k as "start").href)).toEqual([
+      "https://cronitor.link/p/KEY/nightly-job?state=run",
+      "https://cronitor.link/p/KEY/nightly-job?state=complete",
+      "https://cronitor.link/p/KEY/nightly-job?state=fail",
+    ]);
   });
 });
 
