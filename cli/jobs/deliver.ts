@@ -10,7 +10,7 @@ import { sleep } from "../../src/internal/sleep.js";
 import { VERSION } from "../../src/internal/version.js";
 
 /** Attempts per delivery (the first and two retries). */
-export const DELIVERY_ATTEMPTS = 3;
+const DELIVERY_ATTEMPTS = 3;
 /** Each attempt's limit for connecting, and for the answer's headers and body. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** 0-1 s before the first retry, 0-2 s before the second: a job's end waits at most ~35 s for a dead receiver. */

@@ -38,7 +38,7 @@ export interface JobReport {
   [key: string]: unknown;
 }
 
-export interface Failure {
+interface Failure {
   site: { id: string; name: string } | null;
   message: string;
 }
@@ -66,7 +66,7 @@ const CREATE_OUTCOMES = ["completed", "requested", "failed", "timed_out", "inter
 const PRUNE_OUTCOMES = ["pruned", "failed", "interrupted"] as const;
 
 /** What each exit code means, for the ping body and the message ("exit 4: timed out"). */
-export const EXIT_MEANING: Record<number, string> = {
+const EXIT_MEANING: Record<number, string> = {
   [EXIT.OK]: "all done",
   [EXIT.FAILED]: "some failed",
   [EXIT.USAGE]: "usage or configuration error",

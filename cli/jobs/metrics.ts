@@ -47,7 +47,7 @@ function seconds(ms: number): string {
 }
 
 /** The last success time (seconds) the previous file recorded for this job, if any. */
-export function previousSuccess(file: string, job: string): number | undefined {
+function previousSuccess(file: string, job: string): number | undefined {
   let text: string;
   try {
     if (!lstatSync(file).isFile()) return undefined;
@@ -65,7 +65,7 @@ export function previousSuccess(file: string, job: string): number | undefined {
 }
 
 /** The metrics of one run, in the text exposition format. `lastSuccess` is in seconds (0: never). */
-export function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): string {
+function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): string {
   const label = `job_name=${quote(job)}`;
   const out: string[] = [];
   const gauge = (name: string, help: string, samples: [labels: string, value: string | number][]) => {

@@ -10,7 +10,7 @@ import type { Delivery } from "./deliver.js";
 import { capLines, exitLine, type RunFacts, sitesLine } from "./facts.js";
 
 /** The largest body a ping carries (healthchecks.io keeps the first 10 KB of a ping's body). */
-export const PING_BODY_LIMIT = 10_000;
+const PING_BODY_LIMIT = 10_000;
 
 /** URL with `/start` or `/fail` added to its path (a query string stays after it); for Cronitor, its `state`. */
 export function pingUrl(url: URL, kind: "start" | "success" | "fail"): URL {

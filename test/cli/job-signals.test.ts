@@ -212,10 +212,14 @@ describe("runs that do not finish", () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
       const ping = await receiver();
-      const r = await runCli(["snapshot", "create", "--site", "Blog", "--timeout", "1s", "--ping", ping.url], { env: { ...bed.env, SITEOPS_BASE_URL: slow.url } });
+      const r = await runCli(["snapshot", "create", "--site", "Blog", "--timeout", "1s", "--ping", ping.url], {
+        env: { ...bed.env, SITEOPS_BASE_URL: slow.url },
+      });
       expect(r.code).toBe(4);
       expect(paths(ping)).toEqual(["URL/start", "URL/fail"]);
-      expect(ping.got[1]!.body).toMatch(/^siteops snapshot create \(job snapshot-create\): exit 4 \(timed out\) in .+\n1 site: 1 timed out\nBlog \(site_\w+\): /);
+      expect(ping.got[1]!.body).toMatch(
+        /^siteops snapshot create \(job snapshot-create\): exit 4 \(timed out\) in .+\n1 site: 1 timed out\nBlog \(site_\w+\): /,
+      );
     } finally {
       await slow.close();
     }
