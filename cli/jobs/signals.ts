@@ -26,7 +26,7 @@ export const SIGNAL_FLAGS: FlagSpec[] = [
     name: "job-name",
     type: "string",
     value: "NAME",
-    description: "the job's name in metrics (job_name label), pings and notifications (default: the command, e.g. snapshot-create)",
+    description: "the job's name in metrics (job_name label), pings and notifications (default: the command, snapshot-create or snapshot-prune)",
   },
   {
     name: "ping",
@@ -40,8 +40,20 @@ export const SIGNAL_FLAGS: FlagSpec[] = [
     value: "URL",
     description: "post the run's JSON report (or a Slack message) to URL; default $SITEOPS_NOTIFY_URL",
   },
-  { name: "notify-format", type: "string", value: "FORMAT", choices: ["json", "slack"], description: "what --notify posts (default json: the report)" },
-  { name: "notify-on", type: "string", value: "WHEN", choices: ["failure", "always"], description: "when --notify posts (default failure: exit code not 0)" },
+  {
+    name: "notify-format",
+    type: "string",
+    value: "FORMAT",
+    choices: ["json", "slack"],
+    description: "what --notify posts: the run's JSON report, or a Slack message (default json)",
+  },
+  {
+    name: "notify-on",
+    type: "string",
+    value: "WHEN",
+    choices: ["failure", "always"],
+    description: "when --notify posts: after a failed run (exit code not 0), or after every run (default failure)",
+  },
 ];
 
 /** Names of a job: letters, digits and `_ . : / -`, as a label value and in a message. */
