@@ -127,20 +127,21 @@ function privateDirectory(dir: string): void {
 }
 
 /**
- * Writes `text` to `file` whole and owner-only (0600): a temporary file with a random name beside it, created
+ * Writes `text` to `file` whole and owner-only (0600; `mode` for a file others read, the metrics file's 0644,
+ * less the umask): a temporary file with a random name beside it, created
  * exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: a planted symlink or file makes it fail, never receives the bytes),
  * flushed, then renamed over `file` (a rename replaces a link at `file`, it never writes through it).
  */
-export function writeFileExclusive(file: string, text: string): void {
+export function writeFileExclusive(file: string, text: string, mode = 0o600): void {
   const dir = path.dirname(file);
   const base = path.basename(file);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   let temp = "";
-  let fd = -1; // 0600 from creation: a umask can only take bits away
+  let fd = -1; // its mode from creation: a umask can only take bits away
   for (let attempt = 0; fd < 0; attempt++) {
     temp = path.join(dir, `.${base}.${randomBytes(8).toString("hex")}.tmp`);
     try {
-      fd = openSync(temp, flags, 0o600);
+      fd = openSync(temp, flags, mode);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw err;
     }

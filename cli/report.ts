@@ -24,9 +24,10 @@ export interface ReportHeader {
   started_at: string;
 }
 
-export function writeReport(file: string, header: ReportHeader, exitCode: number, body: Record<string, unknown>): void {
+/** The report document: the header, when it finished, the exit code, then the command's body. */
+export function buildReport(header: ReportHeader, exitCode: number, body: Record<string, unknown>) {
   const finished = new Date();
-  const report = {
+  return {
     siteops_version: VERSION,
     ...header,
     finished_at: finished.toISOString(),
@@ -34,5 +35,8 @@ export function writeReport(file: string, header: ReportHeader, exitCode: number
     exit_code: exitCode,
     ...body,
   };
+}
+
+export function writeReport(file: string, report: ReturnType<typeof buildReport>): void {
   writeFileExclusive(file, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -7,6 +7,12 @@
 # Exit status: the snapshot run's (0 all done, 1 some site failed, 3 credentials refused, 4 timed out,
 # 75 another run still active, 130 stopped), else the prune's. Only failures are printed (--quiet), so cron
 # mails and journal entries appear only when something needs attention; the JSON reports hold every site.
+#
+# To hear about a night that failed or never finished (docs/cli.md, "Telling someone"), set in the job's
+# environment (kept out of `ps`): SITEOPS_PING_URL (a healthchecks.io check: /start, then success or /fail)
+# and SITEOPS_NOTIFY_URL (a webhook; add --notify-format slack for Slack), and/or add to the create line
+#   --metrics-file /var/lib/node_exporter/textfile_collector/siteops-snapshot-create.prom
+# (alert rule: examples/prometheus/siteops-job-alerts.yml). Prune pings only SITEOPS_PRUNE_PING_URL, if set.
 set -u
 
 # install.sh writes, in the installed copy, the siteops it found, the file with the credentials and node's
@@ -30,7 +36,7 @@ case $created in
   *) exit "$created" ;; # not logged in, bad flags, locked by another run, interrupted: leave the rest alone
 esac
 
-siteops snapshot prune --all --keep-daily "${SITEOPS_KEEP_DAILY:-7}" --keep-weekly "${SITEOPS_KEEP_WEEKLY:-5}" \
+SITEOPS_PING_URL="${SITEOPS_PRUNE_PING_URL:-}" siteops snapshot prune --all --keep-daily "${SITEOPS_KEEP_DAILY:-7}" --keep-weekly "${SITEOPS_KEEP_WEEKLY:-5}" \
   --keep-monthly "${SITEOPS_KEEP_MONTHLY:-12}" --quiet --report "$REPORTS/prune.json"
 pruned=$?
 

@@ -8,10 +8,11 @@ import type { FlagSpec, Parsed } from "../../args.js";
 import { flagBool, flagList, flagString } from "../../args.js";
 import { APIError, SiteOpsError } from "../../../src/index.js";
 import type { Context } from "../../context.js";
-import { exitCodeOf, UsageError } from "../../exit-codes.js";
+import { EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
+import { jobSignals, redactArgv, SIGNAL_FLAGS } from "../../jobs/signals.js";
 import { acquireLock, defaultLockFile, type Lock } from "../../lock.js";
 import { errorLine } from "../../output/format.js";
-import { checkReportPath, writeReport } from "../../report.js";
+import { buildReport, checkReportPath, type ReportHeader, writeReport } from "../../report.js";
 import { SELECTION_FLAGS } from "../../sites.js";
 import type { Target } from "../../credentials.js";
 
@@ -24,6 +25,7 @@ export const JOB_FLAGS: FlagSpec[] = [
   },
   { name: "no-lock", type: "boolean", description: "run even if the same job is running" },
   { name: "report", type: "string", value: "FILE", description: "write a JSON report of the run (every site's outcome) to FILE" },
+  ...SIGNAL_FLAGS,
 ];
 
 /** The JSON form of a failure in reports and --json output. */
@@ -72,8 +74,10 @@ function jobOf(command: string, target: Target, parsed: Parsed): Job {
 }
 
 /**
- * Runs a job under its lock and writes its report. Everything that can be refused (report path, credentials,
- * lock) is checked before `work` makes a request. The report is written when `work` throws too.
+ * Runs a job under its lock and writes its report. Everything that can be refused (report path, signal flags,
+ * credentials, lock) is checked before `work` makes a request. The report is written when `work` throws too,
+ * and the job's signals (metrics, pings, notification: ../../jobs/signals.ts) follow every end but a lock
+ * held by another run (exit 75: that run signals).
  */
 export async function runJob(
   ctx: Context,
@@ -86,29 +90,43 @@ export async function runJob(
   const lockArg = flagString(parsed, "lock");
   const noLock = flagBool(parsed, "no-lock") === true;
   if (lockArg !== undefined && noLock) throw new UsageError("give --lock FILE or --no-lock, not both");
-  const target = await ctx.target();
-  const header = { command: `siteops ${command}`, base_url: target.baseUrl, started_at: new Date().toISOString() };
-  const job = jobOf(command, target, parsed);
+  const signals = jobSignals(ctx, parsed, command);
+  const header: ReportHeader = { command: `siteops ${command}`, base_url: "", started_at: new Date().toISOString() };
   let lock: Lock | undefined;
-  if (!noLock) lock = acquireLock(lockArg ?? defaultLockFile(ctx.env, job.name), `siteops ${command} ${ctx.argv.join(" ")}`.trim());
   try {
+    const target = await ctx.target();
+    header.base_url = target.baseUrl;
+    header.started_at = new Date().toISOString();
+    const job = jobOf(command, target, parsed);
+    if (!noLock) lock = acquireLock(lockArg ?? defaultLockFile(ctx.env, job.name), `siteops ${command} ${redactArgv(ctx.argv).join(" ")}`.trim());
+    signals.started();
     const { code, report } = await work(job);
-    return finish(ctx, reportFile, header, code, report);
+    return await finish(ctx, reportFile, header, code, report, signals);
   } catch (err) {
-    if (reportFile) finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) });
+    if (exitCodeOf(err) !== EXIT.LOCKED) await finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) }, signals);
     throw err;
   } finally {
     lock?.release();
   }
 }
 
-function finish(ctx: Context, file: string | undefined, header: Parameters<typeof writeReport>[1], code: number, report: Record<string, unknown>): number {
-  if (!file) return code;
-  try {
-    writeReport(file, header, code, report);
-    return code;
-  } catch (err) {
-    ctx.stderr.write(`error: cannot write the report ${file}: ${(err as Error).message}\n`);
-    return code === 0 ? 1 : code;
+async function finish(
+  ctx: Context,
+  file: string | undefined,
+  header: ReportHeader,
+  code: number,
+  body: Record<string, unknown>,
+  signals: ReturnType<typeof jobSignals>,
+): Promise<number> {
+  const report = buildReport(header, code, body);
+  if (file) {
+    try {
+      writeReport(file, report);
+    } catch (err) {
+      ctx.stderr.write(`error: cannot write the report ${file}: ${(err as Error).message}\n`);
+      if (code === EXIT.OK) code = EXIT.FAILED;
+    }
   }
+  const signalled = await signals.finished(report);
+  return code === EXIT.OK ? signalled : code;
 }

@@ -1,0 +1,83 @@
+// One POST to a job's ping or notification URL, as undici's Pool sends the core's requests: a few attempts
+// (connection failures, 408, 429 and 5xx are tried again after a short jittered backoff, other answers are
+// final), each bounded by a timeout, never cancelled by Ctrl-C (the /fail ping of an interrupted run must
+// still go out). The URL is a secret (its path or query is the credential): a failure is described by the
+// receiver's host and what went wrong, never by the URL.
+
+import { Pool } from "undici";
+import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../src/internal/retry.js";
+import { sleep } from "../../src/internal/sleep.js";
+import { VERSION } from "../../src/internal/version.js";
+
+/** Attempts per delivery (the first and two retries). */
+const DELIVERY_ATTEMPTS = 3;
+/** Each attempt's limit for connecting, and for the answer's headers and body. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/** 0-1 s before the first retry, 0-2 s before the second: a job's end waits at most ~35 s for a dead receiver. */
+const DELIVERY_BACKOFF: Backoff = { initialMs: 1000, maxMs: 4000, jitter: "full" };
+
+export interface Delivery {
+  body: string;
+  contentType: string;
+}
+
+/** Undefined when delivered, else why not ("HTTP 500 after 3 attempts"), without the URL. */
+export type DeliveryResult = string | undefined;
+
+/** Sends `delivery` to `url` (http or https, checked by `checkUrl`). Never throws. */
+export async function deliver(url: URL, delivery: Delivery): Promise<DeliveryResult> {
+  const pool = new Pool(url.origin, {
+    connections: 1,
+    connect: { timeout: ATTEMPT_TIMEOUT_MS },
+    headersTimeout: ATTEMPT_TIMEOUT_MS,
+    bodyTimeout: ATTEMPT_TIMEOUT_MS,
+  });
+  const headers: Record<string, string> = { "content-type": delivery.contentType, "user-agent": `siteops-cli/${VERSION}` };
+  // user:password@ in the URL: Basic authentication, as curl does it.
+  if (url.username || url.password)
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+  let reason = "";
+  try {
+    for (let attempt = 0; attempt < DELIVERY_ATTEMPTS; attempt++) {
+      if (attempt > 0) await sleep(backoffDelay(attempt - 1, DELIVERY_BACKOFF));
+      let retry: boolean;
+      try {
+        const response = await pool.request({ method: "POST", path: `${url.pathname}${url.search}`, headers, body: delivery.body });
+        await response.body.dump();
+        if (response.statusCode >= 200 && response.statusCode < 300) return undefined;
+        reason = `HTTP ${response.statusCode}`;
+        retry = RETRYABLE_STATUSES.has(response.statusCode);
+      } catch (err) {
+        reason = failureOf(err);
+        retry = true;
+      }
+      if (!retry) return `${reason} from ${url.host}`;
+    }
+    return `${reason} from ${url.host} after ${DELIVERY_ATTEMPTS} attempts`;
+  } finally {
+    await pool.close().catch(() => undefined);
+  }
+}
+
+/** A connection failure in a few words: the error's code (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT), never its
+ * message, which may quote the request. */
+function failureOf(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return "could not connect in time";
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return "no answer in time";
+  if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return `could not connect (${code})`;
+  return "could not connect";
+}
+
+/** The URL of `--flag`, or a UsageError-worthy message that does not repeat it. */
+export function parseUrl(raw: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return "is not a URL (expected http:// or https://...)";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `must be an http:// or https:// URL (got ${url.protocol}//...)`;
+  url.hash = "";
+  return url;
+}

@@ -1,0 +1,144 @@
+// How a scheduled job tells someone (issue 28): --metrics-file (Prometheus textfile), --ping (healthchecks.io /
+// Cronitor) and --notify (a webhook: the JSON report or a Slack message), wired into runJob (job.ts). All are
+// checked before the run; a ping or notification that cannot be delivered is one stderr line and never changes
+// the exit code. The URLs are secrets (the check's UUID, the webhook's key): read from the flag or from
+// SITEOPS_PING_URL / SITEOPS_NOTIFY_URL (kept off the command line, which `ps` shows), and never printed.
+
+import type { FlagSpec, Parsed } from "../args.js";
+import { flagString } from "../args.js";
+import type { Context } from "../context.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { clean } from "../../src/internal/sanitize.js";
+import { type Delivery, deliver, parseUrl } from "./deliver.js";
+import { type JobReport, runFacts } from "./facts.js";
+import { checkMetricsPath, writeMetrics } from "./metrics.js";
+import { jsonNotification, slackNotification } from "./notify.js";
+import { endPing, pingUrl } from "./ping.js";
+
+export const SIGNAL_FLAGS: FlagSpec[] = [
+  {
+    name: "metrics-file",
+    type: "string",
+    value: "FILE",
+    description: "write the run's Prometheus metrics to FILE (*.prom, for node_exporter's textfile collector)",
+  },
+  {
+    name: "job-name",
+    type: "string",
+    value: "NAME",
+    description: "the job's name in metrics (job_name label), pings and notifications (default: the command, snapshot-create or snapshot-prune)",
+  },
+  {
+    name: "ping",
+    type: "string",
+    value: "URL",
+    description: "ping URL/start, then URL on success or URL/fail (healthchecks.io, Cronitor); default $SITEOPS_PING_URL",
+  },
+  {
+    name: "notify",
+    type: "string",
+    value: "URL",
+    description: "post the run's JSON report (or a Slack message) to URL; default $SITEOPS_NOTIFY_URL",
+  },
+  {
+    name: "notify-format",
+    type: "string",
+    value: "FORMAT",
+    choices: ["json", "slack"],
+    description: "what --notify posts: the run's JSON report, or a Slack message (default json)",
+  },
+  {
+    name: "notify-on",
+    type: "string",
+    value: "WHEN",
+    choices: ["failure", "always"],
+    description: "when --notify posts: after a failed run (exit code not 0), or after every run (default failure)",
+  },
+];
+
+/** Names of a job: letters, digits and `_ . : / -`, as a label value and in a message. */
+const JOB_NAME = /^[A-Za-z0-9_.:/-]{1,100}$/;
+
+export interface JobSignals {
+  /** The run holds its lock and starts: sends the /start ping (in the background). */
+  started(): void;
+  /** The run ended with `report` (exit code included): writes the metrics, sends the end ping and the
+   * notification. Returns the exit code, 1 instead of 0 when the metrics file could not be written. */
+  finished(report: JobReport): Promise<number>;
+}
+
+/** Reads and checks the signal flags of a job (UsageError before anything runs). */
+export function jobSignals(ctx: Context, parsed: Parsed, command: string): JobSignals {
+  const job = flagString(parsed, "job-name") ?? command.replace(/\s+/g, "-");
+  if (!JOB_NAME.test(job)) throw new UsageError("--job-name must be 1 to 100 letters, digits or _ . : / - (it is a Prometheus label value)");
+  const metricsArg = flagString(parsed, "metrics-file");
+  const metricsFile = metricsArg === undefined ? undefined : checkMetricsPath(metricsArg);
+  const ping = secretUrl(ctx, parsed, "ping", "SITEOPS_PING_URL");
+  const notify = secretUrl(ctx, parsed, "notify", "SITEOPS_NOTIFY_URL");
+  const format = flagString(parsed, "notify-format") ?? "json";
+  const on = flagString(parsed, "notify-on") ?? "failure";
+  for (const flag of ["notify-format", "notify-on"])
+    if (!notify && flagString(parsed, flag) !== undefined) throw new UsageError(`--${flag} needs --notify URL (or SITEOPS_NOTIFY_URL)`);
+
+  const send = async (failed: string, url: URL, delivery: Delivery) => {
+    const failure = await deliver(url, delivery);
+    if (failure !== undefined) ctx.stderr.write(`siteops: ${failed}: ${clean(failure)}\n`);
+  };
+  let startPing: Promise<void> | undefined;
+  return {
+    started() {
+      if (ping) startPing = send("ping failed (start)", pingUrl(ping, "start"), { body: "", contentType: "text/plain; charset=utf-8" });
+    },
+    async finished(report) {
+      let code = report.exit_code;
+      const facts = runFacts(report);
+      if (metricsFile) {
+        try {
+          writeMetrics(metricsFile, job, facts);
+        } catch (err) {
+          ctx.stderr.write(`error: cannot write the metrics file ${metricsFile}: ${(err as Error).message}\n`);
+          if (code === EXIT.OK) code = EXIT.FAILED;
+        }
+      }
+      await startPing; // the /start ping goes before the end's, or the checker would see the run start again
+      const ok = report.exit_code === EXIT.OK;
+      await Promise.all([
+        ping && send(`ping failed (${ok ? "success" : "fail"})`, pingUrl(ping, ok ? "success" : "fail"), endPing(job, facts)),
+        notify &&
+          (on === "always" || !ok) &&
+          send("notification failed", notify, format === "slack" ? slackNotification(job, facts) : jsonNotification(report)),
+      ]);
+      return code;
+    },
+  };
+}
+
+/** --FLAG URL, else the environment variable (empty: none); the URL joins the context's secrets. */
+function secretUrl(ctx: Context, parsed: Parsed, flag: string, envName: string): URL | undefined {
+  const fromFlag = flagString(parsed, flag);
+  const raw = fromFlag ?? ctx.env[envName];
+  if (raw === undefined || (fromFlag === undefined && raw.trim() === "")) return undefined;
+  const url = parseUrl(raw);
+  // The key is in the path or the query: hide it alone too (a receiver's message could quote the path).
+  const forms = typeof url === "string" ? [raw.trim()] : [raw.trim(), url.href, `${url.pathname}${url.search}`];
+  ctx.secrets.push(...forms.filter((s) => s.length >= 8));
+  if (typeof url === "string") throw new UsageError(`${fromFlag === undefined ? envName : `--${flag}`} ${url}`);
+  return url;
+}
+
+/** The arguments with the values of --ping and --notify hidden, for the lock's "held by" line. */
+export function redactArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const flag = /^--(ping|notify)(=|$)/.exec(arg);
+    if (!flag) out.push(arg);
+    else if (flag[2] === "=") out.push(`--${flag[1]}=***`);
+    else {
+      out.push(arg);
+      if (i + 1 < argv.length) out.push("***");
+      i++;
+    }
+  }
+  return out;
+}
