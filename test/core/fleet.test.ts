@@ -1,6 +1,6 @@
 // The fleet operations against the emulator: site selection (ids, names, all, status, shard, the errors naming
 // what was not found), snapshotFleet (per-site outcomes, events, a credential failure stopping the run, abort,
-// the whole run's deadline) and describeError.
+// the whole run's deadline, adopting an earlier run's requests) and describeError.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -13,6 +13,7 @@ import {
   SiteSelectionError,
   snapshotFleet,
   type Site,
+  type SnapshotRequestRecord,
 } from "../../src/index.js";
 import { startTestEmulator, type TestEmulator } from "./helpers.js";
 
@@ -107,6 +108,62 @@ describe("snapshotFleet", () => {
     expect(requested[0]).toMatchObject({ outcome: "requested", snapshot: { site_id: blog.id } });
     const aborted = await snapshotFleet(env.so, [blog, shop], { signal: AbortSignal.abort() });
     expect(aborted.map((r) => r.outcome)).toEqual(["not_started", "not_started"]);
+  });
+
+  it("adopts an earlier run's requests: completed ones are not made again, an unanswered one is sent again with its key", async () => {
+    const recorded: SnapshotRequestRecord[] = [];
+    const first = await snapshotFleet(env.so, [blog, shop], { pollInterval: 20, onRequest: (r) => recorded.push(r) });
+    // Each request is recorded before it is sent (no snapshot yet), then with its snapshot.
+    expect(recorded.map((r) => [r.siteId, r.snapshotId])).toEqual(
+      expect.arrayContaining([
+        [blog.id, null],
+        [shop.id, null],
+        [blog.id, first[0]!.snapshot!.id],
+        [shop.id, first[1]!.snapshot!.id],
+      ]),
+    );
+    expect(recorded.every((r) => /^siteops-[0-9a-f-]{36}$/.test(r.idempotencyKey))).toBe(true);
+    const [blogSent, shopDone] = [recorded.find((r) => r.siteId === blog.id && !r.snapshotId)!, recorded.findLast((r) => r.siteId === shop.id)!];
+
+    const since = env.events.length;
+    const events: FleetSnapshotEvent[] = [];
+    const again: SnapshotRequestRecord[] = [];
+    const rerun = await snapshotFleet(env.so, [blog, shop], {
+      pollInterval: 20,
+      adopt: [blogSent, shopDone],
+      onRequest: (r) => again.push(r),
+      onProgress: (e) => events.push(e),
+    });
+    expect(rerun.map((r) => [r.outcome, r.adopted, r.snapshot!.id])).toEqual([
+      ["completed", true, first[0]!.snapshot!.id],
+      ["completed", true, first[1]!.snapshot!.id],
+    ]);
+    expect(events.filter((e) => e.type === "site.adopted")).toHaveLength(2);
+    // Blog's request sent again is answered with the first snapshot as it was then (the service replays the
+    // answer), which is then read until completed; Shop's is read.
+    expect(requestsSince(since).sort()).toEqual(
+      [
+        `GET /api/v1/sites/${blog.id}/snapshots/${first[0]!.snapshot!.id}`,
+        `GET /api/v1/sites/${shop.id}/snapshots/${shopDone.snapshotId}`,
+        `POST /api/v1/sites/${blog.id}/snapshots`,
+      ].sort(),
+    );
+    expect(again).toEqual([{ ...blogSent, snapshotId: first[0]!.snapshot!.id }]);
+  });
+
+  it("makes a new snapshot when the earlier one is gone or its request is refused when sent again", async () => {
+    const gone: SnapshotRequestRecord = { siteId: blog.id, idempotencyKey: "siteops-gone", params: {}, snapshotId: "snap_doesNotExist00000" };
+    // The key of an earlier request with another body: the service refuses it (422), and a new request is made.
+    const [{ snapshot }] = await snapshotFleet(env.so, [shop], { wait: false, description: "first" });
+    const reused = await env.so.snapshots.create(shop.id, { description: "other" }, { idempotencyKey: "siteops-reused" });
+    const refused: SnapshotRequestRecord = { siteId: shop.id, idempotencyKey: "siteops-reused", params: { description: "not the same" }, snapshotId: null };
+    const results = await snapshotFleet(env.so, [blog, shop], { wait: false, adopt: [gone, refused] });
+    expect(results.map((r) => [r.outcome, r.adopted])).toEqual([
+      ["requested", false],
+      ["requested", false],
+    ]);
+    expect(results[1]!.snapshot!.id).not.toBe(reused.id);
+    expect(results[1]!.snapshot!.id).not.toBe(snapshot!.id);
   });
 
   it("refuses one upload for several sites", async () => {
