@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain .mjs scripts, no declarations
-import { contentProblems } from "../../scripts/check-package.mjs";
+import { contentProblems, sizeClaimProblems } from "../../scripts/check-package.mjs";
 // @ts-expect-error: plain .mjs scripts, no declarations
 import { headingSlugs, markdownProblems } from "../../scripts/check-docs.mjs";
 import { removeDir, tempDir } from "../support/temp.js";
@@ -31,6 +31,13 @@ describe("check-package contents", () => {
     expect(problems.join("\n")).toMatch(/test\/a\.test\.ts is packed but is neither in bin\/, dist\/ nor a top-level document/);
     expect(problems.join("\n")).toMatch(/\.\/dist\/src\/index\.d\.ts \(from package\.json\) is not in the tarball/);
     expect(problems.join("\n")).toMatch(/the tarball is 600000 bytes, over the 560000 budget/);
+  });
+});
+
+describe("check-package size claims", () => {
+  it("names a document whose stated tarball size is more than 10 % off, and accepts one within", () => {
+    const texts = { "README.md": "npm pack     # writes siteops-0.1.0.tgz (about 530 kB)", "docs/install.md": "(about 470 kB)" };
+    expect(sizeClaimProblems(464_600, texts)).toEqual(['README.md says "about 530 kB"; the tarball packs to 465 kB']);
   });
 });
 
