@@ -192,17 +192,18 @@ console.log(
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 let bad = false;
 try {
-  for (const shards of SHARD_COUNTS) for (const feed of FEEDS) {
-    const f = await fleetRun(shards, feed, seedFile);
-    // The floor: every answered request (the 429s are not needed) at the allowed rate.
-    const floorS = f.answered / rate;
-    const windowFloorS = (Math.ceil(f.answered / LIMIT) - 1) * WINDOW_S;
-    const wallS = f.wallMs / 1000;
-    console.log(
-      `| ${shards} | ${feed} | ${f.completed} of ${SITES} | ${f.duplicates} | ${f.failedSteps} | ${f.answered} | ${f.listPages} | ${f.refused} | ${floorS.toFixed(1)} | ${windowFloorS} | ${wallS.toFixed(1)} | ${(wallS / floorS).toFixed(2)}x |`,
-    );
-    if (f.completed !== SITES || f.duplicates !== 0 || f.failedSteps !== 0) bad = true;
-  }
+  for (const shards of SHARD_COUNTS)
+    for (const feed of FEEDS) {
+      const f = await fleetRun(shards, feed, seedFile);
+      // The floor: every answered request (the 429s are not needed) at the allowed rate.
+      const floorS = f.answered / rate;
+      const windowFloorS = (Math.ceil(f.answered / LIMIT) - 1) * WINDOW_S;
+      const wallS = f.wallMs / 1000;
+      console.log(
+        `| ${shards} | ${feed} | ${f.completed} of ${SITES} | ${f.duplicates} | ${f.failedSteps} | ${f.answered} | ${f.listPages} | ${f.refused} | ${floorS.toFixed(1)} | ${windowFloorS} | ${wallS.toFixed(1)} | ${(wallS / floorS).toFixed(2)}x |`,
+      );
+      if (f.completed !== SITES || f.duplicates !== 0 || f.failedSteps !== 0) bad = true;
+    }
 } finally {
   rmSync(seedDir, { recursive: true, force: true });
 }

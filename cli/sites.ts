@@ -22,16 +22,14 @@ import { UsageError } from "./exit-codes.js";
 
 export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const;
 
-/** The selection of the core's selectSites (site ids, exact names, all, status, shard); its SiteSelectionError
- * is a usage error (exit 2: exit-codes.ts). */
-export type { SiteSelection };
-
 /** Every site of the account, oldest first. */
 export function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {
   return listAllSites(client, { signal });
 }
 
-/** A selection from flags: the core's, or the sites of a shard file (--sites-from), read and checked already. */
+/** A selection from flags: the core's selectSites' (site ids, exact names, all, status, shard; its
+ * SiteSelectionError is a usage error, exit 2: exit-codes.ts), or the sites of a shard file (--sites-from),
+ * read and checked already. */
 export type CliSelection = SiteSelection & { fromFile?: ShardSites };
 
 export function selectSites(client: SiteOps, selection: CliSelection, signal?: AbortSignal): Promise<Site[]> {

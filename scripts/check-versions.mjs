@@ -64,7 +64,9 @@ function mentions(expected) {
 function registryUses(files) {
   if (NPM_PUBLISHED) return [];
   const pattern = /\b(?:npx(?: --yes| -y)?|npm (?:i|install)(?: -g| --global)?) siteops@[^\s"'`]+/g;
-  return files.flatMap((file) => [...read(file).matchAll(pattern)].map((m) => `${file} runs ${m[0]}, but siteops is not on npm (404): use github:siteops/siteops#<tag> or the tarball`));
+  return files.flatMap((file) =>
+    [...read(file).matchAll(pattern)].map((m) => `${file} runs ${m[0]}, but siteops is not on npm (404): use github:siteops/siteops#<tag> or the tarball`),
+  );
 }
 
 function main() {

@@ -79,7 +79,9 @@ export function parseSitesFile(file: string, problems: string[]): ShardSites | u
     return readShardFile(file);
   } catch (err) {
     if (!(err instanceof ShardFileError)) throw err;
-    problems.push(`'sites-file' ${err.message}${err.field === undefined && /no such file/.test(err.message) ? " (relative paths start at the workspace)" : ""}`);
+    problems.push(
+      `'sites-file' ${err.message}${err.field === undefined && /no such file/.test(err.message) ? " (relative paths start at the workspace)" : ""}`,
+    );
     return undefined;
   }
 }

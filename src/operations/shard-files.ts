@@ -67,13 +67,15 @@ export function shardFileName(shard: Shard): string {
 /** Splits one listing of the fleet into `count` shard files (every site in exactly one, by {@link shardOf}). */
 export function shardFiles(fleet: readonly Site[], count: number, listedAt: Date = new Date()): ShardFile[] {
   const { include } = shardMatrix(count);
-  const files = include.map(({ shard }): ShardFile => ({
-    format: SHARD_FILE_FORMAT,
-    shard,
-    listed_at: listedAt.toISOString(),
-    fleet_size: fleet.length,
-    sites: [],
-  }));
+  const files = include.map(
+    ({ shard }): ShardFile => ({
+      format: SHARD_FILE_FORMAT,
+      shard,
+      listed_at: listedAt.toISOString(),
+      fleet_size: fleet.length,
+      sites: [],
+    }),
+  );
   for (const site of fleet) files[shardOf(site.id, count) - 1]!.sites.push(site);
   return files;
 }
@@ -140,7 +142,8 @@ export function parseShardFile(text: string, file: string): ShardSites {
     for (const field of SITE_STRING_FIELDS) if (typeof site[field] !== "string") fail(`${at}.${field}`, `must be a string (got ${brief(site[field])})`);
     const id = site.id as string;
     if (!SITE_ID_PATTERN.test(id)) fail(`${at}.id`, `must be a site id such as site_... (got ${brief(id)})`);
-    if (!inShard(id, shard)) fail(`${at}.id`, `${id} belongs to shard ${formatShard({ index: shardOf(id, shard.count), count: shard.count })}, not ${doc.shard as string}`);
+    if (!inShard(id, shard))
+      fail(`${at}.id`, `${id} belongs to shard ${formatShard({ index: shardOf(id, shard.count), count: shard.count })}, not ${doc.shard as string}`);
     if (seen.has(id)) fail(`${at}.id`, `${id} is listed twice`);
     seen.add(id);
   });

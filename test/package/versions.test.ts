@@ -55,7 +55,7 @@ describe("check-versions", () => {
 
   it("keeps a workflow's CLI ref on the action's tag and refuses the unpublished package from the registry", () => {
     const file = path.join(dir, "examples/workflows/drift.yml");
-    writeFileSync(file, 'jobs:\n  a:\n    steps:\n      - run: npx --yes siteops@0 sites list\n      - run: npx --yes github:siteops/siteops#v1 sites list\n');
+    writeFileSync(file, "jobs:\n  a:\n    steps:\n      - run: npx --yes siteops@0 sites list\n      - run: npx --yes github:siteops/siteops#v1 sites list\n");
     const r = check();
     rmSync(file);
     expect(r.status).toBe(1);

@@ -1,16 +1,7 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
 import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
-import {
-  inShard,
-  shardMatrix,
-  shardOf,
-  ShardSpecError,
-  type Site,
-  type SiteCreateParams,
-  type SiteUpdateParams,
-  writeShardFiles,
-} from "../../../src/index.js";
+import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams, writeShardFiles } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { printObject, printStream } from "../../output/printer.js";
