@@ -123,9 +123,17 @@ function shardJob(url: string, shard: string, dir: string, feed: "list" | "file"
     }),
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ACTION], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // The step's failure line (`::error::`), printed when it fails: a failed step says why.
+    const child = spawn(process.execPath, [ACTION], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let errors = "";
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("::error")) errors += `${line}\n`;
+    });
     child.once("error", reject);
-    child.once("exit", (code) => resolve(code ?? 1));
+    child.once("close", (code) => {
+      if (code !== 0) process.stderr.write(`shard ${shard}: ${errors.split("\n")[0] || `exit ${code}`}\n`);
+      resolve(code ?? 1);
+    });
   });
 }
 
