@@ -9,6 +9,11 @@
 // (ceil(requests / LIMIT) - 1) x WINDOW: the emulator's windows are fixed, so each one's allowance can go at
 // its start and a run of a few windows can end below the rate floor. Short windows keep the two close.
 //
+// Two ways to feed the shard jobs (issue 28 item 5), FLEET_FEED (default "list,file"): `list`, each shard job
+// lists the whole fleet (`site: all`, `shard`); `file`, a matrix step first (`siteops sites matrix --shards N
+// --out DIR`, the CLI as a workflow runs it, its listing and time counted in the run) and each job reads its
+// shard file (`sites-file`), listing nothing.
+//
 // `npm run bench -- action-fleet`. Knobs (env): FLEET_SITES (default 1000), FLEET_SHARDS (default "4,16,64"),
 // FLEET_RATE (default 300/15: 20 requests/s per token, as 1200/60, in windows short enough for the default
 // run to span several), FLEET_CONCURRENCY (per shard, default 8). The issue's scale: FLEET_SITES=10000
@@ -26,9 +31,11 @@ const SITES = Number(process.env.FLEET_SITES ?? 1000);
 const SHARD_COUNTS = (process.env.FLEET_SHARDS ?? "4,16,64").split(",").map(Number);
 const [LIMIT, WINDOW_S] = (process.env.FLEET_RATE ?? "300/15").split("/").map(Number) as [number, number];
 const CONCURRENCY = Number(process.env.FLEET_CONCURRENCY ?? 8);
+const FEEDS = (process.env.FLEET_FEED ?? "list,file").split(",") as ("list" | "file")[];
 const PER_PAGE = 100; // the action lists the fleet 100 sites a page
 const root = path.resolve(import.meta.dirname, "..");
 const ACTION = path.join(root, "action/dist/index.js");
+const CLI = path.join(root, "bin/siteops.js");
 
 interface Emulator {
   url: string;
@@ -77,8 +84,22 @@ async function startEmulator(dir: string, seedFile: string, logFile: string): Pr
   };
 }
 
-/** One shard job: the bundled action as the runner starts it. Resolves with its exit code. */
-function shardJob(url: string, shard: string, dir: string): Promise<number> {
+/** The matrix step of the `file` feed: `siteops sites matrix --shards N --out DIR`, as a workflow runs it. */
+function matrixStep(url: string, shards: number, dir: string): Promise<number> {
+  const home = path.join(dir, "matrix-step");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_RUNTIME_DIR: home, SITEOPS_BASE_URL: url, SITEOPS_API_TOKEN: TOKEN };
+  return new Promise((resolve, reject) => {
+    const args = [CLI, "sites", "matrix", "--shards", String(shards), "--out", path.join(dir, "shards"), "--quiet"];
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+/** One shard job: the bundled action as the runner starts it, fed by the listing or by its shard file. Resolves
+ * with its exit code. */
+function shardJob(url: string, shard: string, dir: string, feed: "list" | "file"): Promise<number> {
   const jobDir = path.join(dir, `job-${shard.replace("/", "-of-")}`);
   mkdirSync(jobDir, { recursive: true });
   for (const f of ["output", "summary"]) writeFileSync(path.join(jobDir, f), "");
@@ -94,8 +115,7 @@ function shardJob(url: string, shard: string, dir: string): Promise<number> {
       command: "snapshot",
       "api-token": TOKEN,
       "base-url": url,
-      site: "all",
-      shard,
+      ...(feed === "list" ? { site: "all", shard } : { "sites-file": path.join(dir, "shards", `shard-${shard.replace("/", "-of-")}.json`) }),
       concurrency: String(CONCURRENCY),
       wait: "true",
       "timeout-minutes": "600",
@@ -103,14 +123,23 @@ function shardJob(url: string, shard: string, dir: string): Promise<number> {
     }),
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ACTION], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // The step's failure line (`::error::`), printed when it fails: a failed step says why.
+    const child = spawn(process.execPath, [ACTION], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let errors = "";
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("::error")) errors += `${line}\n`;
+    });
     child.once("error", reject);
-    child.once("exit", (code) => resolve(code ?? 1));
+    child.once("close", (code) => {
+      if (code !== 0) process.stderr.write(`shard ${shard}: ${errors.split("\n")[0] || `exit ${code}`}\n`);
+      resolve(code ?? 1);
+    });
   });
 }
 
 interface Figures {
   shards: number;
+  feed: "list" | "file";
   completed: number;
   duplicates: number;
   failedSteps: number;
@@ -120,15 +149,16 @@ interface Figures {
   wallMs: number;
 }
 
-async function fleetRun(shards: number, seedFile: string): Promise<Figures> {
-  const dir = mkdtempSync(path.join(tmpdir(), `siteops-bench-fleet-${shards}-`));
+async function fleetRun(shards: number, feed: "list" | "file", seedFile: string): Promise<Figures> {
+  const dir = mkdtempSync(path.join(tmpdir(), `siteops-bench-fleet-${shards}-${feed}-`));
   const logFile = path.join(dir, "emulator.log");
   const emu = await startEmulator(dir, seedFile, logFile);
   let wallMs: number;
   let codes: number[];
   try {
     const started = performance.now();
-    codes = await Promise.all(Array.from({ length: shards }, (_, i) => shardJob(emu.url, `${i + 1}/${shards}`, dir)));
+    const matrixCode = feed === "file" ? await matrixStep(emu.url, shards, dir) : 0;
+    codes = [matrixCode, ...(await Promise.all(Array.from({ length: shards }, (_, i) => shardJob(emu.url, `${i + 1}/${shards}`, dir, feed))))];
     wallMs = performance.now() - started;
   } finally {
     await emu.stop();
@@ -149,7 +179,7 @@ async function fleetRun(shards: number, seedFile: string): Promise<Figures> {
     else answered++;
   }
   rmSync(dir, { recursive: true, force: true });
-  return { shards, completed, duplicates, failedSteps: codes.filter((c) => c !== 0).length, answered, refused, listPages, wallMs };
+  return { shards, feed, completed, duplicates, failedSteps: codes.filter((c) => c !== 0).length, answered, refused, listPages, wallMs };
 }
 
 const seedDir = mkdtempSync(path.join(tmpdir(), "siteops-bench-fleet-seed-"));
@@ -161,24 +191,27 @@ writeSeed(
 
 const rate = LIMIT / WINDOW_S;
 console.log(`${SITES} sites, --rate-limit ${LIMIT}/${WINDOW_S} (${rate} requests/s per token), ${CONCURRENCY} sites at a time per shard.`);
-console.log(`Requests needed: 2 per site (create, one poll: --step-seconds 0) + each shard lists the fleet (${Math.ceil(SITES / PER_PAGE)} pages).\n`);
 console.log(
-  "| shards | snapshots completed | duplicates | failed steps | requests answered | list pages sent | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |",
+  `Requests needed: 2 per site (create, one poll: --step-seconds 0) + the listing (${Math.ceil(SITES / PER_PAGE)} pages): by each shard (feed list) or once by the matrix step (feed file).\n`,
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log(
+  "| shards | feed | snapshots completed | duplicates | failed steps | requests answered | list pages sent | 429 answers | rate floor (s) | window floor (s) | wall (s) | vs rate floor |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 let bad = false;
 try {
-  for (const shards of SHARD_COUNTS) {
-    const f = await fleetRun(shards, seedFile);
-    // The floor: every answered request (the 429s are not needed) at the allowed rate.
-    const floorS = f.answered / rate;
-    const windowFloorS = (Math.ceil(f.answered / LIMIT) - 1) * WINDOW_S;
-    const wallS = f.wallMs / 1000;
-    console.log(
-      `| ${shards} | ${f.completed} of ${SITES} | ${f.duplicates} | ${f.failedSteps} | ${f.answered} | ${f.listPages} | ${f.refused} | ${floorS.toFixed(1)} | ${windowFloorS} | ${wallS.toFixed(1)} | ${(wallS / floorS).toFixed(2)}x |`,
-    );
-    if (f.completed !== SITES || f.duplicates !== 0 || f.failedSteps !== 0) bad = true;
-  }
+  for (const shards of SHARD_COUNTS)
+    for (const feed of FEEDS) {
+      const f = await fleetRun(shards, feed, seedFile);
+      // The floor: every answered request (the 429s are not needed) at the allowed rate.
+      const floorS = f.answered / rate;
+      const windowFloorS = (Math.ceil(f.answered / LIMIT) - 1) * WINDOW_S;
+      const wallS = f.wallMs / 1000;
+      console.log(
+        `| ${shards} | ${feed} | ${f.completed} of ${SITES} | ${f.duplicates} | ${f.failedSteps} | ${f.answered} | ${f.listPages} | ${f.refused} | ${floorS.toFixed(1)} | ${windowFloorS} | ${wallS.toFixed(1)} | ${(wallS / floorS).toFixed(2)}x |`,
+      );
+      if (f.completed !== SITES || f.duplicates !== 0 || f.failedSteps !== 0) bad = true;
+    }
 } finally {
   rmSync(seedDir, { recursive: true, force: true });
 }

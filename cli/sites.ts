@@ -1,11 +1,15 @@
-// Turning --site (id or exact name, repeatable) or --all [--status S] [--shard I/N] into sites. A name that
-// matches no site, or several, is a UsageError (exit 2) before anything is changed.
+// Turning --site (id or exact name, repeatable), --all [--status S] [--shard I/N] or --sites-from FILE (a shard
+// file of `siteops sites matrix --out`, read without listing the fleet) into sites. A name that matches no site,
+// or several, or a bad shard file, is a UsageError (exit 2) before anything is changed.
 
 import {
   listAllSites,
   parseShard,
+  readShardFile,
   selectSites as coreSelectSites,
   selectSite,
+  ShardFileError,
+  type ShardSites,
   ShardSpecError,
   type Site,
   siteIdOf as coreSiteIdOf,
@@ -18,16 +22,18 @@ import { UsageError } from "./exit-codes.js";
 
 export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const;
 
-/** The selection of the core's selectSites (site ids, exact names, all, status, shard); its SiteSelectionError
- * is a usage error (exit 2: exit-codes.ts). */
-export type { SiteSelection };
-
 /** Every site of the account, oldest first. */
 export function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {
   return listAllSites(client, { signal });
 }
 
-export function selectSites(client: SiteOps, selection: SiteSelection, signal?: AbortSignal): Promise<Site[]> {
+/** A selection from flags: the core's selectSites' (site ids, exact names, all, status, shard; its
+ * SiteSelectionError is a usage error, exit 2: exit-codes.ts), or the sites of a shard file (--sites-from),
+ * read and checked already. */
+export type CliSelection = SiteSelection & { fromFile?: ShardSites };
+
+export function selectSites(client: SiteOps, selection: CliSelection, signal?: AbortSignal): Promise<Site[]> {
+  if (selection.fromFile) return Promise.resolve(selection.fromFile.sites);
   return coreSelectSites(client, selection, { signal });
 }
 
@@ -73,17 +79,39 @@ export const SELECTION_FLAGS: FlagSpec[] = [
     description: "with --all: only sites in this state (healthy, degraded, down, maintenance, unknown)",
   },
   { name: "shard", type: "string", value: "I/N", description: "with --all: only the sites of shard I of N (siteops sites matrix)" },
+  {
+    name: "sites-from",
+    type: "string",
+    value: "FILE",
+    description: "the sites of a shard file written by siteops sites matrix --out, without listing the fleet",
+  },
 ];
 
-/** The sites flags select; a UsageError when neither or both of --site and --all are given. */
-export function selectionOf(parsed: Parsed): SiteSelection & { refs: readonly string[]; all: boolean } {
+/** The sites flags select; a UsageError when neither or several of --site, --all and --sites-from are given,
+ * or when the shard file of --sites-from is not one (read here, before any request). */
+export function selectionOf(parsed: Parsed): CliSelection & { refs: readonly string[]; all: boolean } {
   const refs = flagList(parsed, "site");
   const all = flagBool(parsed, "all") === true;
   const statuses = statusFlag(flagList(parsed, "status"));
   const shard = shardFlag(flagString(parsed, "shard"));
+  const sitesFrom = flagString(parsed, "sites-from");
+  if (sitesFrom !== undefined) {
+    if (all || refs.length || statuses.length || shard)
+      throw new UsageError("--sites-from names the sites already (one shard of the fleet): give it without --site, --all, --status or --shard");
+    return { refs: [], all: false, fromFile: shardFileOf(sitesFrom) };
+  }
   if (all && refs.length) throw new UsageError("give --site or --all, not both");
-  if (!all && !refs.length) throw new UsageError("which sites? give --site ID|NAME (repeatable) or --all");
+  if (!all && !refs.length) throw new UsageError("which sites? give --site ID|NAME (repeatable), --all or --sites-from FILE");
   if (!all && statuses.length) throw new UsageError("--status selects among --all; with --site the sites are named already");
   if (!all && shard) throw new UsageError("--shard selects among --all; with --site the sites are named already");
   return { refs, all, statuses, shard };
+}
+
+function shardFileOf(file: string): ShardSites {
+  try {
+    return readShardFile(file);
+  } catch (err) {
+    if (err instanceof ShardFileError) throw new UsageError(`--sites-from ${err.message}`);
+    throw err;
+  }
 }

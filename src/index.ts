@@ -73,6 +73,19 @@ export {
   type SiteSnapshotResult,
   type SnapshotRequestRecord,
 } from "./operations/fleet-snapshot.js";
+export {
+  MATRIX_FILE_NAME,
+  parseShardFile,
+  readShardFile,
+  SHARD_FILE_FORMAT,
+  ShardFileError,
+  shardFileName,
+  shardFiles,
+  writeShardFiles,
+  type ShardFile,
+  type ShardMatrixEntry,
+  type ShardSites,
+} from "./operations/shard-files.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {
   applyRetention,

@@ -2,6 +2,7 @@
 // one-line problem naming the input and returns a fallback, so inputs.ts can report every problem at once.
 
 import { statSync } from "node:fs";
+import { readShardFile, ShardFileError, type ShardSites } from "../../src/index.js";
 
 const VERSION = /^\d+\.\d+$/;
 
@@ -69,6 +70,19 @@ export function checkFile(file: string, problems: string[]): void {
     if (!statSync(file).isFile()) problems.push(`'upload-file' ${quote(file)} is not a file`);
   } catch {
     problems.push(`'upload-file' ${quote(file)} does not exist (relative paths start at the workspace)`);
+  }
+}
+
+/** The shard file of `sites-file` (written by `siteops sites matrix --out`), read and checked by the core. */
+export function parseSitesFile(file: string, problems: string[]): ShardSites | undefined {
+  try {
+    return readShardFile(file);
+  } catch (err) {
+    if (!(err instanceof ShardFileError)) throw err;
+    problems.push(
+      `'sites-file' ${err.message}${err.field === undefined && /no such file/.test(err.message) ? " (relative paths start at the workspace)" : ""}`,
+    );
+    return undefined;
   }
 }
 

@@ -1,8 +1,8 @@
 // The action's inputs, read once and checked into one typed object. Every problem found is reported at once,
 // in one line naming the input, before anything talks to the service.
 
-import { parseShard, type Shard, ShardSpecError } from "../../src/index.js";
-import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
+import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/index.js";
+import { checkFile, parseBaseUrl, parseSitesFile, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
 type Command = (typeof COMMANDS)[number];
@@ -38,8 +38,11 @@ export interface SnapshotInputs extends CommonInputs {
   description: string | undefined;
   uploadFile: string | undefined;
   concurrency: number;
-  /** From `shard` ("3/16", with `site: all`): only the sites of this shard (src/shards.ts). */
+  /** From `shard` ("3/16", with `site: all`), or the shard of `sites-file`: only the sites of this shard (src/shards.ts). */
   shard: Shard | undefined;
+  /** From `sites-file`: one shard's sites as the matrix step listed them (src/operations/shard-files.ts); the
+   * fleet is then not listed again. */
+  fromFile: ShardSites | undefined;
 }
 
 export interface UpgradeInputs extends CommonInputs {
@@ -88,6 +91,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   "upload-file": ["snapshot"],
   concurrency: ["snapshot"],
   shard: ["snapshot"],
+  "sites-file": ["snapshot"],
   "wp-version": ["upgrade"],
   "php-version": ["upgrade"],
   "require-approval": ["upgrade"],
@@ -144,10 +148,14 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
 
   let inputs: ActionInputs | undefined;
   if (command === "snapshot") {
-    const sites = parseSiteSelection(siteRaw, problems);
+    const sitesFile = get("sites-file");
+    const fromFile = sitesFile === undefined ? undefined : parseSitesFile(sitesFile, problems);
+    if (sitesFile !== undefined && siteRaw) problems.push("'sites-file' names the sites already (one shard of the fleet): give it without 'site'");
+    const sites = sitesFile === undefined ? parseSiteSelection(siteRaw, problems) : { all: false as const, refs: [] };
     const uploadFile = get("upload-file");
     if (uploadFile !== undefined) checkFile(uploadFile, problems);
-    if (uploadFile !== undefined && sites && (sites.all || sites.refs.length !== 1)) {
+    if (uploadFile !== undefined && sitesFile !== undefined) problems.push("'upload-file' needs exactly one site, not 'sites-file'");
+    else if (uploadFile !== undefined && sites && (sites.all || sites.refs.length !== 1)) {
       problems.push("'upload-file' needs exactly one site: the same data cannot be the snapshot of several sites");
     }
     const concurrency = parseNumber("concurrency", get("concurrency"), DEFAULT_CONCURRENCY, problems, {
@@ -156,7 +164,11 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
       integer: true,
       what: `a whole number from 1 to ${MAX_CONCURRENCY}`,
     });
-    const shard = parseShardInput(get("shard"), sites, problems);
+    let shard = parseShardInput(get("shard"), sitesFile === undefined ? sites : { all: true }, problems);
+    if (fromFile && shard && formatShard(shard) !== formatShard(fromFile.shard)) {
+      problems.push(`'shard' ${formatShard(shard)} disagrees with 'sites-file', which holds shard ${formatShard(fromFile.shard)}`);
+    }
+    shard = fromFile?.shard ?? shard;
     const description = get("description");
     if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
     inputs = {
@@ -167,6 +179,7 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
       uploadFile,
       concurrency: concurrency ?? DEFAULT_CONCURRENCY,
       shard,
+      fromFile,
     };
   } else if (command === "upgrade") {
     const site = parseSingleSite(siteRaw, command, problems);

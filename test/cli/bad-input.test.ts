@@ -31,7 +31,7 @@ describe("bad input", () => {
       ["snapshot", "create", "--site", "Blog", "--concurency", "4"],
       /^error: unknown flag --concurency for siteops snapshots create \(did you mean --concurrency\?\)/,
     ],
-    ["missing --site", ["snapshot", "create"], /^error: which sites\? give --site ID\|NAME \(repeatable\) or --all$/],
+    ["missing --site", ["snapshot", "create"], /^error: which sites\? give --site ID\|NAME \(repeatable\), --all or --sites-from FILE$/],
     [
       "a bad duration",
       ["snapshot", "prune", "--all", "--keep-last", "3", "--older-than", "3x"],

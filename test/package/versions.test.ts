@@ -36,19 +36,30 @@ describe("check-versions", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("package-lock.json says");
     expect(r.stderr).toMatch(/README\.md says siteops-\d+\.\d+\.\d+\.tgz where package.json's 2\.3\.0 means siteops-2\.3\.0\.tgz/);
-    expect(r.stderr).toContain("examples/workflows/nightly-snapshots.yml says v1 where package.json's 2.3.0 means v2");
+    expect(r.stderr).toContain("examples/workflows/nightly-snapshots.yml says v0 where package.json's 2.3.0 means v2");
     expect(r.stderr).toContain("examples/cdktn/README.md says");
 
     bump("package-lock.json", "2.3.0");
     expect(check("--write").status).toBe(0);
     expect(check().status).toBe(0);
     expect(r.stderr).toContain("docs/install.md says");
-    expect(r.stderr).toContain("action/README.md says v1");
+    expect(r.stderr).toContain("action/README.md says v0");
     expect(readFileSync(path.join(dir, "docs/install.md"), "utf8")).toContain("npm i siteops-2.3.0.tgz cdktn@^0.24");
     expect(readFileSync(path.join(dir, "action/README.md"), "utf8")).toContain("siteops/siteops/action@v2");
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     expect(readme).toContain("npm i ../siteops/siteops-2.3.0.tgz");
     expect(readme).toContain("siteops/siteops/action@v2");
     expect(readme).not.toMatch(/siteops-0\.\d+\.\d+\.tgz/);
+    expect(readFileSync(path.join(dir, "examples/workflows/nightly-fleet.yml"), "utf8")).toContain("npx --yes github:siteops/siteops#v2 sites matrix");
+  });
+
+  it("keeps a workflow's CLI ref on the action's tag and refuses the unpublished package from the registry", () => {
+    const file = path.join(dir, "examples/workflows/drift.yml");
+    writeFileSync(file, "jobs:\n  a:\n    steps:\n      - run: npx --yes siteops@0 sites list\n      - run: npx --yes github:siteops/siteops#v1 sites list\n");
+    const r = check();
+    rmSync(file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("examples/workflows/drift.yml runs npx --yes siteops@0, but siteops is not on npm (404)");
+    expect(r.stderr).toContain("examples/workflows/drift.yml says v1 where package.json's 2.3.0 means v2");
   });
 });

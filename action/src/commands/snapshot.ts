@@ -17,14 +17,16 @@ import { snapshotTracker } from "./progress.js";
 const LISTED_FAILURES = 5;
 
 export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
-  const fleet = await selectSites(client, inputs.sites, { signal });
+  // A shard file (`sites-file`) holds the shard's sites already: no listing of the fleet.
+  const fleet = inputs.fromFile ? inputs.fromFile.sites : await selectSites(client, inputs.sites, { signal });
+  const fleetSize = inputs.fromFile?.fleetSize ?? fleet.length;
   const shard = inputs.shard;
   const sites = shard ? fleet.filter((s) => inShard(s.id, shard)) : fleet;
   const shardName = shard ? `shard ${formatShard(shard)}` : undefined;
   const description = inputs.description ?? defaultDescription(run);
   const trigger = snapshotTrigger(run);
   if (sites.length === 0) {
-    const why = fleet.length === 0 ? "The account has no sites." : `No site of the ${fleet.length} is in ${shardName}.`;
+    const why = fleetSize === 0 ? "The account has no sites." : `No site of the ${fleetSize} is in ${shardName}.`;
     log.warning(`${why} There is nothing to snapshot.`);
     snapshotSummary([], run, why, shard);
     return { outputs: outputs([], "", shard) };
@@ -33,7 +35,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
   log.info(
     single
       ? `Snapshot of ${sites[0]!.name} (${sites[0]!.id})${inputs.uploadFile ? ` from ${inputs.uploadFile}` : ""}`
-      : `Snapshots of ${sites.length} sites${shard ? ` (${shardName} of ${fleet.length})` : ""}, ${Math.min(inputs.concurrency, sites.length)} at a time`,
+      : `Snapshots of ${sites.length} sites${shard ? ` (${shardName} of ${fleetSize})` : ""}, ${Math.min(inputs.concurrency, sites.length)} at a time`,
   );
 
   const trackers = new Map<string, ReturnType<typeof snapshotTracker>>();

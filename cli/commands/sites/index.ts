@@ -1,16 +1,16 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
 import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
-import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams } from "../../../src/index.js";
+import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams, writeShardFiles } from "../../../src/index.js";
 import type { Context } from "../../context.js";
-import { EXIT, UsageError } from "../../exit-codes.js";
+import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { printObject, printStream } from "../../output/printer.js";
 import { clean, safeJson } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { paintCell, type Column } from "../../output/table.js";
 import { confirm } from "../../prompt.js";
 import { defineCommand } from "../../runner.js";
-import { resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../../sites.js";
+import { listSites, resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 
 export const SITE_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const;
@@ -164,24 +164,41 @@ const matrix: LeafSpec = {
   description:
     'Prints {"include":[{"shard":"1/N"},...]} for `strategy.matrix` (fromJSON); each job then runs on its shard,\n' +
     "e.g. siteops snapshot create --all --shard ${{ matrix.shard }}. A site's shard derives from its id, so it\n" +
-    "stays in its shard as the fleet changes. At most 256 shards (GitHub's limit of jobs per matrix).",
+    "stays in its shard as the fleet changes. At most 256 shards (GitHub's limit of jobs per matrix).\n" +
+    "With --out DIR it lists the fleet once and writes each shard's sites to DIR/shard-I-of-N.json, beside\n" +
+    "DIR/matrix.json, and each matrix entry names its file (sites_file): a shard job given\n" +
+    "--sites-from DIR/shard-I-of-N.json (the action: sites-file) then makes no listing of its own.",
   flags: [
     { name: "shards", type: "string", value: "N", description: "number of shards, 1 to 256" },
     { name: "with-ids", type: "boolean", description: "also list each shard's site ids (reads the fleet)" },
+    { name: "out", type: "string", value: "DIR", description: "write matrix.json and one shard file per shard into DIR (reads the fleet once)" },
   ],
-  examples: ['echo "matrix=$(siteops sites matrix --shards 16)" >> "$GITHUB_OUTPUT"'],
+  examples: [
+    'echo "matrix=$(siteops sites matrix --shards 16)" >> "$GITHUB_OUTPUT"',
+    'echo "matrix=$(siteops sites matrix --shards 16 --out shards)" >> "$GITHUB_OUTPUT"',
+  ],
   async run(ctx, parsed) {
     const raw = flagString(parsed, "shards");
     if (raw === undefined) throw new UsageError("--shards N is required");
     const count = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    let value: { include: { shard: string; site_ids?: string[] }[] };
+    const out = flagString(parsed, "out");
+    if (out !== undefined && flagBool(parsed, "with-ids")) throw new UsageError("give --with-ids or --out DIR, not both (the shard files hold the sites)");
+    let value: { include: { shard: string; site_ids?: string[]; sites_file?: string }[] };
     try {
       value = shardMatrix(count);
     } catch (err) {
       if (err instanceof ShardSpecError) throw new UsageError(`--shards: ${err.message.replace(/^shard count /, "")} (got ${JSON.stringify(raw)})`);
       throw err;
     }
-    if (flagBool(parsed, "with-ids")) {
+    if (out !== undefined) {
+      const fleet = await listSites(await ctx.client(), ctx.signal);
+      try {
+        value = writeShardFiles(out, fleet, count);
+      } catch (err) {
+        throw new CliError(`cannot write the shard files into ${out}: ${(err as Error).message}`, EXIT.FAILED);
+      }
+      if (!ctx.quiet) ctx.stderr.write(`wrote ${count} shard files of ${fleet.length} sites and matrix.json into ${out}\n`);
+    } else if (flagBool(parsed, "with-ids")) {
       const client = await ctx.client();
       const ids: string[][] = value.include.map(() => []);
       for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) ids[shardOf(site.id, count) - 1]!.push(site.id);
