@@ -1,7 +1,7 @@
 // scripts/check-versions.mjs: package.json's version is the one version number; a bump that leaves the README's
 // tarball name, the action's tag or the lock file behind fails CI, and --write brings them along.
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./helpers.js";
