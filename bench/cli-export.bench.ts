@@ -100,17 +100,21 @@ try {
   load.push(loadavg()[0]!);
 
   const objects = SITES + WEBHOOKS;
-  const ms = (xs: { ms: number }[]) => spread(
-    xs.map((x) => x.ms),
-    1000,
-  );
-  const wall = (xs: Run[]) => spread(
-    xs.map((x) => x.wallMs),
-    1000,
-  );
+  const ms = (xs: { ms: number }[]) =>
+    spread(
+      xs.map((x) => x.ms),
+      1000,
+    );
+  const wall = (xs: Run[]) =>
+    spread(
+      xs.map((x) => x.wallMs),
+      1000,
+    );
   const ratio = (a: number[], b: number[]) => `${spread(a.map((x, i) => x / b[i]!))}x`;
   console.log(`siteops export terraform at ${SITES} sites and ${WEBHOOKS} webhook endpoints: ${ROUNDS} rounds interleaved, median (min-max).`);
-  console.log(`Load average (1 min) at start, after the exports, after the plans: ${load.map((l) => l.toFixed(2)).join(", ")} (2 cores, shared with other work).\n`);
+  console.log(
+    `Load average (1 min) at start, after the exports, after the plans: ${load.map((l) => l.toFixed(2)).join(", ")} (2 cores, shared with other work).\n`,
+  );
   console.log(
     table(
       ["run", "wall s", "baseline", "baseline wall s", "ratio", "API requests", "baseline requests"],

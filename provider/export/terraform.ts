@@ -6,7 +6,6 @@
 import { ATTRIBUTES, describeCounts, type Entry, type FleetEntries, type Value } from "./fleet.js";
 
 export type ExportForm = "map" | "blocks";
-export const EXPORT_FORMS: readonly ExportForm[] = ["map", "blocks"];
 
 /** `$${` and `%%{` for `${` and `%{`: Terraform reads every string (HCL, and JSON syntax too) as a template. */
 export function escapeTemplate(text: string): string {

@@ -9,10 +9,13 @@ import { EXIT } from "../../exit-codes.js";
 import { defineCommand } from "../../runner.js";
 import { shardFlag } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
-import { renderCdktn } from "../../../provider/export/cdktn.js";
-import { describeCounts, fleetEntries, readFleet, type FleetEntries } from "../../../provider/export/fleet.js";
-import { EXPORT_FORMS, renderTerraform, type ExportForm } from "../../../provider/export/terraform.js";
+import type { FleetEntries } from "../../../provider/export/fleet.js";
+import type { ExportForm } from "../../../provider/export/terraform.js";
 import { resolveOut, writeOut } from "./out-file.js";
+
+// The renderers are imported when a command runs, not with the declarations (help, completion, the generated
+// reference load those alone).
+const FORMS: readonly ExportForm[] = ["map", "blocks"];
 
 const COMMON_FLAGS: FlagSpec[] = [
   {
@@ -38,6 +41,7 @@ async function exportFleet(
   const force = flagBool(parsed, "force") === true;
   const file = out === undefined ? undefined : resolveOut(out, defaultName, force);
   const client: SiteOps = await ctx.client();
+  const { describeCounts, fleetEntries, readFleet } = await import("../../../provider/export/fleet.js");
   const entries = fleetEntries(await readFleet(client, { ...(shard ? { shard } : {}), signal: ctx.signal }));
   const scope = shard ? `shard ${formatShard(shard)}` : undefined;
   const text = render(entries, scope);
@@ -61,7 +65,7 @@ const terraform: LeafSpec = {
       name: "form",
       type: "string",
       value: "FORM",
-      choices: EXPORT_FORMS,
+      choices: FORMS,
       description: "map (for_each over a locals map, the default) or blocks (one block per object)",
     },
     { name: "with-provider", type: "boolean", description: "also write required_providers and an empty provider block (for a new configuration)" },
@@ -73,6 +77,7 @@ const terraform: LeafSpec = {
   async run(ctx, parsed) {
     const form = (flagString(parsed, "form") ?? "map") as ExportForm;
     const withProvider = flagBool(parsed, "with-provider") === true;
+    const { renderTerraform } = await import("../../../provider/export/terraform.js");
     return exportFleet(
       ctx,
       parsed,
@@ -92,6 +97,7 @@ const cdktn: LeafSpec = {
   flags: COMMON_FLAGS,
   examples: ["siteops export cdktn --out main.ts && npx tsx main.ts && cd cdktf.out/stacks/siteops && terraform init && terraform plan"],
   async run(ctx, parsed) {
+    const { renderCdktn } = await import("../../../provider/export/cdktn.js");
     return exportFleet(
       ctx,
       parsed,
