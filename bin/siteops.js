@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Installed entry point (CommonJS: bin/package.json): loads the bundled CLI, dist/cli/siteops.cjs, built by
 // `npm run build`. Start-up is most of a short command's time, and compiling the bundle is a good part of it,
-// so V8's compiled code is cached between runs: Node >= 22.1 does it itself (module.enableCompileCache, in
-// NODE_COMPILE_CACHE or the temp dir); on Node 20 this file keeps it in $XDG_CACHE_HOME/siteops (default
-// ~/.cache/siteops), written after a run so that it holds the functions the run compiled. V8 checks the cache
+// so V8's compiled code is cached between runs: Node >= 22.1 does it itself (module.enableCompileCache) in
+// $XDG_CACHE_HOME/siteops/compile-cache (default ~/.cache/...), owner-only and used only when it is this user's
+// own directory (never Node's default, a shared temp dir where another user could plant compiled code); on
+// Node 20 this file keeps it in $XDG_CACHE_HOME/siteops, written after a run so that it holds the functions the run compiled. V8 checks the cache
 // against the source and rejects a stale one, which is then rewritten. SITEOPS_NO_COMPILE_CACHE=1 turns it off.
 "use strict";
 const fs = require("node:fs");
@@ -18,6 +19,23 @@ function missing() {
   process.exit(1);
 }
 
+function cacheHome() {
+  const xdg = process.env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(require("node:os").homedir(), ".cache"), "siteops");
+}
+
+/** Node >= 22.1: the compile cache in a directory of this user's that no one else can write to, else none. */
+function enableOwnCompileCache() {
+  const dir = path.join(cacheHome(), "compile-cache");
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0) Module.enableCompileCache(dir);
+  } catch {
+    // no home, or a read-only one: run without the cache
+  }
+}
+
 /** Node 20: the bundle compiled through vm.Script with cached data. */
 function loadWithCache() {
   const vm = require("node:vm");
@@ -27,9 +45,7 @@ function loadWithCache() {
   } catch {
     missing();
   }
-  const home =
-    process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
-  const cacheFile = path.join(home, "siteops", `cli-${process.versions.v8}-${process.arch}.cache`);
+  const cacheFile = path.join(cacheHome(), `cli-${process.versions.v8}-${process.arch}.cache`);
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -54,7 +70,7 @@ function loadWithCache() {
 }
 
 let loaded;
-if (useCache && typeof Module.enableCompileCache === "function") Module.enableCompileCache();
+if (useCache && typeof Module.enableCompileCache === "function") enableOwnCompileCache();
 else if (useCache) loaded = loadWithCache();
 if (!loaded) {
   try {
