@@ -25,6 +25,9 @@ siteops() { command "$SITEOPS_BIN" "$@"; } # command: the program, never this fu
 
 REPORTS="${SITEOPS_REPORT_DIR:-/var/log/siteops}"
 mkdir -p "$REPORTS"
+# The job's state (what a rerun adopts) lives in XDG_STATE_HOME, else ~/.local/state; with neither (an
+# environment emptier than cron's, which sets HOME), beside the reports.
+if [ -z "${XDG_STATE_HOME:-}" ] && [ -z "${HOME:-}" ]; then export XDG_STATE_HOME="$REPORTS/state"; fi
 
 siteops snapshot create --all --trigger scheduled \
   --concurrency "${SITEOPS_CONCURRENCY:-8}" --timeout "${SITEOPS_TIMEOUT:-2h}" \

@@ -105,7 +105,7 @@ describe("snapshot create: success", () => {
     const metricsFile = file("create.prom");
     const report = file("create.json");
     const r = await runCli(
-      ["snapshot", "create", "--all", "--ping", ping.url, "--notify", notify.url, "--notify-on", "always", "--metrics-file", metricsFile, "--report", report],
+      ["snapshot", "create", "--window", "0", "--all", "--ping", ping.url, "--notify", notify.url, "--notify-on", "always", "--metrics-file", metricsFile, "--report", report],
       { env: bed.env },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -142,7 +142,7 @@ describe("snapshot create: success", () => {
 
   it.skipIf(noPromtool)("promtool accepts the metrics of a run, and the example alert rules (check and unit tests)", async () => {
     const metricsFile = file("create.prom");
-    await runCli(["snapshot", "create", "--site", "Blog", "--no-wait", "--metrics-file", metricsFile], { env: bed.env });
+    await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--metrics-file", metricsFile], { env: bed.env });
     const check = promtool(["check", "metrics"], readFileSync(metricsFile, "utf8"));
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
     expect(check.stdout + check.stderr).toBe("");
@@ -161,7 +161,7 @@ describe("snapshot create: failure", () => {
     expect(before).toBeGreaterThan(0);
     const ping = await receiver();
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--all", "--quiet", "--ping", ping.url, "--notify", notify.url, "--metrics-file", metricsFile], {
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--quiet", "--ping", ping.url, "--notify", notify.url, "--metrics-file", metricsFile], {
       env: bed.env,
     });
     await bed.emu.control("DELETE", "faults");
@@ -184,7 +184,7 @@ describe("snapshot create: failure", () => {
   it("--notify-format slack posts a message with the counts, the failed site and its error, and the duration", async () => {
     await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${shop.id}/snapshots`, status: 500 }] });
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--all", "--quiet", "--job-name", "nightly", "--notify", notify.url, "--notify-format", "slack"], {
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--quiet", "--job-name", "nightly", "--notify", notify.url, "--notify-format", "slack"], {
       env: bed.env,
     });
     await bed.emu.control("DELETE", "faults");
@@ -201,7 +201,7 @@ describe("snapshot create: failure", () => {
 
   it("a clean run with --notify-on failure posts nothing", async () => {
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--site", "Blog", "--no-wait", "--notify", notify.url], { env: bed.env });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--notify", notify.url], { env: bed.env });
     expect(r.code).toBe(0);
     expect(notify.got).toEqual([]);
   });
@@ -212,7 +212,7 @@ describe("runs that do not finish", () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
       const ping = await receiver();
-      const r = await runCli(["snapshot", "create", "--site", "Blog", "--timeout", "1s", "--ping", ping.url], {
+      const r = await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--timeout", "1s", "--ping", ping.url], {
         env: { ...bed.env, SITEOPS_BASE_URL: slow.url },
       });
       expect(r.code).toBe(4);
@@ -230,7 +230,7 @@ describe("runs that do not finish", () => {
     try {
       const ping = await receiver();
       const env = { ...bed.env, SITEOPS_BASE_URL: slow.url, SITEOPS_PING_URL: ping.url };
-      const args = ["snapshot", "create", "--all", "--lock", file("signals.lock"), "--ping", ping.url];
+      const args = ["snapshot", "create", "--window", "0", "--all", "--lock", file("signals.lock"), "--ping", ping.url];
       const first = startCli(args, { env });
       await first.waitFor(/Shop: snapshot snap_\w+ created/);
       const second = await runCli(args, { env });
@@ -249,7 +249,7 @@ describe("runs that do not finish", () => {
   it("credentials refused before any site (exit 3): URL/fail with the error, and the notification", async () => {
     const ping = await receiver();
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--all"], {
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all"], {
       env: { ...bed.env, SITEOPS_API_TOKEN: "sot_notAValidToken000000001", SITEOPS_PING_URL: ping.url, SITEOPS_NOTIFY_URL: notify.url },
     });
     expect(r.code).toBe(3);
@@ -262,14 +262,14 @@ describe("runs that do not finish", () => {
 describe("delivery", () => {
   it("a receiver answering 500 then 200 gets the ping again; one that is down, or answers 404, changes no exit code", async () => {
     const flaky = await receiver([500]);
-    const r = await runCli(["snapshot", "create", "--site", "Blog", "--no-wait", "--ping", flaky.url], { env: bed.env });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--ping", flaky.url], { env: bed.env });
     expect(r.code).toBe(0);
     expect(paths(flaky)).toEqual(["URL/start", "URL/start", "URL"]);
     expect(r.stderr).not.toMatch(/failed/);
 
     const dead = await deadUrl();
     const gone = await receiver([404]);
-    const down = await runCli(["snapshot", "create", "--site", "Blog", "--no-wait", "--ping", dead, "--notify", gone.url, "--notify-on", "always"], {
+    const down = await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--ping", dead, "--notify", gone.url, "--notify-on", "always"], {
       env: bed.env,
     });
     expect(down.code).toBe(0);
@@ -325,13 +325,13 @@ describe("bad input: exit 2 before anything runs, the URL never repeated", () =>
     [["--metrics-file", "metrics.txt"], "error: --metrics-file metrics.txt: must end in .prom (node_exporter's textfile collector reads only *.prom)"],
     [["--job-name", "a b"], "error: --job-name must be 1 to 100 letters, digits or _ . : / - (it is a Prometheus label value)"],
   ])("%j", async (flags, message) => {
-    const r = await runCli(["snapshot", "create", "--all", ...flags], { env: bed.env });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all", ...flags], { env: bed.env });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(message);
   });
 
   it("SITEOPS_PING_URL that is not a URL names the variable, not its value", async () => {
-    const r = await runCli(["snapshot", "create", "--all"], { env: { ...bed.env, SITEOPS_PING_URL: "hc-ping.com/secret-key-0001" } });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all"], { env: { ...bed.env, SITEOPS_PING_URL: "hc-ping.com/secret-key-0001" } });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe("error: SITEOPS_PING_URL is not a URL (expected http:// or https://...)");
   });
@@ -341,7 +341,7 @@ describe("bad input: exit 2 before anything runs, the URL never repeated", () =>
     writeFileSync(target, "keep\n");
     const link = file("linked.prom");
     symlinkSync(target, link);
-    const r = await runCli(["snapshot", "create", "--all", "--metrics-file", link], { env: bed.env });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--metrics-file", link], { env: bed.env });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`error: --metrics-file ${link}: is a symbolic link (siteops replaces only a regular file)`);
     expect(readFileSync(target, "utf8")).toBe("keep\n");

@@ -35,7 +35,7 @@ describe("on a terminal", () => {
   });
 
   it("snapshot create --all shows live progress per running site, then a summary table", async () => {
-    const r = await runInTerminal(["snapshot", "create", "--all", "--concurrency", "3"], bed.env);
+    const r = await runInTerminal(["snapshot", "create", "--window", "0", "--all", "--concurrency", "3"], bed.env);
     expect(r.code, r.stdout).toBe(0);
     const out = r.stdout;
     expect(out).toContain(`${ESC}[?25l`); // cursor hidden while the block is redrawn ...
@@ -72,7 +72,7 @@ describe("on a terminal", () => {
 
 describe("not on a terminal", () => {
   it("snapshot create --all prints no escape codes, one timestamped line per event", async () => {
-    const r = await runCli(["snapshot", "create", "--all", "--concurrency", "3"], { env: bed.env });
+    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--concurrency", "3"], { env: bed.env });
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(ESC);
     const lines = r.stderr.trim().split("\n");
