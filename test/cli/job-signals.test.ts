@@ -105,7 +105,23 @@ describe("snapshot create: success", () => {
     const metricsFile = file("create.prom");
     const report = file("create.json");
     const r = await runCli(
-      ["snapshot", "create", "--window", "0", "--all", "--ping", ping.url, "--notify", notify.url, "--notify-on", "always", "--metrics-file", metricsFile, "--report", report],
+      [
+        "snapshot",
+        "create",
+        "--window",
+        "0",
+        "--all",
+        "--ping",
+        ping.url,
+        "--notify",
+        notify.url,
+        "--notify-on",
+        "always",
+        "--metrics-file",
+        metricsFile,
+        "--report",
+        report,
+      ],
       { env: bed.env },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -161,9 +177,12 @@ describe("snapshot create: failure", () => {
     expect(before).toBeGreaterThan(0);
     const ping = await receiver();
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--quiet", "--ping", ping.url, "--notify", notify.url, "--metrics-file", metricsFile], {
-      env: bed.env,
-    });
+    const r = await runCli(
+      ["snapshot", "create", "--window", "0", "--all", "--quiet", "--ping", ping.url, "--notify", notify.url, "--metrics-file", metricsFile],
+      {
+        env: bed.env,
+      },
+    );
     await bed.emu.control("DELETE", "faults");
     expect(r.code, r.stderr).toBe(1);
     expect(paths(ping)).toEqual(["URL/start", "URL/fail"]);
@@ -184,9 +203,12 @@ describe("snapshot create: failure", () => {
   it("--notify-format slack posts a message with the counts, the failed site and its error, and the duration", async () => {
     await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: `/api/v1/sites/${shop.id}/snapshots`, status: 500 }] });
     const notify = await receiver();
-    const r = await runCli(["snapshot", "create", "--window", "0", "--all", "--quiet", "--job-name", "nightly", "--notify", notify.url, "--notify-format", "slack"], {
-      env: bed.env,
-    });
+    const r = await runCli(
+      ["snapshot", "create", "--window", "0", "--all", "--quiet", "--job-name", "nightly", "--notify", notify.url, "--notify-format", "slack"],
+      {
+        env: bed.env,
+      },
+    );
     await bed.emu.control("DELETE", "faults");
     expect(r.code).toBe(1);
     expect(notify.got[0]!.contentType).toBe("application/json");
@@ -269,9 +291,12 @@ describe("delivery", () => {
 
     const dead = await deadUrl();
     const gone = await receiver([404]);
-    const down = await runCli(["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--ping", dead, "--notify", gone.url, "--notify-on", "always"], {
-      env: bed.env,
-    });
+    const down = await runCli(
+      ["snapshot", "create", "--window", "0", "--site", "Blog", "--no-wait", "--ping", dead, "--notify", gone.url, "--notify-on", "always"],
+      {
+        env: bed.env,
+      },
+    );
     expect(down.code).toBe(0);
     const host = new URL(dead).host;
     expect(down.stderr).toContain(`siteops: ping failed (start): could not connect (ECONNREFUSED) from ${host} after 3 attempts\n`);
