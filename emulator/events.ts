@@ -5,28 +5,10 @@ import type { Clock } from "./clock.js";
 import type { Scheduler } from "./jobs/scheduler.js";
 import { enabledEndpoints } from "./store/webhook-endpoints.js";
 import { insertDelivery } from "./store/webhook-deliveries.js";
+import { WEBHOOK_EVENT_TYPES } from "../src/internal/webhook-events.js";
 
-export const EVENT_TYPES = [
-  "site.created",
-  "site.updated",
-  "site.deleted",
-  "site.status_changed",
-  "health_check.completed",
-  "snapshot.created",
-  "snapshot.completed",
-  "snapshot.failed",
-  "snapshot.deleted",
-  "upgrade_pipeline.created",
-  "upgrade_pipeline.awaiting_approval",
-  "upgrade_pipeline.approved",
-  "upgrade_pipeline.succeeded",
-  "upgrade_pipeline.failed",
-  "upgrade_pipeline.rolled_back",
-  "vulnerability_record.detected",
-  "vulnerability_record.updated",
-  "vulnerability_record.fixed",
-  "webhook_endpoint.ping",
-] as const;
+/** The event types the service delivers: the one list the client and the provider check subscriptions with. */
+export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
