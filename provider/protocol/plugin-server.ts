@@ -2,7 +2,7 @@
 // and a gRPC server (grpc-server.ts) on a unix socket carrying the tfplugin6 Provider service plus
 // go-plugin's own controller, stdio and broker services and the health check.
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
@@ -45,13 +45,15 @@ export interface RpcModule {
 interface Served {
   socketPath: string;
   handshake: string;
+  /** Loads the RPC layer and serves the connections that arrived meanwhile; call once the line is out. */
+  serve(): Promise<void>;
   close(): void;
 }
 
 /**
- * Listens, returns the handshake line (without printing it), then loads the RPC layer with `loadRpc`.
- * `onShutdown` runs when Terraform's go-plugin client has received the answer to GRPCController.Shutdown;
- * the process should exit then.
+ * Listens and returns the handshake line (without printing it); `serve()` then loads the RPC layer with
+ * `loadRpc`. `onShutdown` runs when Terraform's go-plugin client has received the answer to
+ * GRPCController.Shutdown; the process should exit then.
  */
 async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.ProcessEnv, onShutdown: () => void): Promise<Served> {
   const clientCert = env.PLUGIN_CLIENT_CERT;
@@ -73,8 +75,8 @@ async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.
     certField = handshakeCertificate(cert.der);
   }
 
-  // Listen first and announce the socket; HTTP/2, TLS and the protocol tables load right after, while
-  // Terraform reads the handshake line and dials. Connections that arrive meanwhile wait, unread, in `early`.
+  // Listen first and announce the socket; HTTP/2, TLS and the protocol tables load right after the line is
+  // out. Connections that arrive meanwhile wait, unread, in `early`.
   let grpc: GrpcServer | undefined;
   const early: Socket[] = [];
   const listener = createServer((socket) => (grpc ? grpc.accept(socket) : early.push(socket)));
@@ -88,20 +90,19 @@ async function startPluginServer(loadRpc: () => Promise<RpcModule>, env: NodeJS.
   });
   log.debug("plugin server listening", { socket: socketPath, tls: useTls });
 
-  // setImmediate: the handshake line is written (in a microtask of the caller) before any of this runs.
-  const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    grpc = await (await loadRpc()).start({ tls, onShutdown });
-    for (const socket of early.splice(0)) grpc.accept(socket);
-  });
-  ready.catch((err: unknown) => {
-    log.error("cannot start the gRPC server", { error: err instanceof Error ? err.message : String(err) });
-    process.exit(1);
-  });
-
   const handshake = [CORE_PROTOCOL_VERSION, APP_PROTOCOL_VERSION, "unix", socketPath, "grpc", certField].join("|");
   return {
     socketPath,
     handshake,
+    async serve() {
+      try {
+        grpc = await (await loadRpc()).start({ tls, onShutdown });
+      } catch (err) {
+        log.error("cannot start the gRPC server", { error: err instanceof Error ? err.message : String(err) });
+        process.exit(1);
+      }
+      for (const socket of early.splice(0)) grpc.accept(socket);
+    },
     close() {
       grpc?.close();
       listener.close();
@@ -126,11 +127,14 @@ export async function servePlugin(loadRpc: () => Promise<RpcModule>): Promise<vo
     process.exit(0);
   };
   served = await startPluginServer(loadRpc, process.env, exit);
-  process.stdout.write(`${served.handshake}\n`);
-  // From here on stdout belongs to the protocol: anything printed by mistake goes to stderr.
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // Written synchronously to the fd: process.stdout would build a stream object (~1 ms of every start) that is
+  // never used again, and the RPC layer can then load at once instead of after a turn of the event loop.
+  writeSync(1, `${served.handshake}\n`);
+  // From here on stdout belongs to the protocol: anything printed by mistake (console.log included) goes to stderr.
+  Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
   process.on("exit", () => served?.close());
   // If Terraform dies without Shutdown (SIGKILL, crash), we are re-parented: exit instead of lingering.
   const parent = process.ppid;
   setInterval(() => process.ppid !== parent && exit(), 1000).unref();
+  await served.serve();
 }
