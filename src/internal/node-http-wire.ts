@@ -78,6 +78,11 @@ export class NodeHttpWire implements Wire {
           },
           (res) => {
             responded = true;
+            // An answer complete before the body was all sent (a 413, a 401) ends the sending, as undici does: the
+            // rest of the body is not read, and the connection, in an unknown state, is closed.
+            res.once("end", () => {
+              if (!req.writableFinished) req.destroy();
+            });
             resolve(response(res, () => failed));
           },
         );

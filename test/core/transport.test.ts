@@ -6,13 +6,21 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { Pool } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, SiteOps, SiteOpsError, type RequestLogEvent } from "../../src/index.js";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  PayloadTooLargeError,
+  SiteOps,
+  SiteOpsError,
+  type RequestLogEvent,
+} from "../../src/index.js";
 import { ROOT } from "../support/paths.js";
 import { collect } from "../support/processes.js";
 import { removeDir, tempDir } from "../support/temp.js";
@@ -234,6 +242,41 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
       await until(() => server.arrivals[1].socket.destroyed);
       await expect(so.me()).resolves.toMatchObject({ email: "a@b.test" });
       expect(server.arrivals[2].socket).not.toBe(server.arrivals[1].socket);
+    });
+
+    it("an answer before the whole body was sent (a 413) ends the sending: the rest of the source is not read", async () => {
+      // A server that answers at the request's head and reads no more of it, so the client's writes stall.
+      const sockets: Socket[] = [];
+      const early = createNetServer((socket) => {
+        sockets.push(socket);
+        socket.once("data", () => {
+          socket.pause();
+          socket.write('HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\ncontent-length: 29\r\n\r\n{"error":"Payload too large"}');
+        });
+      });
+      await new Promise<void>((resolve) => early.listen(0, "127.0.0.1", resolve));
+      const upload = new SiteOps({ baseUrl: `http://127.0.0.1:${(early.address() as AddressInfo).port}`, apiToken: TOKEN, transport, maxRetries: 0 });
+      const CHUNKS = 1024; // 64 MiB of 64 KiB
+      let pulled = 0;
+      try {
+        const err = await upload
+          .request({
+            method: "PUT",
+            path: "/api/v1/upload",
+            headers: { "content-length": String(CHUNKS * 64 * 1024) },
+            rawBody: () =>
+              (async function* () {
+                for (; pulled < CHUNKS; pulled++) yield Buffer.alloc(64 * 1024);
+              })(),
+          })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(PayloadTooLargeError);
+        await upload.close(); // does not wait for a body nobody reads
+        expect(pulled).toBeLessThan(CHUNKS);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        early.close();
+      }
     });
 
     it("a SiteOpsError of the body source (a file shorter than announced) is the call's error", async () => {
