@@ -1,11 +1,12 @@
 // An esbuild plugin shared by the provider and action bundles: undici as the API core uses it, and only that,
 // so that a bundle starts fast (the GitHub Action's cold start is a benchmark target).
 //
-// - The core imports only `Pool` from undici, but undici's entry loads all of undici (fetch, WebSocket,
-//   caches, mocks): about half a bundle's start-up. The core's `import { Pool } from "undici"` gets the Pool
-//   module and its request() alone: the same class, set up as undici's index.js sets it up (the request/
-//   stream/... methods live on Dispatcher.prototype; the core calls only request(), and close(), which Pool
-//   has itself).
+// - The core uses only `Pool` from undici, but undici's entry loads all of undici (fetch, WebSocket,
+//   caches, mocks): about half a bundle's start-up. The core's `import("undici")` (src/internal/undici-wire.ts,
+//   at a client's first request: esbuild keeps the module in the bundle, evaluated only then, so a client on
+//   node:http never runs it) gets the Pool module and its request() alone: the same class, set up as undici's
+//   index.js sets it up (the request/stream/... methods live on Dispatcher.prototype; the core calls only
+//   request(), and close(), which Pool has itself).
 // - The HTTP/1 client requires undici's fetch Body (with WebIDL, FormData, MIME sniffing: ~40 KiB V8 must
 //   scan at every start) for one case, a FormData request body, which the core never sends; the HTTP/2
 //   client (and node:http2 with node:tls) is only reached when a Pool is made with allowH2, which the core

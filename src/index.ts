@@ -7,7 +7,9 @@ export {
   DEFAULT_PACING,
   DEFAULT_RETRY_BUDGET_MS,
   DEFAULT_TIMEOUT_MS,
+  DEFAULT_TRANSPORT,
   type ClientOptions,
+  type HttpTransport,
 } from "./client.js";
 export type { APIClient, BodyFactory, HttpMethod, QueryValue, RequestInit, RequestOptions, Settle, Settled } from "./request-types.js";
 export { APIPromise, withResponse, type APIResponse } from "./api-promise.js";

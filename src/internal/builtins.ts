@@ -1,5 +1,6 @@
-// Node built-ins that the first request never needs (hashing, the hash worker), loaded on first use rather
-// than when the core loads: node:crypto alone is a few ms of a bundled action's or provider's start-up.
+// Node built-ins that the first request never needs (hashing, the hash worker) or that only one transport
+// needs (node:http, node:https), loaded on first use rather than when the core loads: node:crypto alone is a
+// few ms of a bundled action's or provider's start-up, node:http ~4 ms.
 // process.getBuiltinModule (Node >= 20.16) does exactly this; older 20.x use a require.
 
 import { createRequire } from "node:module";
@@ -7,6 +8,8 @@ import path from "node:path";
 
 type Builtins = {
   "node:crypto": typeof import("node:crypto");
+  "node:http": typeof import("node:http");
+  "node:https": typeof import("node:https");
   "node:worker_threads": typeof import("node:worker_threads");
 };
 

@@ -1,6 +1,9 @@
 // What a failed attempt says about its request: never sent (the connection could not be made: safe to send
 // again whatever the method, and a sign that the service is down), or maybe carried out (the outcome is
-// unknown: a retry may find the work already done).
+// unknown: a retry may find the work already done). Read from the error codes either HTTP stack gives (undici's,
+// or Node's net and tls ones through node:http).
+
+import { APIConnectionTimeoutError } from "../errors.js";
 
 /** Failures to open a connection: the request never left this machine. */
 const CONNECT_CODES: ReadonlySet<string> = new Set([
@@ -10,7 +13,9 @@ const CONNECT_CODES: ReadonlySet<string> = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
   "EHOSTDOWN",
+  // undici's connect timeout, and node:http's (node-http-wire.ts, which takes Node's own code for it).
   "UND_ERR_CONNECT_TIMEOUT",
+  "ERR_SOCKET_CONNECTION_TIMEOUT",
 ]);
 
 function codeOf(err: unknown): string | undefined {
@@ -41,8 +46,9 @@ export function uncertainStatus(status: number, keyed: boolean): string | undefi
 /** Why the outcome of an attempt that failed without a response is unknown (undefined: never sent). */
 export function uncertainFailure(err: unknown): string | undefined {
   if (connectFailed(err)) return undefined;
+  if (err instanceof APIConnectionTimeoutError) return "timeout";
   const code = codeOf(err);
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" ? "timeout" : `connection lost${code ? ` (${code})` : ""}`;
+  return `connection lost${code ? ` (${code})` : ""}`;
 }
 
 /** What failed, for the retry log: "could not connect (ECONNREFUSED)", "timeout", "connection lost (...)". */

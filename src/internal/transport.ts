@@ -1,21 +1,22 @@
-// One attempt of a request: headers, body, undici dispatch, response parsing, and the mapping of undici's
-// failures to the client's errors. Retries, auth renewal and backoff are the client's (client.ts).
+// One attempt of a request: headers, body, response parsing, the debug event, and the mapping of a failure to
+// the client's errors, whichever HTTP stack sends it (wire.ts: undici or node:http). Retries, auth renewal
+// and backoff are the request loop's (request-loop.ts).
 
-import type { Readable } from "node:stream";
-import type { Dispatcher } from "undici";
 import type { APIResponse, RequestInit } from "../request-types.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, SiteOpsError } from "../errors.js";
-import { flattenHeaders, parseBody, queryString } from "./http.js";
+import { parseBody, queryString } from "./http.js";
 import type { RequestLogger } from "./logger.js";
 import { redactHeaders } from "./redact.js";
 import { VERSION } from "./version.js";
+import type { Wire, WireBody } from "./wire.js";
 
 /** What an attempt needs from the client, fixed at construction. */
 export interface Transport {
   origin: string;
   /** Path prefix of the base URL, without trailing slash ("" for none). */
   basePath: string;
-  dispatcher: Dispatcher;
+  /** The HTTP stack (the client's `transport` option). */
+  wire: Wire;
   defaultHeaders: Record<string, string>;
   accountId: string | undefined;
   /** The client's default per-attempt timeout. */
@@ -41,7 +42,7 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
     "user-agent": `siteops-node/${VERSION}`,
     ...t.defaultHeaders,
   };
-  let body: string | Buffer | Uint8Array | Readable | AsyncIterable<Uint8Array> | undefined;
+  let body: WireBody | undefined;
   if (init.rawBody) {
     body = init.rawBody();
     headers["content-type"] = init.contentType ?? "application/octet-stream";
@@ -57,9 +58,6 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
 
   const signal = init.signal;
   if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-  // undici's own timers, not an AbortSignal per request: an AbortController + listener per call halved
-  // throughput in the sites.get benchmark. `timeout` bounds the wait for the response headers and each
-  // gap in the response body.
   const timeout = init.timeout ?? t.timeout;
   const path = t.basePath + init.path + queryString(init.query);
   // Timed for the logger only, with hrtime: performance.now() would load node:perf_hooks (~1 ms of a cold start),
@@ -68,38 +66,20 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
   let status: number | undefined;
   let requestId: string | undefined;
   try {
-    const res = await t.dispatcher.request({
-      origin: t.origin,
-      path,
-      method: init.method,
-      headers,
-      // undici sends async iterables too (documented), its typings only list the other kinds.
-      body: body as Exclude<typeof body, AsyncIterable<Uint8Array>>,
-      signal,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-    status = res.statusCode;
-    const responseHeaders = flattenHeaders(res.headers);
-    requestId = responseHeaders["x-request-id"];
+    const res = await t.wire.request({ path, method: init.method, headers, body, signal, timeout });
+    status = res.status;
+    requestId = res.headers["x-request-id"];
     let data: unknown;
-    if (status === 204) {
-      await res.body.dump();
-    } else {
-      const text = await res.body.text();
-      data = parseBody(text, responseHeaders["content-type"]);
-    }
-    return { data, status, headers: responseHeaders, requestId };
+    if (status === 204) await res.dump();
+    else data = parseBody(await res.text(), res.headers["content-type"]);
+    return { data, status, headers: res.headers, requestId };
   } catch (err) {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: err });
-    const code = (err as { code?: string }).code;
-    if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-      throw new APIConnectionTimeoutError(`Request timed out after ${timeout} ms.`, { cause: err });
-    }
+    const kind = t.wire.failure(err);
+    if (kind === "timeout") throw new APIConnectionTimeoutError(`Request timed out after ${timeout} ms.`, { cause: err });
     if (err instanceof SiteOpsError) throw err;
-    if (code === "UND_ERR_CLOSED" || code === "UND_ERR_DESTROYED") {
-      throw new SiteOpsError("This client was closed (close() or logout()); create a new one.", { cause: err });
-    }
+    if (kind === "closed") throw new SiteOpsError("This client was closed (close() or logout()); create a new one.", { cause: err });
+    const code = (err as { code?: string }).code;
     throw new APIConnectionError(`Connection error${code ? ` (${code})` : ""}: ${(err as Error).message}`, { cause: err });
   } finally {
     t.logger?.({

@@ -1,9 +1,10 @@
 // Starts a seeded emulator on a free port and hands out clients for it. Every integration test of the core
 // runs against this real server; mocks are only for what it cannot produce.
 import { createHmac } from "node:crypto";
-import { Pool, type Dispatcher } from "undici";
+import { createServer, request, Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { EmulatorOptions, SeedFile } from "../../emulator/index.js";
-import { SiteOps, type ClientOptions, type RequestLogEvent } from "../../src/index.js";
+import { SiteOps, type ClientOptions, type HttpTransport, type RequestLogEvent } from "../../src/index.js";
 import { spawnEmulator as spawnEmulatorProcess, startSeededEmulator, type EmulatorProcess } from "../support/emulator.js";
 
 export const OWNER_TOKEN = "sot_ownerToken0000000000001";
@@ -11,6 +12,9 @@ export const MEMBER_TOKEN = "sot_memberToken000000000001";
 export const OTHER_TOKEN = "sot_otherAccount00000000001";
 export const PASSWORD = "correct horse battery staple";
 export const OTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/** The client's HTTP stacks: the tests of what goes over the wire run once on each (`describe.each`). */
+export const TRANSPORTS: readonly HttpTransport[] = ["undici", "node:http"];
 
 export const SEED: SeedFile = {
   accounts: [
@@ -58,12 +62,13 @@ export interface TestEmulator {
   close(): Promise<void>;
 }
 
-export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+/** `clientDefaults` apply to every client it hands out (`so` too), e.g. `{ transport: "node:http" }`. */
+export async function startTestEmulator(options: EmulatorOptions = {}, clientDefaults: ClientOptions = {}): Promise<TestEmulator> {
   const emulator = await startSeededEmulator(SEED, options);
   const clients: SiteOps[] = [];
   const events: RequestLogEvent[] = [];
   const client = (opts: ClientOptions = {}): SiteOps => {
-    const c = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN, ...opts });
+    const c = new SiteOps({ baseUrl: emulator.url, apiToken: OWNER_TOKEN, ...clientDefaults, ...opts });
     clients.push(c);
     return c;
   };
@@ -97,26 +102,59 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
 }
 
+/** What a hooked proxy hands its hook: the request as it arrived; changes to `headers` are forwarded. */
+export interface HookedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface HookedProxy {
+  /** Give this to a client as its `baseUrl`. */
+  url: string;
+  close(): Promise<void>;
+}
+
 /**
- * An undici dispatcher to `url` that awaits `before(n, request)` ahead of sending its n-th request (0-based):
- * lets a test act between two attempts of one call (another writer, arming a fault for one chunk), or change
- * the request on its way as a proxy might. Close it with `close()` after the client.
+ * A proxy in front of `url` (port 0) that awaits `before(n, request)` ahead of forwarding its n-th request
+ * (0-based): lets a test act between two attempts of one call (another writer, arming a fault for one chunk),
+ * or change the request on its way as a real proxy might, whichever HTTP stack the client uses. A connection
+ * the service resets (or cuts mid-body) is reset towards the client too, so the emulator's faults pass through.
  */
-export function hookedDispatcher(
-  url: string,
-  before: (n: number, request: Dispatcher.RequestOptions & { headers: Record<string, string> }) => void | Promise<void>,
-): Dispatcher {
-  const pool = new Pool(new URL(url).origin);
+export async function hookedProxy(url: string, before: (n: number, request: HookedRequest) => void | Promise<void>): Promise<HookedProxy> {
+  const upstream = new URL(url);
+  const agent = new Agent({ keepAlive: true });
   let n = 0;
-  const hooked = {
-    async request(options: Dispatcher.RequestOptions) {
-      await before(n++, options as Dispatcher.RequestOptions & { headers: Record<string, string> });
-      return pool.request(options);
+  const server = createServer((req, res) => {
+    const headers = withoutHopByHop(req.headers) as Record<string, string>;
+    void (async () => {
+      await before(n++, { method: req.method!, path: req.url!, headers });
+      const forward = request(
+        { agent, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...headers, host: upstream.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode!, withoutHopByHop(answer.headers));
+          answer.pipe(res);
+          answer.on("error", () => res.socket?.destroy()); // cut mid-body: cut the client's too
+        },
+      );
+      forward.on("error", () => res.socket?.destroy()); // reset before an answer
+      req.pipe(forward);
+    })().catch(() => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
     },
-    close: () => pool.close(),
-    destroy: () => pool.destroy(),
   };
-  return hooked as unknown as Dispatcher;
+}
+
+function withoutHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const { connection: _connection, "keep-alive": _keepAlive, ...rest } = headers;
+  return rest;
 }
 
 /** Advances vitest's fake clock in steps, letting real I/O happen in between, until `done` settles. */

@@ -2,57 +2,59 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Page } from "../../src/index.js";
 import { nextPageNumber, parseLinkHeader } from "../../src/pagination.js";
-import { OTHER_TOKEN, startTestEmulator, type TestEmulator } from "./helpers.js";
+import { OTHER_TOKEN, startTestEmulator, TRANSPORTS, type TestEmulator } from "./helpers.js";
 
-let env: TestEmulator;
+describe.each(TRANSPORTS)("over %s", (transport) => {
+  let env: TestEmulator;
 
-beforeAll(async () => {
-  env = await startTestEmulator();
-  // 250 sites in the "Other" account (which starts with one).
-  const so = env.client({ apiToken: OTHER_TOKEN });
-  for (let i = 0; i < 249; i += 25) {
-    await Promise.all(
-      Array.from({ length: Math.min(25, 249 - i) }, (_, j) =>
-        so.sites.create({ name: `bulk-${String(i + j).padStart(3, "0")}`, url: `https://bulk-${i + j}.other.test` }),
-      ),
-    );
-  }
-});
-afterAll(async () => env.close());
-
-describe("pagination against the emulator", () => {
-  it("iterates every one of 250 sites, in order, following the pages", async () => {
-    const so = env.client({ apiToken: OTHER_TOKEN, logger: () => undefined });
-    const events: string[] = [];
-    const logged = env.client({ apiToken: OTHER_TOKEN, logger: (e) => e.kind === "response" && events.push(e.path) });
-    const names: string[] = [];
-    for await (const site of logged.sites.list()) names.push(site.name);
-    expect(names).toHaveLength(250);
-    expect(new Set(names).size).toBe(250);
-    expect(names[0]).toBe("Private");
-    expect(events).toHaveLength(13); // 20 per page: 12 full pages and one of 10
-    expect(await so.sites.list({ per_page: 100 }).toArray()).toHaveLength(250);
-  });
-
-  it("awaits one page with its metadata", async () => {
+  beforeAll(async () => {
+    env = await startTestEmulator({}, { transport });
+    // 250 sites in the "Other" account (which starts with one).
     const so = env.client({ apiToken: OTHER_TOKEN });
-    const page = await so.sites.list({ page: 2, per_page: 100 });
-    expect(page).toBeInstanceOf(Page);
-    expect(page.data).toHaveLength(100);
-    expect(page).toMatchObject({ page: 2, perPage: 100, totalPages: 3, totalCount: 250, nextPage: 3 });
-    const last = await page.getNextPage();
-    expect(last.data).toHaveLength(50);
-    expect(last.hasNextPage()).toBe(false);
-    const beyond = await so.sites.list({ page: 99 });
-    expect(beyond.data).toEqual([]);
-    expect(beyond.hasNextPage()).toBe(false);
+    for (let i = 0; i < 249; i += 25) {
+      await Promise.all(
+        Array.from({ length: Math.min(25, 249 - i) }, (_, j) =>
+          so.sites.create({ name: `bulk-${String(i + j).padStart(3, "0")}`, url: `https://bulk-${i + j}.other.test` }),
+        ),
+      );
+    }
   });
+  afterAll(async () => env.close());
 
-  it("iterates pages from a given page on", async () => {
-    const so = env.client({ apiToken: OTHER_TOKEN });
-    const sizes: number[] = [];
-    for await (const page of (await so.sites.list({ page: 2, per_page: 100 })).iterPages()) sizes.push(page.data.length);
-    expect(sizes).toEqual([100, 50]);
+  describe("pagination against the emulator", () => {
+    it("iterates every one of 250 sites, in order, following the pages", async () => {
+      const so = env.client({ apiToken: OTHER_TOKEN, logger: () => undefined });
+      const events: string[] = [];
+      const logged = env.client({ apiToken: OTHER_TOKEN, logger: (e) => e.kind === "response" && events.push(e.path) });
+      const names: string[] = [];
+      for await (const site of logged.sites.list()) names.push(site.name);
+      expect(names).toHaveLength(250);
+      expect(new Set(names).size).toBe(250);
+      expect(names[0]).toBe("Private");
+      expect(events).toHaveLength(13); // 20 per page: 12 full pages and one of 10
+      expect(await so.sites.list({ per_page: 100 }).toArray()).toHaveLength(250);
+    });
+
+    it("awaits one page with its metadata", async () => {
+      const so = env.client({ apiToken: OTHER_TOKEN });
+      const page = await so.sites.list({ page: 2, per_page: 100 });
+      expect(page).toBeInstanceOf(Page);
+      expect(page.data).toHaveLength(100);
+      expect(page).toMatchObject({ page: 2, perPage: 100, totalPages: 3, totalCount: 250, nextPage: 3 });
+      const last = await page.getNextPage();
+      expect(last.data).toHaveLength(50);
+      expect(last.hasNextPage()).toBe(false);
+      const beyond = await so.sites.list({ page: 99 });
+      expect(beyond.data).toEqual([]);
+      expect(beyond.hasNextPage()).toBe(false);
+    });
+
+    it("iterates pages from a given page on", async () => {
+      const so = env.client({ apiToken: OTHER_TOKEN });
+      const sizes: number[] = [];
+      for await (const page of (await so.sites.list({ page: 2, per_page: 100 })).iterPages()) sizes.push(page.data.length);
+      expect(sizes).toEqual([100, 50]);
+    });
   });
 });
 
