@@ -9,11 +9,13 @@
 // Scenarios: `terraform apply` creating 200 (targets: <= 3x Terraform alone in every round, <= 1.3x
 // siteops_noop) and a no-op `terraform plan` with 1,000 in state (target <= 2.5x data + siteops; skipped with
 // BENCH_PLAN=0). BENCH_ROUNDS rounds (default 5), contenders interleaved in an order that rotates each
-// round; per-round ratios, medians with the min-max range; the load average around each round and the CPU
-// of Terraform, the providers, the emulator and the rest of the machine during each run.
+// round; per-round ratios, medians with the min-max range; the load average and `node -e 0` (the machine's
+// speed of the moment) after each round, and the CPU of Terraform, the providers, the emulator and the rest of
+// the machine during each run.
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
 // the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -45,8 +47,23 @@ const CONTENDERS: Contender[] = [
 ];
 const config = (c: Contender, url: string, n: number, prefix: string) => (c.provider ? providerBlock(url) : "") + c.hcl(n, prefix);
 
+/**
+ * The machine's speed of the moment: median ms of `node -e 0` (this Node) over 5 launches. The shared VM has
+ * slow phases that the load average does not show (node -e 0 moved from 24 to 34 ms within minutes on
+ * 2026-11-26 with nothing else running); a round's ratio is read beside it.
+ */
+function nodeStartMs(): number {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = process.hrtime.bigint();
+    spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return median(times);
+}
+
 /** Each round runs every contender once, starting one further along the list than the round before. */
-async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Promise<Map<string, Run[]>> {
+async function rounds(run: (c: Contender) => Promise<Run>, loads: number[], speeds: number[] = []): Promise<Map<string, Run[]>> {
   const out = new Map<string, Run[]>(CONTENDERS.map((c) => [c.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (let i = 0; i < CONTENDERS.length; i++) {
@@ -54,6 +71,7 @@ async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Pro
       out.get(c.name)!.push(await run(c));
     }
     loads.push(loadavg()[0]!);
+    speeds.push(nodeStartMs());
   }
   return out;
 }
@@ -96,11 +114,12 @@ async function timed(): Promise<void> {
   await ws.terraform(site, destroy, opts);
 
   const applyLoads = [loadavg()[0]!];
+  const applySpeeds: number[] = [];
   const applies = await rounds(async (c) => {
     const run = await ws.measure(applyDirs.get(c.name)!, apply, opts);
     await ws.terraform(applyDirs.get(c.name)!, destroy, opts);
     return run;
-  }, applyLoads);
+  }, applyLoads, applySpeeds);
 
   const planLoads: number[] = [];
   let plans: Map<string, Run[]> | undefined;
@@ -161,6 +180,7 @@ async function timed(): Promise<void> {
       [
         "apply round",
         "load after (1 min)",
+        "node -e 0 ms after",
         "other processes' CPU s (max of the round)",
         ...CONTENDERS.map((c) => `${c.name} s`),
         `site / ${ALONE}`,
@@ -169,6 +189,7 @@ async function timed(): Promise<void> {
       applyRatios.map((r, i) => [
         i + 1,
         applyLoads[i + 1]!.toFixed(2),
+        applySpeeds[i]!.toFixed(1),
         Math.max(...CONTENDERS.map((c) => applies.get(c.name)![i]!.otherCpuMs / 1000)).toFixed(2),
         ...CONTENDERS.map((c) => (applies.get(c.name)![i]!.wallMs / 1000).toFixed(2)),
         `${r.toFixed(2)}x`,

@@ -127,10 +127,13 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
   if (diags.hasErrors) return undefined;
   return {
     baseUrl,
+    // Node's built-in HTTP client: each provider process lives for one command and a few hundred requests,
+    // where undici's WebAssembly parser and cold code cost ~30% more CPU per request (BENCHMARKS.md, API core 7).
+    transport: "node:http" as const,
     ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
     ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
-    // The client's keep-alive pool holds at most this many connections and queues the requests beyond them
-    // (undici starts a request's timeout only once it is written), which bounds the requests in flight.
+    // The client keeps at most this many keep-alive connections and queues the requests beyond them (a
+    // request's timeout starts once it has a connection), which bounds the requests in flight.
     ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),
   };
 }
@@ -151,8 +154,8 @@ function retryWarnings(core: typeof Core): { logger?: Core.RequestLogger } {
 
 /**
  * The provider's data: credentials checked now, the API client built at the first API call. Its code (a
- * bundle of its own, ~270 KB with undici) loads then too: the plan of an apply that only creates, and any
- * process that reads nothing, configures the provider without ever loading it.
+ * bundle of its own, ~270 KB, undici included but never evaluated on node:http) loads then too: the plan of an
+ * apply that only creates, and any process that reads nothing, configures the provider without ever loading it.
  */
 async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {
   if (!isKnown(config, diags)) return undefined;
