@@ -24,8 +24,8 @@ import {
   type SiteRow,
 } from "../store/sites.js";
 import { diff, recordActivity } from "./activity-logs.js";
-import { runHealthCheck } from "./health-checks.js";
-import { detectVulnerabilities, fixVulnerabilities } from "./vulnerability-records.js";
+import { firstHealthCheck } from "./health-checks.js";
+import { detectVulnerabilities, firstVulnerabilityScan, fixVulnerabilities } from "./vulnerability-records.js";
 import { removeSiteData } from "./snapshot-files.js";
 
 const VERSION_RE = new RegExp(VERSION_PATTERN);
@@ -83,12 +83,12 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
 /** Creates a site, logs and announces it, then runs its first health check and vulnerability scan. */
 export function createSite(ctx: EmulatorContext, accountId: string, input: SiteInput, origin: Origin): SiteJson {
   checkFields(ctx, accountId, input, null);
-  const id = newId("site");
-  ctx.db.transaction(() => {
-    const nowMs = ctx.clock.nowMs();
-    const nextCheck = nowMs + ctx.options.healthCheckInterval * 1000;
-    insertSite(ctx.db, {
-      id,
+  const nowMs = ctx.clock.nowMs();
+  const nextCheck = nowMs + ctx.options.healthCheckInterval * 1000;
+  // The rows written here are known as written: no read-backs (this is the path `terraform apply` runs per site).
+  const site = ctx.db.transaction(() => {
+    const created = insertSite(ctx.db, {
+      id: newId("site"),
       account_id: accountId,
       name: input.name,
       url: input.url,
@@ -97,13 +97,15 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
       next_health_check_ms: nextCheck,
       created_at: ctx.clock.iso(nowMs),
     });
+    const { id } = created;
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, origin);
-    ctx.events.emit(accountId, "site.created", () => siteToJson(loadSite(ctx, accountId, id)));
-    runHealthCheck(ctx, id);
-    detectVulnerabilities(ctx, id);
+    ctx.events.emit(accountId, "site.created", () => siteToJson(created));
+    const checked = firstHealthCheck(ctx, created, nowMs);
+    firstVulnerabilityScan(ctx, checked);
     ctx.scheduler.poke(nextCheck);
+    return checked;
   })();
-  return siteToJson(loadSite(ctx, accountId, id));
+  return siteToJson(site);
 }
 
 /** Applies a PATCH; a change of version re-runs the vulnerability scan. Returns the site as stored. */

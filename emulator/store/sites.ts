@@ -137,13 +137,15 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
 
 export type NewSite = Pick<SiteRow, "id" | "account_id" | "name" | "url" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
 
-export function insertSite(db: Database, s: NewSite): void {
-  stmt(
+/** Inserts a new site (status `unknown` until its first check); returns its row as stored. */
+export function insertSite(db: Database, s: NewSite): SiteRow {
+  const { lastInsertRowid } = stmt(
     db,
     `INSERT INTO sites (id, account_id, name, url, url_key, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
   ).run(s.id, s.account_id, s.name, s.url, siteUrlKeyOf(s.url), s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
   noteSiteInserted(db, s.account_id);
+  return { seq: Number(lastInsertRowid), ...s, status: "unknown", forced_health: null, updated_at: s.created_at };
 }
 
 export type SiteColumns = Partial<
