@@ -2,7 +2,8 @@
 // Idempotency-Key, as the core sends on every POST), one at a time, and the emulator's CPU per create in
 // blocks of 100 (the last block against the first shows whether a create's cost grows with the store).
 // With SITEOPS_BENCH_BEFORE=<a checkout of an earlier commit, with node_modules> the same load runs against that
-// checkout's emulator too, block by block interleaved with this one's: before/after in one run.
+// checkout's emulator too, block by block interleaved with this one's (the order turning each block): before/after
+// in one run. A comma-separated list of checkouts (the commits of a series of steps) runs them all side by side.
 // Run: npm run bench -- emulator-create   (before/after: see BENCHMARKS.md, "Emulator: the site-create path")
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -14,10 +15,9 @@ import { ratio } from "./lib/processes.js";
 const SITES = Number(process.env.SITEOPS_BENCH_CREATES ?? 1_000);
 const BLOCK = 100;
 
-/** CPU time (user + system) of a process in ms, from /proc (10 ms ticks). */
+/** CPU time of a process in ms, from /proc/<pid>/schedstat (ns; /proc/<pid>/stat counts 10 ms ticks, too coarse for a block). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 }
 
 interface Target {
@@ -28,12 +28,9 @@ interface Target {
   wall: number[];
 }
 
+const befores = (process.env.SITEOPS_BENCH_BEFORE ?? "").split(",").filter(Boolean);
 const targets: Target[] = [];
-for (const [label, root] of [
-  ["this tree", undefined],
-  ["before", process.env.SITEOPS_BENCH_BEFORE],
-] as const) {
-  if (label === "before" && !root) continue;
+for (const [label, root] of [["this tree", undefined], ...befores.map((r) => [befores.length === 1 ? "before" : r, r] as const)] as const) {
   const emulator = await spawnEmulator([], { root });
   targets.push({ label, emulator, so: new SiteOps({ baseUrl: emulator.url, apiToken: TOKEN }), cpu: [], wall: [] });
 }
@@ -45,7 +42,7 @@ console.log(
 
 try {
   for (let b = 0; b < SITES / BLOCK; b++) {
-    for (const t of targets) {
+    for (const t of b % 2 ? [...targets].reverse() : targets) {
       const cpu0 = cpuMs(t.emulator.pid);
       const t0 = performance.now();
       for (let i = b * BLOCK; i < (b + 1) * BLOCK; i++) await t.so.sites.create({ name: `Site ${i}`, url: `https://site-${i}.create.test` });
@@ -67,9 +64,11 @@ try {
       ]),
     ),
   );
-  if (targets.length === 2) {
-    const [now, before] = targets as [Target, Target];
-    console.log(`\nthis tree / before: wall ${ratio(sum(now.wall), sum(before.wall))}, emulator CPU ${ratio(sum(now.cpu), sum(before.cpu))}`);
+  const [now, ...others] = targets as [Target, ...Target[]];
+  for (const before of others) {
+    console.log(
+      `${before === others[0] ? "\n" : ""}this tree / ${before.label}: wall ${ratio(sum(now.wall), sum(before.wall))}, emulator CPU ${ratio(sum(now.cpu), sum(before.cpu))}`,
+    );
   }
 } finally {
   await Promise.all(targets.map((t) => t.emulator.close()));

@@ -28,11 +28,13 @@ export class Events {
    * function: it is called (and the payload built) only when some endpoint takes the event.
    */
   emit(accountId: string, type: EventType, data: object | (() => object), onlyEndpointId?: string): number {
+    const endpoints = enabledEndpoints(this.#db, accountId);
+    if (endpoints.length === 0) return 0; // the common case: one query, nothing built
     const nowMs = this.#clock.nowMs();
     const now = this.#clock.iso(nowMs);
     let payload: string | undefined;
     let queued = 0;
-    for (const ep of enabledEndpoints(this.#db, accountId)) {
+    for (const ep of endpoints) {
       if (onlyEndpointId && ep.id !== onlyEndpointId) continue;
       if (!onlyEndpointId && !ep.events.includes("*") && !ep.events.includes(type)) continue;
       payload ??= JSON.stringify({ type, timestamp: now, data: typeof data === "function" ? data() : data });

@@ -77,10 +77,9 @@ const EMULATOR_FUNCTIONS = [
   { name: "checkFields", module: "emulator/services/sites.ts" },
   { name: "recordActivity", module: "emulator/services/activity-logs.ts" },
   { name: "emit", module: "emulator/events.ts" },
-  { name: "runHealthCheck", module: "emulator/services/health-checks.ts" },
-  { name: "detectVulnerabilities", module: "emulator/services/vulnerability-records.ts" },
+  { name: "firstHealthCheck", module: "emulator/services/health-checks.ts" },
+  { name: "firstVulnerabilityScan", module: "emulator/services/vulnerability-records.ts" },
   { name: "poke", module: "emulator/jobs/scheduler.ts" },
-  { name: "loadSite", module: "emulator/services/sites.ts" },
   { name: "deleteSite", module: "emulator/services/sites.ts" },
 ];
 

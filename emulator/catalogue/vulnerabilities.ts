@@ -229,16 +229,30 @@ export const CATALOGUE: readonly CatalogueEntry[] = DRAFTS.map(({ vector, ...res
   return { ...rest, cvss, severity: cvss.rating === "none" ? "low" : cvss.rating };
 });
 
-/** Entries that affect a site running these versions. */
-export function affecting(wpVersion: string, phpVersion: string): CatalogueEntry[] {
-  return CATALOGUE.filter(
-    (e) =>
-      (e.wp_from === undefined || compareVersions(wpVersion, e.wp_from) >= 0) &&
-      compareVersions(wpVersion, e.fixed_by_wp) < 0 &&
-      (e.php_below === undefined || compareVersions(phpVersion, e.php_below) < 0),
-  );
+// Every site creation and check asks for its versions' entries, and sites share a handful of version pairs:
+// each pair's list is computed once. Versions come from users (any `major.minor`), so the memo is bounded.
+const affectingMemo = new Map<string, readonly CatalogueEntry[]>();
+const AFFECTING_MEMO_MAX = 1_000;
+
+/** Entries that affect a site running these versions (a shared list: do not change it). */
+export function affecting(wpVersion: string, phpVersion: string): readonly CatalogueEntry[] {
+  const key = `${wpVersion} ${phpVersion}`;
+  let entries = affectingMemo.get(key);
+  if (!entries) {
+    entries = CATALOGUE.filter(
+      (e) =>
+        (e.wp_from === undefined || compareVersions(wpVersion, e.wp_from) >= 0) &&
+        compareVersions(wpVersion, e.fixed_by_wp) < 0 &&
+        (e.php_below === undefined || compareVersions(phpVersion, e.php_below) < 0),
+    );
+    if (affectingMemo.size >= AFFECTING_MEMO_MAX) affectingMemo.clear();
+    affectingMemo.set(key, entries);
+  }
+  return entries;
 }
 
+const BY_KEY = new Map(CATALOGUE.map((e) => [e.key, e]));
+
 export function catalogueEntry(key: string): CatalogueEntry | undefined {
-  return CATALOGUE.find((e) => e.key === key);
+  return BY_KEY.get(key);
 }

@@ -12,7 +12,7 @@ import { notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import type { PageSource } from "../store/db.js";
 import { findHealthCheck, healthChecksPage, insertHealthCheck, latestHealthStatus } from "../store/health-checks.js";
-import { allSiteIds, findSite, siteToJson, updateSiteRow } from "../store/sites.js";
+import { allSiteIds, findSite, siteToJson, updateSiteRow, type SiteRow } from "../store/sites.js";
 import { isApplying } from "../store/upgrade-pipelines.js";
 import { ignoredKeys } from "../store/vulnerability-records.js";
 import { recordActivity } from "./activity-logs.js";
@@ -33,54 +33,78 @@ export function refreshSiteStatus(ctx: EmulatorContext, siteId: string): void {
   const site = findSite(ctx.db, siteId);
   if (!site) return;
   const latest = latestHealthStatus(ctx.db, siteId);
-  const next: SiteStatus = isApplying(ctx.db, siteId) ? "maintenance" : latest ? SITE_STATUS[latest] : "unknown";
-  if (next === site.status) return;
+  setSiteStatus(ctx, site, isApplying(ctx.db, siteId) ? "maintenance" : latest ? SITE_STATUS[latest] : "unknown");
+}
+
+/** Gives the site (`site`: its row as stored) the status `next`, and announces a change. Returns the row after. */
+function setSiteStatus(ctx: EmulatorContext, site: SiteRow, next: SiteStatus): SiteRow {
+  if (next === site.status) return site;
   const now = ctx.clock.iso();
-  updateSiteRow(ctx.db, siteId, { status: next, updated_at: now });
+  updateSiteRow(ctx.db, site.id, { status: next, updated_at: now });
   // The first status of a new site is part of its creation, not news worth a log entry.
   if (site.status !== "unknown") {
     recordActivity(ctx, {
       accountId: site.account_id,
-      siteId,
+      siteId: site.id,
       action: "site.status_changed",
       subjectType: "Site",
-      subjectId: siteId,
+      subjectId: site.id,
       changes: { status: [site.status, next] },
     });
   }
-  ctx.events.emit(site.account_id, "site.status_changed", siteToJson({ ...site, status: next, updated_at: now }));
+  const after = { ...site, status: next, updated_at: now };
+  ctx.events.emit(site.account_id, "site.status_changed", siteToJson(after));
+  return after;
 }
 
 /** Runs one check of the site now; `forced` decides its status (and sticks to the site). */
 export function runHealthCheck(ctx: EmulatorContext, siteId: string, forced?: HealthStatus): HealthCheckJson {
   const site = findSite(ctx.db, siteId);
   if (!site) throw new Error(`runHealthCheck: no site ${siteId}`);
-  const nowMs = ctx.clock.nowMs();
+  return ctx.db.transaction(() => check(ctx, site, ctx.clock.nowMs(), forced, ignoredKeys(ctx.db, siteId), isApplying(ctx.db, siteId)).json)();
+}
+
+const NO_IGNORED: ReadonlySet<string> = new Set();
+
+/**
+ * The check run when a site is created, at its creation time and inside the creating transaction (`site`: the
+ * row just inserted; a new site has no ignored findings and no pipeline). Returns the site's row after it.
+ */
+export function firstHealthCheck(ctx: EmulatorContext, site: SiteRow, nowMs: number): SiteRow {
+  return check(ctx, site, nowMs, undefined, NO_IGNORED, false).site;
+}
+
+/** Records a check of `site` (its row as stored) at nowMs and sets the site's status from it; call in a transaction. */
+function check(
+  ctx: EmulatorContext,
+  site: SiteRow,
+  nowMs: number,
+  forced: HealthStatus | undefined,
+  ignored: ReadonlySet<string>,
+  applying: boolean,
+): { json: HealthCheckJson; site: SiteRow } {
   const pinned = forced ?? (site.forced_health as HealthStatus | null) ?? undefined;
-  const checks = siteTests(site, pinned !== "failed", ignoredKeys(ctx.db, siteId));
+  const checks = siteTests(site, pinned !== "failed", ignored);
   const status: HealthStatus = pinned ?? (checks.some((t) => t.status === "critical") ? "warning" : "passed");
   const nextMs = nowMs + ctx.options.healthCheckInterval * 1000;
-
-  const json = ctx.db.transaction(() => {
-    const inserted = insertHealthCheck(ctx.db, {
-      id: newId("hc"),
-      site_id: siteId,
-      account_id: site.account_id,
-      status,
-      http_status: status === "failed" ? 503 : 200,
-      response_time_ms: responseTime(status),
-      wp_version: site.wp_version,
-      php_version: site.php_version,
-      checks,
-      checked_at: ctx.clock.iso(nowMs),
-    });
-    updateSiteRow(ctx.db, siteId, forced ? { forced_health: forced, next_health_check_ms: nextMs } : { next_health_check_ms: nextMs });
-    return inserted;
-  })();
+  const json = insertHealthCheck(ctx.db, {
+    id: newId("hc"),
+    site_id: site.id,
+    account_id: site.account_id,
+    status,
+    http_status: status === "failed" ? 503 : 200,
+    response_time_ms: responseTime(status),
+    wp_version: site.wp_version,
+    php_version: site.php_version,
+    checks,
+    checked_at: ctx.clock.iso(nowMs),
+  });
+  if (forced) updateSiteRow(ctx.db, site.id, { forced_health: forced, next_health_check_ms: nextMs });
+  else if (site.next_health_check_ms !== nextMs) updateSiteRow(ctx.db, site.id, { next_health_check_ms: nextMs }); // a new site's row has it
   ctx.scheduler.poke(nextMs);
   ctx.events.emit(site.account_id, "health_check.completed", json);
-  refreshSiteStatus(ctx, siteId);
-  return json;
+  // The check just inserted is the site's latest; the row's status is unchanged by the update above.
+  return { json, site: setSiteStatus(ctx, site, applying ? "maintenance" : SITE_STATUS[status]) };
 }
 
 /** Control API: check one site or every site, optionally forcing the status. */

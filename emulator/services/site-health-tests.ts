@@ -12,7 +12,7 @@ function item(test: string, label: string, status: HealthCheckItem["status"], de
   return { test, label, status, description };
 }
 
-function vulnerabilityTest(site: SiteRow, ignored: Set<string>): HealthCheckItem {
+function vulnerabilityTest(site: SiteRow, ignored: ReadonlySet<string>): HealthCheckItem {
   // From the catalogue (not the records table), so the first check of a new site already sees them.
   const open = affecting(site.wp_version, site.php_version).filter((e) => !ignored.has(e.key));
   const critical = open.filter((e) => e.severity === "critical").length;
@@ -27,7 +27,7 @@ function vulnerabilityTest(site: SiteRow, ignored: Set<string>): HealthCheckItem
 }
 
 /** The items of one check; an unreachable site has only the failed request. */
-export function siteTests(site: SiteRow, reachable: boolean, ignored: Set<string>): HealthCheckItem[] {
+export function siteTests(site: SiteRow, reachable: boolean, ignored: ReadonlySet<string>): HealthCheckItem[] {
   if (!reachable) {
     return [
       item(

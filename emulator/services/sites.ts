@@ -1,12 +1,13 @@
 // Sites: the rules of creating, changing and deleting one, and what follows from each (its first
 // health check and vulnerability scan, a rescan when its versions change, its files going with it).
 // Validation here gives the same Rails-style 422 as schema errors.
-import { domainToUnicode } from "node:url";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
+import { siteUrlKeyOf } from "../site-urls.js";
+export { isHttpUrl, siteUrlKey } from "../site-urls.js"; // the seed checks its sites' URLs with them too
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
@@ -15,7 +16,7 @@ import {
   findSite,
   findSiteOf,
   insertSite,
-  sitesWithUrlLike,
+  siteIdWithUrlKey,
   siteJson,
   siteToJson,
   sitesPage,
@@ -23,8 +24,8 @@ import {
   type SiteRow,
 } from "../store/sites.js";
 import { diff, recordActivity } from "./activity-logs.js";
-import { runHealthCheck } from "./health-checks.js";
-import { detectVulnerabilities, fixVulnerabilities } from "./vulnerability-records.js";
+import { firstHealthCheck } from "./health-checks.js";
+import { detectVulnerabilities, firstVulnerabilityScan, fixVulnerabilities } from "./vulnerability-records.js";
 import { removeSiteData } from "./snapshot-files.js";
 
 const VERSION_RE = new RegExp(VERSION_PATTERN);
@@ -48,47 +49,6 @@ export function listSites(ctx: EmulatorContext, accountId: string): PageSource<S
   return sitesPage(ctx.db, accountId);
 }
 
-/** True for an absolute http(s) URL with a host. */
-export function isHttpUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    return false;
-  }
-  return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-}
-
-/**
- * The form two site URLs are compared in: scheme and host lowercased (and IDNs in punycode, by URL),
- * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
- * `https://blog.acme.test` are the same site; the path's case and the query still count. Spellings of one
- * URL are one URL: a host's trailing dot (`uniq.example.`) is dropped, and a percent-encoded unreserved
- * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2).
- */
-export function siteUrlKey(value: string): string {
-  const u = new URL(value);
-  const path = u.pathname
-    .replace(/%([0-9A-Fa-f]{2})/g, (m: string, hex: string) => {
-      const ch = String.fromCharCode(parseInt(hex, 16));
-      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
-    })
-    .replace(/\/+$/, "");
-  const host = u.host.replace(/\.(?=:\d+$|$)/, "");
-  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${host}${path}${u.search}`;
-}
-
-/** The site of this account whose URL is the same as `url` once normalised (siteUrlKey). */
-function siteWithSameUrl(ctx: EmulatorContext, accountId: string, url: string): string | undefined {
-  const key = siteUrlKey(url);
-  const host = new URL(url).hostname.replace(/\.$/, "");
-  const unicode = domainToUnicode(host);
-  const candidates = sitesWithUrlLike(ctx.db, accountId, host);
-  if (unicode && unicode !== host) candidates.push(...sitesWithUrlLike(ctx.db, accountId, unicode));
-  return candidates.find((c) => isHttpUrl(c.url) && siteUrlKey(c.url) === key)?.id;
-}
-
 /** Validates the given fields (all of name and url on create: `exceptSiteId` null); throws one 422. */
 function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, exceptSiteId: string | null): void {
   const errors = new FieldErrorCollector();
@@ -105,10 +65,10 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
     if (typeof input.url !== "string" || input.url.trim() === "") errors.add("url", "can't be blank");
     else if (input.url.length > 2048) errors.add("url", "is too long (maximum is 2048 characters)");
     else if (hasControlCharacters(input.url, "url")) errors.add("url", CONTROL_CHARACTERS);
-    else if (!isHttpUrl(input.url)) errors.add("url", "is invalid");
     else {
-      const taken = siteWithSameUrl(ctx, accountId, input.url);
-      if (taken && taken !== exceptSiteId) errors.add("url", "has already been taken");
+      const key = siteUrlKeyOf(input.url); // null: not an absolute http(s) URL with a host
+      if (key === null) errors.add("url", "is invalid");
+      else if (siteIdWithUrlKey(ctx.db, accountId, key, exceptSiteId)) errors.add("url", "has already been taken");
     }
   }
   for (const field of ["wp_version", "php_version"] as const) {
@@ -123,12 +83,12 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
 /** Creates a site, logs and announces it, then runs its first health check and vulnerability scan. */
 export function createSite(ctx: EmulatorContext, accountId: string, input: SiteInput, origin: Origin): SiteJson {
   checkFields(ctx, accountId, input, null);
-  const id = newId("site");
-  ctx.db.transaction(() => {
-    const nowMs = ctx.clock.nowMs();
-    const nextCheck = nowMs + ctx.options.healthCheckInterval * 1000;
-    insertSite(ctx.db, {
-      id,
+  const nowMs = ctx.clock.nowMs();
+  const nextCheck = nowMs + ctx.options.healthCheckInterval * 1000;
+  // The rows written here are known as written: no read-backs (this is the path `terraform apply` runs per site).
+  const site = ctx.db.transaction(() => {
+    const created = insertSite(ctx.db, {
+      id: newId("site"),
       account_id: accountId,
       name: input.name,
       url: input.url,
@@ -137,13 +97,15 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
       next_health_check_ms: nextCheck,
       created_at: ctx.clock.iso(nowMs),
     });
+    const { id } = created;
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, origin);
-    ctx.events.emit(accountId, "site.created", () => siteToJson(loadSite(ctx, accountId, id)));
-    runHealthCheck(ctx, id);
-    detectVulnerabilities(ctx, id);
+    ctx.events.emit(accountId, "site.created", () => siteToJson(created));
+    const checked = firstHealthCheck(ctx, created, nowMs);
+    firstVulnerabilityScan(ctx, checked);
     ctx.scheduler.poke(nextCheck);
+    return checked;
   })();
-  return siteToJson(loadSite(ctx, accountId, id));
+  return siteToJson(site);
 }
 
 /** Applies a PATCH; a change of version re-runs the vulnerability scan. Returns the site as stored. */

@@ -1,7 +1,8 @@
 // Opens the SQLite database (Node's built-in node:sqlite, no native add-on to build), applies migrations, and
 // sets the pragmas the emulator relies on: WAL for concurrent readers, foreign keys for cascading deletes.
-import type { SQLInputValue, StatementResultingChanges } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementResultingChanges } from "node:sqlite";
 import { unsupportedNode } from "../../src/internal/node-support.js";
+import { siteUrlKeyOf } from "../site-urls.js";
 import { MIGRATIONS } from "./migrations.js";
 
 type Params = SQLInputValue[] | [Record<string, SQLInputValue>, ...SQLInputValue[]];
@@ -46,9 +47,10 @@ function loadSqlite(): typeof import("node:sqlite") {
   throw new Error(unsupportedNode("the emulator (its database is Node's built-in node:sqlite)") ?? "node:sqlite did not load");
 }
 
-let DatabaseClass: (new (file: string) => Database) | undefined;
+type OpenedDatabase = Database & Pick<DatabaseSync, "function">;
+let DatabaseClass: (new (file: string) => OpenedDatabase) | undefined;
 
-function databaseClass(): new (file: string) => Database {
+function databaseClass(): new (file: string) => OpenedDatabase {
   if (DatabaseClass) return DatabaseClass;
   const { DatabaseSync } = loadSqlite();
   class TransactionalDatabase extends DatabaseSync {
@@ -90,6 +92,8 @@ export function openDatabase(file: string): Database {
   const db = new (databaseClass())(file);
   if (file !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000");
+  // A migration fills sites.url_key from the stored URLs with the function the store writes it with.
+  db.function("site_url_key", { deterministic: true }, (url) => (typeof url === "string" ? siteUrlKeyOf(url) : null));
   migrate(db);
   return db;
 }

@@ -1,5 +1,6 @@
 // Bulk inserts of a generated fleet (the seed's `generate`): each statement is prepared once and run per row
 // inside the caller's transaction, so 10,000 sites or 100,000 snapshots take seconds, not minutes.
+import { siteUrlKeyOf } from "../site-urls.js";
 import { stmt, type Database } from "./db.js";
 import { noteSiteInserted } from "./sites.js";
 
@@ -19,9 +20,9 @@ export interface FleetSite {
 export function insertFleetSite(db: Database, s: FleetSite): void {
   stmt(
     db,
-    `INSERT INTO sites (id, account_id, name, url, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'healthy', ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.account_id, s.name, s.url, s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.updated_at);
+    `INSERT INTO sites (id, account_id, name, url, url_key, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'healthy', ?, ?, ?, ?, ?)`,
+  ).run(s.id, s.account_id, s.name, s.url, siteUrlKeyOf(s.url), s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.updated_at);
   noteSiteInserted(db, s.account_id);
 }
 

@@ -246,4 +246,14 @@ export const MIGRATIONS: string[] = [
     WHERE source = 'upload' AND status IN ('requested','in_progress') AND next_step_ms IS NULL;
   CREATE INDEX snapshots_open_uploads ON snapshots(account_id) WHERE source = 'upload' AND status IN ('requested','in_progress');
   `,
+  // A site URL's key (site-urls.ts: the form two spellings of one URL share), indexed per account, so the
+  // uniqueness check on create and on a change of url is one index lookup, not a scan of the account's URLs.
+  // Existing rows get theirs from site_url_key (store/db.ts registers it: the function the store writes it with);
+  // a URL that is not a site URL keeps NULL and matches nothing. Not UNIQUE: an older database may hold two
+  // spellings of one URL (the scan missed a spelling that was stored first).
+  `
+  ALTER TABLE sites ADD COLUMN url_key TEXT;
+  UPDATE sites SET url_key = site_url_key(url);
+  CREATE INDEX sites_url_key ON sites(account_id, url_key);
+  `,
 ];

@@ -12,6 +12,7 @@
 // (seq grows), so an insert keeps every remembered page start and only drops the count; a delete drops both.
 import type { SiteJson, SiteStatus } from "../schemas/sites.js";
 import { isId } from "../ids.js";
+import { siteUrlKeyOf } from "../site-urls.js";
 import { stmt, type Database, type PageSource } from "./db.js";
 
 export interface SiteRow {
@@ -100,13 +101,12 @@ export function findSiteOf(db: Database, accountId: string, siteId: string): Sit
   return stmt(db, "SELECT * FROM sites WHERE id = ? AND account_id = ?").get(siteId, accountId) as SiteRow | undefined;
 }
 
-/**
- * Sites of the account whose url contains `needle` (ASCII case-insensitive: SQLite's LIKE): the candidates a
- * uniqueness check then compares normalised (services/sites.ts).
- */
-export function sitesWithUrlLike(db: Database, accountId: string, needle: string): { id: string; url: string }[] {
-  const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return stmt(db, "SELECT id, url FROM sites WHERE account_id = ? AND url LIKE ? ESCAPE '\\'").all(accountId, pattern) as { id: string; url: string }[];
+/** A site of the account other than `exceptSiteId` whose URL has this key (site-urls.ts): one index lookup. */
+export function siteIdWithUrlKey(db: Database, accountId: string, key: string, exceptSiteId: string | null): string | undefined {
+  const row = stmt(db, "SELECT id FROM sites WHERE account_id = ? AND url_key = ? AND id IS NOT ? LIMIT 1").get(accountId, key, exceptSiteId) as
+    | { id: string }
+    | undefined;
+  return row?.id;
 }
 
 /** The account's sites, oldest first (see the listing note at the top). */
@@ -137,24 +137,32 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
 
 export type NewSite = Pick<SiteRow, "id" | "account_id" | "name" | "url" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
 
-export function insertSite(db: Database, s: NewSite): void {
-  stmt(
+/** Inserts a new site (status `unknown` until its first check); returns its row as stored. */
+export function insertSite(db: Database, s: NewSite): SiteRow {
+  const { lastInsertRowid } = stmt(
     db,
-    `INSERT INTO sites (id, account_id, name, url, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.account_id, s.name, s.url, s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
+    `INSERT INTO sites (id, account_id, name, url, url_key, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
+  ).run(s.id, s.account_id, s.name, s.url, siteUrlKeyOf(s.url), s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
   noteSiteInserted(db, s.account_id);
+  return { seq: Number(lastInsertRowid), ...s, status: "unknown", forced_health: null, updated_at: s.created_at };
 }
 
 export type SiteColumns = Partial<
   Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">
 >;
 
-/** The one way to change a site's row (keeps siteJson's cache true). */
+/** The one way to change a site's row (keeps siteJson's cache and the url's key true). */
 export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns): void {
   const names = Object.keys(columns) as (keyof SiteColumns)[];
   if (names.length === 0) return;
-  stmt(db, `UPDATE sites SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...names.map((n) => columns[n] ?? null), siteId);
+  const values = names.map((n) => columns[n] ?? null);
+  const sets = names.map((n) => `${n} = ?`);
+  if (columns.url !== undefined) {
+    sets.push("url_key = ?");
+    values.push(siteUrlKeyOf(columns.url));
+  }
+  stmt(db, `UPDATE sites SET ${sets.join(", ")} WHERE id = ?`).run(...values, siteId);
   siteCache.get(db)?.delete(siteId);
 }
 

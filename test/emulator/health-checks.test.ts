@@ -147,6 +147,9 @@ describe("forced results (control API)", () => {
       ["health_check.completed", "failed"],
       ["site.status_changed", "down"],
     ]);
+    // Each check's event carries the check as stored, the last status change the site as it is.
+    const stored = (await checks(s.id)).body.reverse();
+    expect([mine[0]!.payload.data, mine[2]!.payload.data, mine[3]!.payload.data]).toEqual([stored[0], stored[1], await site(s.id)]);
     await api(emu, "DELETE", `/webhook_endpoints/${ep.body.id}`, { token: TOKENS.owner });
   });
 });

@@ -1,8 +1,10 @@
 // Persistence: an emulator on a SQLite file, stopped and started again on the same file, keeps
 // every record, its tokens (API, JWT access and refresh), webhook secrets and its clock offset.
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
+import { MIGRATIONS } from "../../emulator/store/migrations.js";
 import { PASSWORD, TOKENS, USERS, advanceClock, api, startTestEmulator } from "./helpers.js";
 import { removeDir, tempDir } from "../support/temp.js";
 
@@ -63,5 +65,38 @@ describe("persistence across restarts", () => {
     // And the store keeps taking writes.
     expect((await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "After", url: "https://after.example.com" } })).status).toBe(201);
     expect((await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Dup", url: site.url } })).status).toBe(422);
+  });
+});
+
+describe("a database from before sites.url_key", () => {
+  it("gets the key of every stored URL on start, so other spellings of them are taken", async () => {
+    const file = path.join(dir, "before-url-key.db");
+    const before = await startTestEmulator({ db: file, dataDir });
+    for (const url of ["https://BÜCHER.legacy.test", "https://shop.legacy.test/", "https://%62log.legacy.test"]) {
+      expect((await api(before, "POST", "/sites", { token: TOKENS.owner, body: { name: "Legacy", url } })).status).toBe(201);
+    }
+    const moved = (await api(before, "POST", "/sites", { token: TOKENS.owner, body: { name: "Moved", url: "https://old.legacy.test" } })).body;
+    expect((await api(before, "PATCH", `/sites/${moved.id}`, { token: TOKENS.owner, body: { url: "https://new.legacy.test" } })).status).toBe(200);
+    await before.close();
+
+    // Back to the schema before the migration that added the key.
+    const version = MIGRATIONS.findIndex((m) => m.includes("ADD COLUMN url_key"));
+    expect(version).toBeGreaterThan(0);
+    const raw = new DatabaseSync(file);
+    raw.exec(`DROP INDEX sites_url_key; ALTER TABLE sites DROP COLUMN url_key; PRAGMA user_version = ${version}`);
+    raw.close();
+
+    const after = await startTestEmulator({ db: file, dataDir });
+    try {
+      const keys = after.context.db.prepare("SELECT COUNT(*) AS n FROM sites WHERE url_key IS NULL").get() as { n: number };
+      expect(keys.n).toBe(0);
+      for (const url of ["https://bücher.legacy.test", "https://SHOP.legacy.test", "https://blog.legacy.test/", "https://new.legacy.test"]) {
+        const res = await api(after, "POST", "/sites", { token: TOKENS.owner, body: { name: "Again", url } });
+        expect([url, res.status]).toEqual([url, 422]);
+      }
+      expect((await api(after, "POST", "/sites", { token: TOKENS.owner, body: { name: "Free", url: "https://old.legacy.test" } })).status).toBe(201);
+    } finally {
+      await after.close();
+    }
   });
 });

@@ -106,6 +106,38 @@ describe("POST /sites", () => {
     expect(created.payload).toMatchObject({ type: "site.created", data: { id: res.body.id, name: "Announced" } });
     await api(emu, "DELETE", `/webhook_endpoints/${hook.body.id}`, { token: TOKENS.owner });
   });
+
+  it("announces and logs a creation in order, each event carrying what the API then shows", async () => {
+    const hook = await api(emu, "POST", "/webhook_endpoints", { token: TOKENS.owner, body: { url: "https://hooks.example.com/all", enabled_events: ["*"] } });
+    expect(hook.status).toBe(201);
+    const res = await create({ name: "Vulnerable", url: uniqueUrl(), wp_version: "6.3", php_version: "7.4" });
+    expect(res.status).toBe(201);
+    const site = (await api(emu, "GET", `/sites/${res.body.id}`, { token: TOKENS.owner })).body;
+    expect(res.body).toEqual(site);
+    expect(site.status).toBe("degraded");
+    const [check] = (await api(emu, "GET", `/sites/${site.id}/health_checks`, { token: TOKENS.owner })).body;
+    const records = (await api(emu, "GET", `/sites/${site.id}/vulnerability_records?per_page=100`, { token: TOKENS.owner })).body.reverse(); // oldest first
+    expect(records.length).toBeGreaterThan(1);
+
+    const deliveries = (await api(emu, "GET", `/__emulator/webhook_deliveries?endpoint_id=${hook.body.id}`)).body.deliveries as {
+      event_type: string;
+      payload: { data: unknown };
+    }[];
+    expect(deliveries.filter((d) => d.event_type !== "webhook_endpoint.ping").map((d) => [d.event_type, d.payload.data])).toEqual([
+      // The site as created: before its first check gave it a status.
+      ["site.created", { ...site, status: "unknown", updated_at: site.created_at }],
+      ["health_check.completed", check],
+      ["site.status_changed", site],
+      ...records.map((r: unknown) => ["vulnerability_record.detected", r]),
+    ]);
+    // The first status is part of the creation: no site.status_changed entry.
+    const log = (await api(emu, "GET", `/activity_logs?site_id=${site.id}&per_page=100`, { token: TOKENS.owner })).body.reverse();
+    expect(log.map((l: { action: string; subject_id: string }) => [l.action, l.subject_id])).toEqual([
+      ["site.created", site.id],
+      ...records.map((r: { id: string }) => ["vulnerability_record.detected", r.id]),
+    ]);
+    await api(emu, "DELETE", `/webhook_endpoints/${hook.body.id}`, { token: TOKENS.owner });
+  });
 });
 
 describe("GET /sites and /sites/:id", () => {

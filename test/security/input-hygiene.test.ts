@@ -107,6 +107,37 @@ describe("site URLs are compared normalised", () => {
     }
   });
 
+  // [what, one spelling, another] of a host; each pair is tried in both orders, on hosts of its own.
+  const SPELLINGS: [string, (host: string) => string, (host: string) => string][] = [
+    ["a unicode host and its punycode", (h) => `https://bücher.${h}`, (h) => new URL(`https://bücher.${h}/`).href],
+    ["a non-ASCII letter's case", (h) => `https://BÜCHER.${h}`, (h) => `https://bücher.${h}`],
+    ["a trailing dot", (h) => `https://blog.${h}.`, (h) => `https://blog.${h}`],
+    ["a default port, case and a trailing slash", (h) => `HTTPS://Blog.${h.toUpperCase()}:443/`, (h) => `https://blog.${h}`],
+    ["a percent-encoded letter of the host", (h) => `https://%62log.${h}`, (h) => `https://blog.${h}`],
+  ];
+  it.each(
+    SPELLINGS.flatMap(([what, a, b], i) => [
+      [what, a(`first${i}.test`), b(`first${i}.test`)],
+      [what, b(`second${i}.test`), a(`second${i}.test`)],
+    ]),
+  )("%s: %s, then %s, is one site whichever came first", async (_what, first, second) => {
+    expect((await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "First", url: first } })).status).toBe(201);
+    const res = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Second", url: second } });
+    expect([res.status, res.body.errors]).toEqual([422, { url: ["has already been taken"] }]);
+  });
+
+  it("a site's URL, once changed or deleted, is free; its new one is taken", async () => {
+    const post = async (url: string) => api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "Moving", url } });
+    const site = (await post("https://before.moving.test")).body;
+    expect((await api(emu, "PATCH", `/sites/${site.id}`, { token: TOKENS.owner, body: { url: "https://after.moving.test" } })).status).toBe(200);
+    expect((await post("HTTPS://AFTER.moving.test/")).status).toBe(422);
+    const other = await post("https://before.moving.test/");
+    expect(other.status).toBe(201);
+    expect((await api(emu, "DELETE", `/sites/${site.id}`, { token: TOKENS.owner })).status).toBe(204);
+    expect((await post("https://after.moving.test")).status).toBe(201);
+    expect((await post("https://before.moving.test")).status).toBe(422);
+  });
+
   it("another account may use the same URL", async () => {
     expect((await api(emu, "POST", "/sites", { token: TOKENS.ownerB, body: { name: "B blog", url: "HTTPS://BLOG.ACME.TEST/" } })).status).toBe(201);
   });

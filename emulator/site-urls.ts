@@ -1,0 +1,47 @@
+// Site URLs: which strings are one (absolute http/https with a host), and the key that two spellings of one
+// URL share. The sites table keeps that key in an indexed column (url_key), so the per-account uniqueness
+// check is one index lookup, not a scan of the account's URLs.
+
+/** True for an absolute http(s) URL with a host. */
+export function isHttpUrl(value: string): boolean {
+  return httpUrl(value) !== undefined;
+}
+
+function httpUrl(value: string): URL | undefined {
+  if (/\s/.test(value)) return undefined;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" ? u : undefined;
+}
+
+/**
+ * The form two site URLs are compared in: scheme and host lowercased (and IDNs in punycode, by URL),
+ * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
+ * `https://blog.acme.test` are the same site; the path's case and the query still count. Spellings of one
+ * URL are one URL: a host's trailing dot (`uniq.example.`) is dropped, and a percent-encoded unreserved
+ * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2).
+ */
+export function siteUrlKey(value: string): string {
+  return keyOf(new URL(value));
+}
+
+/** siteUrlKey of a site URL (isHttpUrl), in one parse; null for anything else (a stored null matches nothing). */
+export function siteUrlKeyOf(value: string): string | null {
+  const u = httpUrl(value);
+  return u ? keyOf(u) : null;
+}
+
+function keyOf(u: URL): string {
+  const path = u.pathname
+    .replace(/%([0-9A-Fa-f]{2})/g, (m: string, hex: string) => {
+      const ch = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
+    })
+    .replace(/\/+$/, "");
+  const host = u.host.replace(/\.(?=:\d+$|$)/, "");
+  return `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ""}${u.username ? "@" : ""}${host}${path}${u.search}`;
+}
