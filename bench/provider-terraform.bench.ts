@@ -12,6 +12,9 @@
 // round; per-round ratios, medians with the min-max range; the load average and `node -e 0` (the machine's
 // speed of the moment) after each round, and the CPU of Terraform, the providers, the emulator and the rest of
 // the machine during each run.
+// BENCH_BEFORE=<checkout> adds a fifth contender, "siteops_site before": siteops_site with the provider built from
+// that checkout and its own emulator (also from there), so a change is measured against the tree before it in
+// the same rounds; the summary then gives before / terraform alone and site / before per round.
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
 // the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
@@ -19,7 +22,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
+import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
 import { breakdown } from "./lib/provider-breakdown.js";
 import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
 
@@ -36,6 +39,8 @@ interface Contender {
   /** Whether the configuration has the siteops provider block (and so Terraform installs and starts it). */
   provider: boolean;
   hcl(n: number, prefix: string): string;
+  /** Another build of the provider and its emulator (BENCH_BEFORE); by default this tree's. */
+  tree?: { ws: Workspace; emulator: BenchEmulator; cache: string };
 }
 const ALONE = "terraform alone";
 const DATA = "data + siteops";
@@ -79,14 +84,28 @@ async function rounds(run: (c: Contender) => Promise<Run>, loads: number[], spee
 const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-tfbench-"));
 const emulator = await spawnEmulator([]);
 const ws = new Workspace(await buildProvider(path.join(out, "build"), { bench: true }));
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
+const before = BEFORE
+  ? {
+      ws: new Workspace(await buildProvider(path.join(out, "build-before"), { bench: true, root: BEFORE })),
+      emulator: await spawnEmulator([], { root: BEFORE }),
+      cache: path.join(out, "cache-before"),
+    }
+  : undefined;
+const SITE_BEFORE = "siteops_site before";
+if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: true, hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix), tree: before });
 try {
   if (ROUNDS > 0) await timed();
   if (PROFILE === "1" || PROFILE === "only") {
-    console.log("\n" + (await breakdown({ out, count: APPLY_COUNT, providerBlock, contenders: CONTENDERS.filter((c) => c.name.startsWith("siteops_")) })));
+    console.log(
+      "\n" + (await breakdown({ out, count: APPLY_COUNT, providerBlock, contenders: CONTENDERS.filter((c) => !c.tree && c.name.startsWith("siteops_")) })),
+    );
   }
 } finally {
   ws.close();
+  before?.ws.close();
   await emulator.close();
+  await before?.emulator.close();
   rmSync(out, { recursive: true, force: true });
 }
 
@@ -96,38 +115,45 @@ async function timed(): Promise<void> {
   const plan = ["plan", "-input=false", "-detailed-exitcode"];
   // The provider's compiled-code cache (provider/compile-cache.ts) in a dir of this run, warmed by one apply
   // before the rounds, as it is for a user after the first command.
-  const opts = { emulatorPid: emulator.pid, env: { XDG_CACHE_HOME: path.join(out, "cache") } };
+  const tree = (c: Contender) => c.tree ?? { ws, emulator, cache: path.join(out, "cache") };
+  const opts = (c: Contender) => ({ emulatorPid: tree(c).emulator.pid, env: { XDG_CACHE_HOME: tree(c).cache } });
   const id = (name: string) => name.replace(/[^a-z_]+/g, "-");
 
   const applyDirs = new Map<string, string>();
   const planDirs = new Map<string, string>();
   for (const c of CONTENDERS) {
-    applyDirs.set(c.name, ws.dir(`apply-${id(c.name)}`, { "main.tf": config(c, emulator.url, APPLY_COUNT, `apply-${id(c.name)}`) }));
-    await ws.terraform(applyDirs.get(c.name)!, ["init", "-input=false"]);
+    const { ws: w, emulator: e } = tree(c);
+    applyDirs.set(c.name, w.dir(`apply-${id(c.name)}`, { "main.tf": config(c, e.url, APPLY_COUNT, `apply-${id(c.name)}`) }));
+    await w.terraform(applyDirs.get(c.name)!, ["init", "-input=false"]);
     if (!PLAN) continue;
-    planDirs.set(c.name, ws.dir(`plan-${id(c.name)}`, { "main.tf": config(c, emulator.url, PLAN_COUNT, `plan-${id(c.name)}`) }));
-    await ws.terraform(planDirs.get(c.name)!, ["init", "-input=false"]);
+    planDirs.set(c.name, w.dir(`plan-${id(c.name)}`, { "main.tf": config(c, e.url, PLAN_COUNT, `plan-${id(c.name)}`) }));
+    await w.terraform(planDirs.get(c.name)!, ["init", "-input=false"]);
   }
 
-  const site = applyDirs.get("siteops_site")!;
-  await ws.terraform(site, apply, opts);
-  await ws.terraform(site, destroy, opts);
+  for (const c of CONTENDERS.filter((c) => c.name === "siteops_site" || c.tree)) {
+    await tree(c).ws.terraform(applyDirs.get(c.name)!, apply, opts(c));
+    await tree(c).ws.terraform(applyDirs.get(c.name)!, destroy, opts(c));
+  }
 
   const applyLoads = [loadavg()[0]!];
   const applySpeeds: number[] = [];
-  const applies = await rounds(async (c) => {
-    const run = await ws.measure(applyDirs.get(c.name)!, apply, opts);
-    await ws.terraform(applyDirs.get(c.name)!, destroy, opts);
-    return run;
-  }, applyLoads, applySpeeds);
+  const applies = await rounds(
+    async (c) => {
+      const run = await tree(c).ws.measure(applyDirs.get(c.name)!, apply, opts(c));
+      await tree(c).ws.terraform(applyDirs.get(c.name)!, destroy, opts(c));
+      return run;
+    },
+    applyLoads,
+    applySpeeds,
+  );
 
   const planLoads: number[] = [];
   let plans: Map<string, Run[]> | undefined;
   if (PLAN) {
-    for (const c of CONTENDERS) await ws.terraform(planDirs.get(c.name)!, [...apply, "-parallelism=50"], opts);
+    for (const c of CONTENDERS) await tree(c).ws.terraform(planDirs.get(c.name)!, [...apply, "-parallelism=50"], opts(c));
     planLoads.push(loadavg()[0]!);
-    plans = await rounds((c) => ws.measure(planDirs.get(c.name)!, plan, opts), planLoads);
-    for (const c of CONTENDERS) await ws.terraform(planDirs.get(c.name)!, destroy, opts);
+    plans = await rounds((c) => tree(c).ws.measure(planDirs.get(c.name)!, plan, opts(c)), planLoads);
+    for (const c of CONTENDERS) await tree(c).ws.terraform(planDirs.get(c.name)!, destroy, opts(c));
   }
 
   const wall = (runs: Map<string, Run[]>, name: string) => runs.get(name)!.map((r) => r.wallMs);
@@ -144,7 +170,16 @@ async function timed(): Promise<void> {
   console.log(`block (Terraform starts it for its schema); siteops_noop = the plugin protocol floor; siteops_site = ours.\n`);
   console.log(
     table(
-      ["scenario", "load (1 min)", ...CONTENDERS.map((c) => `${c.name} s`), `site / ${ALONE}`, `site / ${DATA}`, "site / noop", "targets"],
+      [
+        "scenario",
+        "load (1 min)",
+        ...CONTENDERS.map((c) => `${c.name} s`),
+        `site / ${ALONE}`,
+        `site / ${DATA}`,
+        "site / noop",
+        ...(before ? [`before / ${ALONE}`, "site / before"] : []),
+        "targets",
+      ],
       [
         [
           `apply creating ${APPLY_COUNT}`,
@@ -153,6 +188,7 @@ async function timed(): Promise<void> {
           ratio(applies, "siteops_site", ALONE),
           ratio(applies, "siteops_site", DATA),
           ratio(applies, "siteops_site", "siteops_noop"),
+          ...(before ? [ratio(applies, SITE_BEFORE, ALONE), ratio(applies, "siteops_site", SITE_BEFORE)] : []),
           `<= 3x ${ALONE} (every round), <= 1.3x noop`,
         ],
         ...(plans
@@ -164,6 +200,7 @@ async function timed(): Promise<void> {
                 ratio(plans, "siteops_site", ALONE),
                 ratio(plans, "siteops_site", DATA),
                 ratio(plans, "siteops_site", "siteops_noop"),
+                ...(before ? [ratio(plans, SITE_BEFORE, ALONE), ratio(plans, "siteops_site", SITE_BEFORE)] : []),
                 `<= 2.5x ${DATA}`,
               ],
             ]
@@ -185,6 +222,7 @@ async function timed(): Promise<void> {
         ...CONTENDERS.map((c) => `${c.name} s`),
         `site / ${ALONE}`,
         `site / ${DATA}`,
+        ...(before ? [`before / ${ALONE}`] : []),
       ],
       applyRatios.map((r, i) => [
         i + 1,
@@ -194,12 +232,15 @@ async function timed(): Promise<void> {
         ...CONTENDERS.map((c) => (applies.get(c.name)![i]!.wallMs / 1000).toFixed(2)),
         `${r.toFixed(2)}x`,
         `${perRound(applies, "siteops_site", DATA)[i]!.toFixed(2)}x`,
+        ...(before ? [`${perRound(applies, SITE_BEFORE, ALONE)[i]!.toFixed(2)}x`] : []),
       ]),
     ),
   );
   const worst = Math.max(...applyRatios);
   console.log(
-    `\napply of ${APPLY_COUNT} siteops_site vs ${ALONE}: worst round ${worst.toFixed(2)}x (target <= 3x in every round: ${worst <= 3 ? "met" : "NOT met"})\n`,
+    `\napply of ${APPLY_COUNT} siteops_site vs ${ALONE}: worst round ${worst.toFixed(2)}x (target <= 3x in every round: ${worst <= 3 ? "met" : "NOT met"})${
+      before ? `; before: worst round ${Math.max(...perRound(applies, SITE_BEFORE, ALONE)).toFixed(2)}x` : ""
+    }\n`,
   );
 
   const cpu = (runs: Run[], f: (r: Run) => number) => spread(runs.map(f), 1000);

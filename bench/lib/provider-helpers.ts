@@ -43,16 +43,20 @@ export interface BuiltProvider {
   version: string;
 }
 
-/** Builds the provider; `bench` adds siteops_noop (bench/lib/provider-noop.ts), `minify: false` keeps names for profiles. */
-export async function buildProvider(outDir: string, options: { bench?: boolean; minify?: boolean } = {}): Promise<BuiltProvider> {
-  const mod = (await import(pathToFileURL(path.join(ROOT, "scripts/build-provider.mjs")).href)) as {
+/**
+ * Builds the provider; `bench` adds siteops_noop (bench/lib/provider-noop.ts), `minify: false` keeps names for
+ * profiles, `root` builds another checkout's provider with its own build script (a before/after in one run).
+ */
+export async function buildProvider(outDir: string, options: { bench?: boolean; minify?: boolean; root?: string } = {}): Promise<BuiltProvider> {
+  const root = options.root ?? ROOT;
+  const mod = (await import(pathToFileURL(path.join(root, "scripts/build-provider.mjs")).href)) as {
     default(o: { root: string; outDir: string; quiet: boolean; serveEntry?: string; minify?: boolean }): Promise<{ launcher: string; version: string }>;
   };
   const { launcher, version } = await mod.default({
-    root: ROOT,
+    root,
     outDir,
     quiet: true,
-    ...(options.bench ? { serveEntry: path.join(ROOT, "bench/lib/provider-noop.ts") } : {}),
+    ...(options.bench ? { serveEntry: path.join(root, "bench/lib/provider-noop.ts") } : {}),
     ...(options.minify === false ? { minify: false } : {}),
   });
   return { dir: outDir, launcher, version };
