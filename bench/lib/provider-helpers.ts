@@ -68,6 +68,8 @@ interface ProviderProcess {
   cpuMs: number;
   /** CPU time when the RPC server was ready: the process's start-up. */
   readyCpuMs: number;
+  /** Its lifetime, ms (process.uptime() on exit). */
+  wallMs: number;
   maxRssKb: number;
   rpcs: Record<string, { calls: number; wallMs: number }>;
 }

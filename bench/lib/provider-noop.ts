@@ -4,8 +4,10 @@
 // protocol work (validate, plan, apply RPCs, msgpack, state) in this provider, apart from the API and the
 // emulator: the protocol floor siteops_site is compared with.
 //
-// With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, peak
-// RSS, and per RPC the number of calls and their summed wall time.
+// With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, its
+// lifetime, peak RSS, and per RPC the number of calls and their summed wall time. SITEOPS_BENCH_RPC_SPIN_US=<us>
+// makes every RPC busy-wait that long first: a provider slower by a known CPU cost per RPC
+// (bench/provider-critical-path.bench.ts).
 import { appendFileSync } from "node:fs";
 import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { Resource } from "../../provider/framework/resource.js";
@@ -66,6 +68,7 @@ const RPCS = [
 ] as const;
 
 function instrument(server: ProviderServer<unknown>, file: string): void {
+  const spin = BigInt(Math.round(Number(process.env.SITEOPS_BENCH_RPC_SPIN_US ?? 0) * 1000));
   const rpcs: Record<string, RpcStats> = {};
   const methods = server as unknown as Record<string, (req: unknown) => unknown>;
   for (const name of RPCS) {
@@ -75,6 +78,7 @@ function instrument(server: ProviderServer<unknown>, file: string): void {
       // hrtime, not performance.now(): that would load node:perf_hooks in every process, which the shipped
       // provider never does, and the bench measures the shipped provider's start.
       const started = process.hrtime.bigint();
+      if (spin) while (process.hrtime.bigint() - started < spin);
       try {
         return await original.call(server, req);
       } finally {
@@ -88,7 +92,14 @@ function instrument(server: ProviderServer<unknown>, file: string): void {
     const used = Object.fromEntries(Object.entries(rpcs).filter(([, s]) => s.calls > 0));
     appendFileSync(
       file,
-      JSON.stringify({ pid: process.pid, cpuMs: (cpu.user + cpu.system) / 1000, readyCpuMs, maxRssKb: process.resourceUsage().maxRSS, rpcs: used }) + "\n",
+      JSON.stringify({
+        pid: process.pid,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        readyCpuMs,
+        wallMs: Math.round(process.uptime() * 1000),
+        maxRssKb: process.resourceUsage().maxRSS,
+        rpcs: used,
+      }) + "\n",
     );
   });
 }
