@@ -2,11 +2,7 @@
 // URL share. The sites table keeps that key in an indexed column (url_key), so the per-account uniqueness
 // check is one index lookup, not a scan of the account's URLs.
 
-/** True for an absolute http(s) URL with a host. */
-export function isHttpUrl(value: string): boolean {
-  return httpUrl(value) !== undefined;
-}
-
+/** The URL if `value` is an absolute http(s) URL with a host. */
 function httpUrl(value: string): URL | undefined {
   if (/\s/.test(value)) return undefined;
   let u: URL;
@@ -23,19 +19,12 @@ function httpUrl(value: string): URL | undefined {
  * default port dropped, a trailing slash of the path dropped, no fragment. `HTTPS://Blog.Acme.TEST:443/` and
  * `https://blog.acme.test` are the same site; the path's case and the query still count. Spellings of one
  * URL are one URL: a host's trailing dot (`uniq.example.`) is dropped, and a percent-encoded unreserved
- * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2).
+ * character of the path (`%62log`) is decoded, other escapes uppercased (RFC 3986 section 6.2.2). null for
+ * anything but an absolute http(s) URL with a host (a stored null matches nothing).
  */
-export function siteUrlKey(value: string): string {
-  return keyOf(new URL(value));
-}
-
-/** siteUrlKey of a site URL (isHttpUrl), in one parse; null for anything else (a stored null matches nothing). */
 export function siteUrlKeyOf(value: string): string | null {
   const u = httpUrl(value);
-  return u ? keyOf(u) : null;
-}
-
-function keyOf(u: URL): string {
+  if (!u) return null;
   const path = u.pathname
     .replace(/%([0-9A-Fa-f]{2})/g, (m: string, hex: string) => {
       const ch = String.fromCharCode(parseInt(hex, 16));

@@ -7,7 +7,6 @@ import { FieldErrorCollector, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
-export { isHttpUrl, siteUrlKey } from "../site-urls.js"; // the seed checks its sites' URLs with them too
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
 import type { PageSource } from "../store/db.js";
