@@ -3,13 +3,14 @@
 // known busy wait at the start of every RPC (SITEOPS_BENCH_RPC_SPIN_US: 0, 500, 1000 us), with Terraform alone
 // in the same rounds. The wall time each added ms of provider CPU costs the apply says what a faster provider
 // could still gain: 1.0 if Terraform waited for every reply in turn, 0 if the provider were never waited for.
+// Also each provider process of the apply as built (schema, validate, plan, apply): its lifetime and CPU.
 // BENCH_ROUNDS rounds (default 5), contenders in an order that rotates each round; medians with the min-max range.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
-import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
+import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type ProviderProcess, type Run } from "./lib/provider-helpers.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const COUNT = 200;
@@ -48,39 +49,45 @@ try {
 
   const rpcs = (run: Run) => run.providers.reduce((t, p) => t + Object.values(p.rpcs).reduce((s, x) => s + x.calls, 0), 0);
   const cpu = (run: Run) => run.providers.reduce((t, p) => t + p.cpuMs, 0);
-  const applyProcess = (run: Run) => run.providers.at(-1);
+  const seconds = (ms: number[]) => spread(ms, 1000);
   console.log(`terraform apply of ${COUNT}, ${ROUNDS} rounds interleaved, default -parallelism=10; node ${process.version}; load after the rounds`);
   console.log(`${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}; node -e 0 after the rounds ${spread(speeds, 1, 1)} ms.\n`);
   console.log(
     table(
-      ["contender", "apply s", "/ terraform alone", "RPCs", "provider CPU s (all processes)", "apply process: lifetime s", "apply process: CPU s"],
+      ["contender", "apply s", "/ terraform alone", "RPCs", "provider CPU s (all processes)"],
       contenders.map((name, i) => {
         const own = runs[i]!;
-        const ap = own.map(applyProcess).filter((p) => p !== undefined);
         return [
           name,
-          spread(
-            own.map((r) => r.wallMs),
-            1000,
-          ),
+          seconds(own.map((r) => r.wallMs)),
           `${spread(own.map((r, k) => r.wallMs / runs[0]![k]!.wallMs))}x`,
           i === 0 ? "-" : median(own.map(rpcs)),
-          i === 0 ? "-" : spread(own.map(cpu), 1000),
-          ap.length
-            ? spread(
-                ap.map((p) => p.wallMs),
-                1000,
-              )
-            : "-",
-          ap.length
-            ? spread(
-                ap.map((p) => p.cpuMs),
-                1000,
-              )
-            : "-",
+          i === 0 ? "-" : seconds(own.map(cpu)),
         ];
       }),
     ),
+  );
+  // The provider processes of one apply, one after the other, named by the last RPC Terraform sent each.
+  const noop = runs[1]!;
+  const role = (p: ProviderProcess) =>
+    p.rpcs.applyResourceChange ? "apply" : p.rpcs.planResourceChange ? "plan" : p.rpcs.validateResourceConfig ? "validate" : "schema";
+  const roles = [...new Set(noop.flatMap((r) => r.providers.map(role)))];
+  const of = (name: string) => noop.flatMap((r) => r.providers.filter((p) => role(p) === name));
+  console.log(
+    "\n" +
+      table(
+        ["siteops_noop as built: provider process", "lifetime s", "CPU s", "CPU to ready ms"],
+        roles.map((name) => [
+          name,
+          seconds(of(name).map((p) => p.wallMs)),
+          seconds(of(name).map((p) => p.cpuMs)),
+          spread(
+            of(name).map((p) => p.readyCpuMs),
+            1,
+            0,
+          ),
+        ]),
+      ),
   );
   // Per round: the apply's added wall time over the provider CPU the busy waits added (RPCs x wait).
   const slopes = SPINS_US.slice(1).map((us, j) => {
@@ -94,7 +101,6 @@ try {
         SPINS_US.slice(1).map((us, j) => [`${us} us`, `${spread(slopes[j]!)} ms`]),
       ),
   );
-  const noop = runs[1]!;
   const busy = noop.map((r) => cpu(r) - r.providers.reduce((t, p) => t + p.readyCpuMs, 0));
   const share = median(slopes.flat());
   console.log(

@@ -63,7 +63,7 @@ export async function buildProvider(outDir: string, options: { bench?: boolean; 
 }
 
 /** One provider process, as bench/lib/provider-noop.ts records it on exit. */
-interface ProviderProcess {
+export interface ProviderProcess {
   pid: number;
   cpuMs: number;
   /** CPU time when the RPC server was ready: the process's start-up. */
