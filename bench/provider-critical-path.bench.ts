@@ -4,13 +4,25 @@
 // in the same rounds. The wall time each added ms of provider CPU costs the apply says what a faster provider
 // could still gain: 1.0 if Terraform waited for every reply in turn, 0 if the provider were never waited for.
 // Also each provider process of the apply as built (schema, validate, plan, apply): its lifetime and CPU.
-// BENCH_ROUNDS rounds (default 5), contenders in an order that rotates each round; medians with the min-max range.
-import { spawnSync } from "node:child_process";
+// BENCH_ROUNDS rounds (default 5), contenders in an order that rotates each round (roundOrder); medians with the min-max range.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
-import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type ProviderProcess, type Run } from "./lib/provider-helpers.js";
+import { nodeStartMs } from "./lib/machine-speed.js";
+import {
+  buildProvider,
+  dataHcl,
+  median,
+  providerHcl,
+  roundOrder,
+  sitesHcl,
+  spread,
+  table,
+  Workspace,
+  type ProviderProcess,
+  type Run,
+} from "./lib/provider-helpers.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const COUNT = 200;
@@ -36,15 +48,15 @@ try {
   const speeds: number[] = [];
   const loads: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const i = (r + k) % contenders.length;
+    for (const i of roundOrder(
+      contenders.map((_, k) => k),
+      r,
+    )) {
       runs[i]!.push(await ws.measure(dirs[i]!, apply, { env: env(i), emulatorPid: emulator.pid }));
       await ws.terraform(dirs[i]!, destroy, { env: env(i) });
     }
     loads.push(loadavg()[0]!);
-    const t = process.hrtime.bigint();
-    spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
-    speeds.push(Number(process.hrtime.bigint() - t) / 1e6);
+    speeds.push(nodeStartMs());
   }
 
   const rpcs = (run: Run) => run.providers.reduce((t, p) => t + Object.values(p.rpcs).reduce((s, x) => s + x.calls, 0), 0);

@@ -25,7 +25,7 @@ import { encodeMsgpack } from "../provider/values/cty-msgpack.js";
 import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
 import { categoryTable, PRELOAD, providerCategory } from "./lib/provider-breakdown.js";
 import { loadSamples } from "./lib/provider-profile.js";
-import { buildProvider, processCpuMs, ROOT, spread, table } from "./lib/provider-helpers.js";
+import { buildProvider, processCpuMs, ROOT, roundOrder, spread, table } from "./lib/provider-helpers.js";
 
 const COUNT = Number(process.env.BENCH_RPC_COUNT ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -161,8 +161,7 @@ try {
   await runOnce(built.launcher, "siteops_noop", emulator.url); // warm up the page cache and the emulator
   const load = [loadavg()[0]!];
   for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < contenders.length; i++) {
-      const c = contenders[(r + i) % contenders.length]!;
+    for (const c of roundOrder(contenders, r)) {
       const cpu = await runOnce(built.launcher, c, emulator.url);
       PHASES.forEach((ph, k) => results.get(c)![k]!.push((cpu[ph] * 1000) / COUNT));
     }

@@ -9,22 +9,24 @@
 // Scenarios: `terraform apply` creating 200 (targets: <= 3x Terraform alone in every round, <= 1.3x
 // siteops_noop) and a no-op `terraform plan` with 1,000 in state (target <= 2.5x data + siteops; skipped with
 // BENCH_PLAN=0). BENCH_ROUNDS rounds (default 5), contenders interleaved in an order that rotates each
-// round; per-round ratios, medians with the min-max range; the load average and `node -e 0` (the machine's
-// speed of the moment) after each round, and the CPU of Terraform, the providers, the emulator and the rest of
-// the machine during each run.
+// round and runs backwards every other round (roundOrder); per-round ratios, medians with the min-max range;
+// the load average after each round; `node -e 0` (the machine's speed of the moment) just before and after each
+// timed apply, and the apply target judged over every round and over the rounds on a quiet machine
+// (lib/machine-speed.ts); the CPU of Terraform, the providers, the emulator and the rest of the machine during
+// each run.
 // BENCH_BEFORE=<checkout> adds a fifth contender, "siteops_site before": siteops_site with the provider built from
 // that checkout and its own emulator (also from there), so a change is measured against the tree before it in
 // the same rounds; the summary then gives before / terraform alone and site / before per round.
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
 // the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
+import { isQuiet, probed, probeText, QUIET_SLACK, quietLimit, type Probe } from "./lib/machine-speed.js";
 import { breakdown } from "./lib/provider-breakdown.js";
-import { buildProvider, dataHcl, median, providerHcl, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
+import { buildProvider, dataHcl, median, providerHcl, roundOrder, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
 
 const PROFILE = process.env.BENCH_PROFILE;
 const ROUNDS = PROFILE === "only" ? 0 : Number(process.env.BENCH_ROUNDS ?? 5);
@@ -52,31 +54,12 @@ const CONTENDERS: Contender[] = [
 ];
 const config = (c: Contender, url: string, n: number, prefix: string) => (c.provider ? providerBlock(url) : "") + c.hcl(n, prefix);
 
-/**
- * The machine's speed of the moment: median ms of `node -e 0` (this Node) over 5 launches. The shared VM has
- * slow phases that the load average does not show (node -e 0 moved from 24 to 34 ms within minutes on
- * 2026-11-26 with nothing else running); a round's ratio is read beside it.
- */
-function nodeStartMs(): number {
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const t = process.hrtime.bigint();
-    spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  return median(times);
-}
-
-/** Each round runs every contender once, starting one further along the list than the round before. */
-async function rounds(run: (c: Contender) => Promise<Run>, loads: number[], speeds: number[] = []): Promise<Map<string, Run[]>> {
+/** Each round runs every contender once, in roundOrder. */
+async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Promise<Map<string, Run[]>> {
   const out = new Map<string, Run[]>(CONTENDERS.map((c) => [c.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < CONTENDERS.length; i++) {
-      const c = CONTENDERS[(r + i) % CONTENDERS.length]!;
-      out.get(c.name)!.push(await run(c));
-    }
+    for (const c of roundOrder(CONTENDERS, r)) out.get(c.name)!.push(await run(c));
     loads.push(loadavg()[0]!);
-    speeds.push(nodeStartMs());
   }
   return out;
 }
@@ -136,16 +119,14 @@ async function timed(): Promise<void> {
   }
 
   const applyLoads = [loadavg()[0]!];
-  const applySpeeds: number[] = [];
-  const applies = await rounds(
-    async (c) => {
-      const run = await tree(c).ws.measure(applyDirs.get(c.name)!, apply, opts(c));
-      await tree(c).ws.terraform(applyDirs.get(c.name)!, destroy, opts(c));
-      return run;
-    },
-    applyLoads,
-    applySpeeds,
-  );
+  // node -e 0 just before and after each timed apply: the machine's speed beside the run (machine-speed.ts).
+  const probes = new Map<string, Probe[]>(CONTENDERS.map((c) => [c.name, []]));
+  const applies = await rounds(async (c) => {
+    const { result: run, probe } = await probed(() => tree(c).ws.measure(applyDirs.get(c.name)!, apply, opts(c)));
+    probes.get(c.name)!.push(probe);
+    await tree(c).ws.terraform(applyDirs.get(c.name)!, destroy, opts(c));
+    return run;
+  }, applyLoads);
 
   const planLoads: number[] = [];
   let plans: Map<string, Run[]> | undefined;
@@ -210,14 +191,19 @@ async function timed(): Promise<void> {
   );
   console.log("\nmedian (min-max) of the rounds; ratios are computed per round, then summarised.\n");
 
-  // Every round of the apply: its load, each contender's wall time, and the ratios the targets are set on.
+  // Every round of the apply: its load, the machine's speed beside the two runs the target compares, each
+  // contender's wall time, and the ratios the targets are set on.
   const applyRatios = perRound(applies, "siteops_site", ALONE);
+  const limit = quietLimit([...probes.values()].flat());
+  const quiet = (i: number) => isQuiet(probes.get("siteops_site")![i]!, limit) && isQuiet(probes.get(ALONE)![i]!, limit);
   console.log(
     table(
       [
         "apply round",
         "load after (1 min)",
-        "node -e 0 ms after",
+        `node -e 0 ms before-after ${ALONE}`,
+        "node -e 0 ms before-after siteops_site",
+        "quiet",
         "other processes' CPU s (max of the round)",
         ...CONTENDERS.map((c) => `${c.name} s`),
         `site / ${ALONE}`,
@@ -227,7 +213,9 @@ async function timed(): Promise<void> {
       applyRatios.map((r, i) => [
         i + 1,
         applyLoads[i + 1]!.toFixed(2),
-        applySpeeds[i]!.toFixed(1),
+        probeText(probes.get(ALONE)![i]!),
+        probeText(probes.get("siteops_site")![i]!),
+        quiet(i) ? "yes" : "no",
         Math.max(...CONTENDERS.map((c) => applies.get(c.name)![i]!.otherCpuMs / 1000)).toFixed(2),
         ...CONTENDERS.map((c) => (applies.get(c.name)![i]!.wallMs / 1000).toFixed(2)),
         `${r.toFixed(2)}x`,
@@ -236,10 +224,20 @@ async function timed(): Promise<void> {
       ]),
     ),
   );
-  const worst = Math.max(...applyRatios);
+  const verdict = (ratios: number[]) => {
+    const worst = Math.max(...ratios);
+    return `worst round ${worst.toFixed(2)}x (target <= 3x in every round: ${worst <= 3 ? "met" : "NOT met"})`;
+  };
+  const quietRatios = applyRatios.filter((_, i) => quiet(i));
   console.log(
-    `\napply of ${APPLY_COUNT} siteops_site vs ${ALONE}: worst round ${worst.toFixed(2)}x (target <= 3x in every round: ${worst <= 3 ? "met" : "NOT met"})${
+    `
+apply of ${APPLY_COUNT} siteops_site vs ${ALONE}, all ${applyRatios.length} rounds: ${verdict(applyRatios)}${
       before ? `; before: worst round ${Math.max(...perRound(applies, SITE_BEFORE, ALONE)).toFixed(2)}x` : ""
+    }`,
+  );
+  console.log(
+    `on a quiet machine (node -e 0 before and after both runs <= ${QUIET_SLACK}x this benchmark's quickest, ${limit.toFixed(1)} ms): ${quietRatios.length} of ${applyRatios.length} rounds${
+      quietRatios.length ? `, ${verdict(quietRatios)}` : ""
     }\n`,
   );
 

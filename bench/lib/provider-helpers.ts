@@ -223,6 +223,17 @@ function childPeakRssKb(pid: number): number {
   return peak;
 }
 
+/**
+ * The order of round `r` of an interleaved benchmark: every contender once, starting one further along the list
+ * than the round before, and walking the list backwards in odd rounds, so that each contender follows each
+ * other one about as often as it precedes it. Always forwards, "siteops_site before" (provider-terraform's
+ * BENCH_BEFORE) always ran right after siteops_site and came out 0.85x-0.88x of it whichever tree was which.
+ */
+export function roundOrder<T>(list: readonly T[], r: number): T[] {
+  const n = list.length;
+  return Array.from({ length: n }, (_, i) => list[(((r % 2 ? r - i : r + i) % n) + n) % n]!);
+}
+
 export const median = (values: number[]): number => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
