@@ -1,13 +1,9 @@
 // The machine's speed of the moment, for benchmarks on a shared VM: how long `node -e 0` takes, measured right
-// beside the runs a target is judged on, and whether a run happened on a quiet machine. The VM has slow phases
-// that neither the load average nor the other processes' CPU shows (node -e 0 moved from 24 to 34-42 ms within
-// minutes on 2026-11-26 with nothing else running), and they come and go within seconds.
+// beside the runs a target is judged on. The VM has slow phases that neither the load average nor the other
+// processes' CPU shows: on 2026-11-26, with nothing else running, node -e 0 took ~27 or ~37 ms from one second
+// to the next (24-26 ms at the quietest), so one probe after a whole round says little about each run in it.
 import { spawnSync } from "node:child_process";
 import { median } from "./provider-helpers.js";
-
-/** A run is on a quiet machine when node -e 0 just before and just after it is within this factor of the
- * quickest node -e 0 of the whole benchmark run. */
-export const QUIET_SLACK = 1.25;
 
 /** Median ms of `node -e 0` (this Node) over `launches` launches. */
 export function nodeStartMs(launches = 5): number {
@@ -32,13 +28,6 @@ export async function probed<T>(fn: () => Promise<T>): Promise<{ result: T; prob
   const result = await fn();
   return { result, probe: { before, after: nodeStartMs(3) } };
 }
-
-/** The slowest node -e 0 that still counts as quiet, from every probe of the benchmark run. */
-export function quietLimit(probes: Probe[]): number {
-  return Math.min(...probes.flatMap((p) => [p.before, p.after])) * QUIET_SLACK;
-}
-
-export const isQuiet = (p: Probe, limit: number): boolean => p.before <= limit && p.after <= limit;
 
 /** "25.1-26.3" for a table cell: node -e 0 before and after a run. */
 export const probeText = (p: Probe): string => `${p.before.toFixed(1)}-${p.after.toFixed(1)}`;
