@@ -48,10 +48,7 @@ try {
   const speeds: number[] = [];
   const loads: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    for (const i of roundOrder(
-      contenders.map((_, k) => k),
-      r,
-    )) {
+    for (const i of roundOrder([...contenders.keys()], r)) {
       runs[i]!.push(await ws.measure(dirs[i]!, apply, { env: env(i), emulatorPid: emulator.pid }));
       await ws.terraform(dirs[i]!, destroy, { env: env(i) });
     }
