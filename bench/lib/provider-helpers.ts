@@ -70,6 +70,10 @@ export interface ProviderProcess {
   readyCpuMs: number;
   /** Its lifetime, ms (process.uptime() on exit). */
   wallMs: number;
+  /** Start (from process.uptime(): Node's own clock start, just after exec), RPC server ready, and exit: ms on the monotonic clock. */
+  startMs: number;
+  readyMs: number;
+  exitMs: number;
   maxRssKb: number;
   rpcs: Record<string, { calls: number; wallMs: number }>;
 }
@@ -78,6 +82,9 @@ export interface Run {
   /** Terraform's exit code (0, or 2 for a plan with -detailed-exitcode that has changes). */
   exitCode: number;
   wallMs: number;
+  /** When terraform was spawned and when it exited, ms on the monotonic clock (as ProviderProcess's). */
+  startMs: number;
+  endMs: number;
   /** Terraform's own CPU (its process, without the providers it ran). */
   terraformCpuMs: number;
   terraformPeakRssKb: number;
@@ -140,6 +147,7 @@ export class Workspace {
     const machine = machineCpuMs();
     const emulator = options.emulatorPid ? processCpuMs(options.emulatorPid) : 0;
     const started = performance.now();
+    const startMs = Number(process.hrtime.bigint()) / 1e6;
     const { childrenCpuMs, peakRssKb, exitCode } = await new Promise<{ childrenCpuMs: number; peakRssKb: number; exitCode: number }>((resolve, reject) => {
       const child = spawn("sh", ["-c", 'terraform "$@"; rc=$?; times >&2; exit $rc', "sh", ...args], {
         cwd,
@@ -163,6 +171,7 @@ export class Workspace {
       });
     });
     const wallMs = performance.now() - started;
+    const endMs = Number(process.hrtime.bigint()) / 1e6;
     const providers = existsSync(stats)
       ? readFileSync(stats, "utf8")
           .trim()
@@ -177,6 +186,8 @@ export class Workspace {
     return {
       exitCode,
       wallMs,
+      startMs,
+      endMs,
       terraformCpuMs: childrenCpuMs - providerCpu,
       terraformPeakRssKb: peakRssKb,
       providers,

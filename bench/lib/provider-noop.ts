@@ -5,7 +5,8 @@
 // emulator: the protocol floor siteops_site is compared with.
 //
 // With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, its
-// lifetime, peak RSS, and per RPC the number of calls and their summed wall time. SITEOPS_BENCH_RPC_SPIN_US=<us>
+// lifetime, peak RSS, per RPC the number of calls and their summed wall time, and when it started, was ready
+// and exited on the monotonic clock (ms; the clock `perf record -k CLOCK_MONOTONIC` stamps samples with). SITEOPS_BENCH_RPC_SPIN_US=<us>
 // makes every RPC busy-wait that long first: a provider slower by a known CPU cost per RPC
 // (bench/provider-critical-path.bench.ts).
 import { appendFileSync } from "node:fs";
@@ -67,6 +68,13 @@ const RPCS = [
   "readDataSource",
 ] as const;
 
+/** CPU time of this process when its RPC server was ready (start-up: Node, bundles, certificate, TLS). */
+let readyCpuMs = 0;
+/** When the RPC server was ready, ms on the monotonic clock. */
+let readyMs = 0;
+/** CLOCK_MONOTONIC in ms, as libuv reads it. */
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+
 function instrument(server: ProviderServer<unknown>, file: string): void {
   const spin = BigInt(Math.round(Number(process.env.SITEOPS_BENCH_RPC_SPIN_US ?? 0) * 1000));
   const rpcs: Record<string, RpcStats> = {};
@@ -97,15 +105,15 @@ function instrument(server: ProviderServer<unknown>, file: string): void {
         cpuMs: (cpu.user + cpu.system) / 1000,
         readyCpuMs,
         wallMs: Math.round(process.uptime() * 1000),
+        startMs: monotonicMs() - process.uptime() * 1000,
+        readyMs,
+        exitMs: monotonicMs(),
         maxRssKb: process.resourceUsage().maxRSS,
         rpcs: used,
       }) + "\n",
     );
   });
 }
-
-/** CPU time of this process when its RPC server was ready (start-up: Node, bundles, certificate, TLS). */
-let readyCpuMs = 0;
 
 export const rpc: RpcModule = {
   async start(options) {
@@ -116,6 +124,7 @@ export const rpc: RpcModule = {
     const started = await startRpcServer(server, options);
     const cpu = process.cpuUsage();
     readyCpuMs = (cpu.user + cpu.system) / 1000;
+    readyMs = monotonicMs();
     return started;
   },
 };
