@@ -9,7 +9,19 @@ import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { goSymbolizer, type GoSymbolizer } from "./lib/go-symbols.js";
 import { perfUnavailable, SAMPLE_HZ, sampled, type Sample } from "./lib/perf-samples.js";
-import { buildProvider, dataHcl, median, providerHcl, roundOrder, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
+import {
+  buildProvider,
+  dataHcl,
+  median,
+  providerHcl,
+  roundOrder,
+  sitesHcl,
+  spread,
+  table,
+  Workspace,
+  type ProviderProcess,
+  type Run,
+} from "./lib/provider-helpers.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COUNT = 200;
@@ -119,25 +131,26 @@ try {
   console.log(
     `terraform apply of ${COUNT}, ${ROUNDS} rounds, ${cpus().length} CPUs, node ${process.version}; ${noPerf ? `no CPU samples: ${noPerf}` : `perf sampling every CPU at ${SAMPLE_HZ} Hz`}.\n`,
   );
-  const seconds = (list: Measured[], ms: (run: Run) => number) =>
+  const ms = (values: number[], digits: number) => spread(values, 1, digits);
+  const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+  const seconds = (list: Measured[], of: (run: Run) => number) =>
     spread(
-      list.map((m) => ms(m.run)),
+      list.map((m) => of(m.run)),
       1000,
     );
   const row = (name: string, list: Measured[], provider: boolean) => [
     name,
     seconds(list, (r) => r.wallMs),
     seconds(list, (r) => r.terraformCpuMs),
-    provider ? seconds(list, (r) => r.providers.reduce((t, p) => t + p.cpuMs, 0)) : "-",
+    provider ? seconds(list, (r) => sum(r.providers.map((p) => p.cpuMs))) : "-",
   ];
   console.log(table(["apply of 200", "wall s", "terraform CPU s", "provider CPU s"], [row("terraform alone", alone, false), row("siteops_noop", noop, true)]));
 
   const walls = noop.map((m) => phaseWall(m.run));
   const cpuByPhase = noPerf ? [] : noop.map((m, k) => phaseCpu(m, walls[k]!));
   const cores = (phase: Phase, party: string) =>
-    spread(
+    ms(
       cpuByPhase.map((c, k) => c[phase][party]! / walls[k]![phase]),
-      1,
       2,
     );
   console.log(
@@ -148,14 +161,12 @@ try {
       ["phase", "wall ms", "share of the apply", ...(noPerf ? [] : PARTIES.map((p) => `${p} (CPUs busy)`))],
       PHASES.map((phase) => [
         phase,
-        spread(
+        ms(
           walls.map((w) => w[phase]),
-          1,
           0,
         ),
-        `${spread(
-          walls.map((w, k) => w[phase] / noop[k]!.run.wallMs),
-          0.01,
+        `${ms(
+          walls.map((w, k) => (100 * w[phase]) / noop[k]!.run.wallMs),
           0,
         )} %`,
         ...(noPerf ? [] : PARTIES.map((p) => cores(phase, p))),
@@ -163,31 +174,19 @@ try {
     ),
   );
 
+  // Each run's provider processes in the order Terraform started them: schema, validate, plan, apply.
   const kinds = ["schema", "validate", "plan", "apply"];
-  const procs = (k: number) => noop.map((m) => [...m.run.providers].sort((a, b) => a.startMs - b.startMs)[k]).filter((p) => p !== undefined);
+  const ordered = noop.map((m) => [...m.run.providers].sort((a, b) => a.startMs - b.startMs));
+  const across = (k: number, of: (procs: ProviderProcess[]) => number) => ms(ordered.filter((o) => o[k]).map(of), 1);
   console.log("\nEach provider process of the apply (in the order Terraform starts them):\n");
   console.log(
     table(
       ["process", "start to ready ms", "ready to exit ms", "gap to the next start ms"],
       kinds.map((kind, k) => [
         kind,
-        spread(
-          procs(k).map((p) => p.readyMs - p.startMs),
-          1,
-          1,
-        ),
-        spread(
-          procs(k).map((p) => p.exitMs - p.readyMs),
-          1,
-          1,
-        ),
-        k < kinds.length - 1
-          ? spread(
-              procs(k).map((p, j) => procs(k + 1)[j]!.startMs - p.exitMs),
-              1,
-              1,
-            )
-          : "-",
+        across(k, (o) => o[k]!.readyMs - o[k]!.startMs),
+        across(k, (o) => o[k]!.exitMs - o[k]!.readyMs),
+        k < kinds.length - 1 ? across(k + 1, (o) => o[k + 1]!.startMs - o[k]!.exitMs) : "-",
       ]),
     ),
   );
@@ -196,36 +195,21 @@ try {
     const groupsAlone = alone.map(terraformCpu);
     const groupsNoop = noop.map(terraformCpu);
     const names = [...GROUPS.map(([g]) => g), "other"];
-    const med = (list: Map<string, number>[], g: string) => median(list.map((m) => m.get(g) ?? 0));
+    const of = (list: Map<string, number>[], g: string) => list.map((m) => m.get(g) ?? 0);
     console.log("\nTerraform's own CPU by what its functions do (its process only, samples symbolized through .gopclntab), ms:\n");
     console.log(
       table(
-        ["functions", "terraform alone", "with siteops_noop", "difference"],
+        ["functions", "terraform alone", "with siteops_noop", "difference of the medians"],
         [
-          ...names.map((g) => [
-            g,
-            spread(
-              groupsAlone.map((m) => m.get(g) ?? 0),
-              1,
-              0,
-            ),
-            spread(
-              groupsNoop.map((m) => m.get(g) ?? 0),
-              1,
-              0,
-            ),
-            `${(med(groupsNoop, g) - med(groupsAlone, g)).toFixed(0)}`,
-          ]),
+          ...names.map((g) => [g, ms(of(groupsAlone, g), 0), ms(of(groupsNoop, g), 0), (median(of(groupsNoop, g)) - median(of(groupsAlone, g))).toFixed(0)]),
           [
             "total",
-            spread(
-              groupsAlone.map((m) => [...m.values()].reduce((a, b) => a + b, 0)),
-              1,
+            ms(
+              groupsAlone.map((m) => sum(m.values())),
               0,
             ),
-            spread(
-              groupsNoop.map((m) => [...m.values()].reduce((a, b) => a + b, 0)),
-              1,
+            ms(
+              groupsNoop.map((m) => sum(m.values())),
               0,
             ),
             "",

@@ -6,9 +6,9 @@
 //
 // With SITEOPS_BENCH_STATS=<file>, each provider process appends one JSON line on exit: its CPU time, its
 // lifetime, peak RSS, per RPC the number of calls and their summed wall time, and when it started, was ready
-// and exited on the monotonic clock (ms; the clock `perf record -k CLOCK_MONOTONIC` stamps samples with). SITEOPS_BENCH_RPC_SPIN_US=<us>
-// makes every RPC busy-wait that long first: a provider slower by a known CPU cost per RPC
-// (bench/provider-critical-path.bench.ts).
+// and exited on the monotonic clock (ms; the clock `perf record -k CLOCK_MONOTONIC` stamps samples with).
+// SITEOPS_BENCH_RPC_SPIN_US=<us> makes every RPC busy-wait that long first: a provider slower by a known CPU
+// cost per RPC (bench/provider-critical-path.bench.ts).
 import { appendFileSync } from "node:fs";
 import { ProviderServer } from "../../provider/framework/provider-server.js";
 import type { Resource } from "../../provider/framework/resource.js";
