@@ -1,5 +1,5 @@
 // Builds the Fastify app: request ids, the error shapes of docs/design.md section 2, authentication,
-// faults, rate limiting, idempotency, and every route module. No listening here (server.ts does).
+// faults, rate limiting, idempotency, the profile's hooks, and every route module. No listening here (server.ts does).
 // Routes are HTTP only (schema, auth guard, one service call, reply): routes/ -> services/ (rules,
 // state transitions, activity, events) -> store/ (SQL, one module per table family).
 //
@@ -20,6 +20,7 @@ import "./auth/guards.js"; // declares req.auth, which the hook below sets
 import { RateLimiter, addressKey, emailKey, principalKey } from "./rate-limit.js";
 import type { AuthContext } from "./auth/auth-context.js";
 import { installIdempotency } from "./idempotency.js";
+import { installProfileHooks } from "./profile-hooks.js";
 import { routeModules } from "./routes/index.js";
 import { registerControlRoutes, type AppControls } from "./control/routes.js";
 import type { Faults } from "./control/faults.js";
@@ -178,14 +179,16 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
   answerConnect(app.server, nextRequestId);
 
   const { faults } = controls;
-  const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs()) : undefined;
+  const limiter = ctx.options.rateLimit ? new RateLimiter(ctx.options.rateLimit, () => ctx.clock.nowMs(), ctx.profile.rateLimitHeaders) : undefined;
   collectOpenApi(app);
   app.decorate("listener", ctx.listener); // pagination.ts builds links on its public URL
+  app.decorate("profile", ctx.profile); // pagination.ts pages as it says
 
   // Callback style rather than async: see onRequest above.
   app.addHook("onRequest", onRequest(ctx, faults, limiter));
 
   installIdempotency(app, ctx);
+  installProfileHooks(app, ctx.profile); // none in the default profile
 
   if (limiter) app.addHook("preHandler", signInLimit(limiter));
 

@@ -5,6 +5,8 @@ import type { ResolvedOptions } from "./options.js";
 import type { Scheduler } from "./jobs/scheduler.js";
 import type { Events } from "./events.js";
 import type { LoginThrottle } from "./auth/login-counters.js";
+import type { Profile } from "./profile.js";
+import type { IdIssuer } from "./ids.js";
 
 /** Where the emulator listens, known once it does (webhook deliveries must never reach it). */
 export interface Listener {
@@ -26,6 +28,10 @@ export interface EmulatorContext {
   readonly listener: Listener;
   /** Failed-login counters (POST /jwt, /auth and any other sign-in): services/login-throttle.ts. */
   readonly loginThrottle: LoginThrottle;
+  /** The choices where the spec says "not shown" (options.profile's settings). */
+  readonly profile: Profile;
+  /** Issues a new id of the profile's length: every record id comes from here. */
+  readonly newId: IdIssuer;
   /** Writes a line to stderr when logging is on. */
   log(message: string): void;
 }

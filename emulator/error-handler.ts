@@ -1,6 +1,7 @@
 // How every error leaves the emulator: the JSON body of docs/design.md section 2 (`{"error": "..."}`, with
 // `errors` for field validation) and its status, whether a route threw it, Fastify's router or body
-// parsers raised it (FST_ERR_*), or Node's HTTP parser refused the request before Fastify saw it.
+// parsers raised it (FST_ERR_*), or Node's HTTP parser refused the request before Fastify saw it. The
+// `minimal` profile (profile.ts) answers a credentials 401 as Rails does (HTML) and a 429 without Retry-After.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
@@ -53,11 +54,32 @@ const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_ERR_NOT_FOUND: [404, "Not found"],
 };
 
+/** A 401 of an authenticated API route is about the request's credentials (sign-in routes are public). */
+function isCredentialsFailure(req: FastifyRequest, status: number): boolean {
+  return status === 401 && req.routeOptions.url?.startsWith("/api/") === true && req.routeOptions.config?.public !== true;
+}
+
+/** What Rails' `authenticate_or_request_with_http_token` answers when the token is missing or wrong. */
+function sendRailsChallenge(reply: FastifyReply): void {
+  reply.header("WWW-Authenticate", 'Token realm="Application"');
+  void reply.code(401).type("text/html; charset=utf-8").send("HTTP Token: Access denied.\n");
+}
+
+/** A 429's headers (rate limit, login throttle) when the profile sends no rate-limit headers. */
+function withoutRetryAfter(headers: Record<string, string>): Record<string, string> {
+  const { "Retry-After": _, ...others } = headers;
+  return others;
+}
+
 /** Every error as the JSON body of docs/design.md section 2; 5xx details go to the log, never the client. */
 export function errorHandler(ctx: EmulatorContext) {
+  const { profile } = ctx;
   return (err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply): void => {
     reply.header("X-Request-Id", req.id);
-    if (err instanceof HttpError) return sendError(reply, err.status, err.body, err.headers);
+    if (err instanceof HttpError) {
+      if (profile.credentialsChallenge === "rails-html" && isCredentialsFailure(req, err.status)) return sendRailsChallenge(reply);
+      return sendError(reply, err.status, err.body, profile.rateLimitHeaders ? err.headers : withoutRetryAfter(err.headers));
+    }
     if (err.validation) {
       if (err.validationContext === "body") {
         const e = validationFailed(fieldErrorsFromAjv(err.validation as never));

@@ -6,6 +6,7 @@ import type { Scheduler } from "./jobs/scheduler.js";
 import { enabledEndpoints } from "./store/webhook-endpoints.js";
 import { insertDelivery } from "./store/webhook-deliveries.js";
 import { WEBHOOK_EVENT_TYPES } from "../src/internal/webhook-events.js";
+import type { IdIssuer } from "./ids.js";
 
 /** The event types the service delivers: the one list the client and the provider check subscriptions with. */
 export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
@@ -16,11 +17,13 @@ export class Events {
   readonly #db: Database;
   readonly #clock: Clock;
   readonly #scheduler: Scheduler;
+  readonly #newId: IdIssuer;
 
-  constructor(db: Database, clock: Clock, scheduler: Scheduler) {
+  constructor(db: Database, clock: Clock, scheduler: Scheduler, newId: IdIssuer) {
     this.#db = db;
     this.#clock = clock;
     this.#scheduler = scheduler;
+    this.#newId = newId;
   }
 
   /**
@@ -38,7 +41,7 @@ export class Events {
       if (onlyEndpointId && ep.id !== onlyEndpointId) continue;
       if (!onlyEndpointId && !ep.events.includes("*") && !ep.events.includes(type)) continue;
       payload ??= JSON.stringify({ type, timestamp: now, data: typeof data === "function" ? data() : data });
-      insertDelivery(this.#db, { endpointId: ep.id, accountId, type, payload, dueMs: nowMs, at: now });
+      insertDelivery(this.#db, { id: this.#newId("msg"), endpointId: ep.id, accountId, type, payload, dueMs: nowMs, at: now });
       queued++;
     }
     if (queued) this.#scheduler.poke(nowMs);

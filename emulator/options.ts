@@ -1,5 +1,6 @@
 // Options of the emulator, with their defaults declared once (CLI flags map onto these).
 import type { Role } from "./auth/auth-context.js";
+import type { ProfileName } from "./profile.js";
 
 export interface SeedUser {
   email: string;
@@ -90,6 +91,13 @@ export interface EmulatorOptions {
    * the connection closed past it). Default 120; a larger snapshot goes up in resumable chunks.
    */
   requestTimeout?: number;
+  /**
+   * How the emulator fills in what the spec leaves "not shown" (profile.ts): `"default"` as docs/design.md
+   * section 2 decided; `"minimal"` the other way wherever the spec allows (5 rows a page and no pagination
+   * headers, 6-character ids, normalized URLs, an HTML 401, no Retry-After, empty 204s, unknown extra fields,
+   * Rails-wrapped bodies), to test a client against a service that is not this emulator. Default "default".
+   */
+  profile?: ProfileName;
 }
 
 export interface LoginThrottleOptions {
@@ -134,6 +142,7 @@ export interface ResolvedOptions {
   loginThrottle: LoginThrottleOptions | null;
   publicUrl: string | undefined;
   requestTimeout: number;
+  profile: ProfileName;
 }
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
@@ -154,5 +163,6 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     loginThrottle: o.loginThrottle === undefined ? DEFAULT_LOGIN_THROTTLE : o.loginThrottle,
     publicUrl: o.publicUrl?.replace(/\/+$/, ""),
     requestTimeout: o.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
+    profile: o.profile ?? "default",
   };
 }

@@ -1,5 +1,6 @@
 // ?page= / ?per_page= and the Link, Current-Page, Page-Limit, Total-Pages, Total-Count headers
 // (docs/design.md section 2). A page past the end is 200 []; a page that is not a positive integer is 400.
+// The `minimal` profile (profile.ts) pages by a fixed size, ignores per_page and sends none of the headers.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "./errors.js";
 import type { PageSource } from "./store/db.js";
@@ -26,9 +27,9 @@ function positiveInt(name: string, raw: unknown): number | undefined {
   return text.length > 15 ? Number.MAX_SAFE_INTEGER : Number(text);
 }
 
-function pageParams(query: Record<string, unknown>): PageParams {
+function pageParams(query: Record<string, unknown>, fixedPageSize: number | null): PageParams {
   const page = positiveInt("page", query.page) ?? 1;
-  const perPage = Math.min(positiveInt("per_page", query.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const perPage = fixedPageSize ?? Math.min(positiveInt("per_page", query.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   const offset = (page - 1) * perPage;
   return { page, perPage, offset, beyond: !Number.isSafeInteger(offset) || offset > 2 ** 53 / 2 };
 }
@@ -39,12 +40,15 @@ export type { PageSource } from "./store/db.js";
  * Runs the page query and sets the pagination headers; returns the body array. Links are absolute on the
  * emulator's public URL (the app's `listener` decoration, app.ts), or relative before it listens; never built from the request's Host
  * header, which any client may set (a reflected foreign host would send the next page request elsewhere).
+ * Page size and headers as the app's `profile` decoration says.
  */
 export function paginate<T>(req: FastifyRequest, reply: FastifyReply, source: PageSource<T>): T[] {
-  const p = pageParams(req.query as Record<string, unknown>);
+  const { pagination } = req.server.profile;
+  const p = pageParams(req.query as Record<string, unknown>, pagination.fixedPageSize);
   const total = source.count();
-  const totalPages = Math.max(1, Math.ceil(total / p.perPage));
   const rows = p.beyond || p.offset >= total ? [] : source.rows(p.perPage, p.offset);
+  if (!pagination.headers) return rows;
+  const totalPages = Math.max(1, Math.ceil(total / p.perPage));
 
   const url = new URL(req.url, "http://relative.invalid");
   const prefix = (req.server as { listener?: Listener }).listener?.publicUrl ?? "";

@@ -7,6 +7,8 @@
 // users' windows are kept apart (there are only as many as the store has users); when the table of
 // unauthenticated keys is full of live windows, a new address or email is counted in one shared window of
 // its kind, so a spray of source addresses is refused after `limit` requests instead of emptying the table.
+// Without `headers` (the `minimal` profile) no RateLimit-* header is sent; the error handler then drops the
+// 429's Retry-After too.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimitOptions } from "./options.js";
 import type { AuthContext } from "./auth/auth-context.js";
@@ -32,10 +34,12 @@ export class RateLimiter {
   readonly #others: ExpiringTable<Window>;
   /** The shared windows of new unauthenticated keys while #others is full (`addr:*`, `email:*`). */
   readonly #overflow: ExpiringTable<Window>;
+  readonly #headers: boolean;
 
-  constructor(opts: RateLimitOptions, now: () => number) {
+  constructor(opts: RateLimitOptions, now: () => number, headers = true) {
     this.#opts = opts;
     this.#now = now;
+    this.#headers = headers;
     const endsAt = (w: Window): number => w.start + opts.windowSeconds * 1000;
     this.#users = new ExpiringTable(Number.POSITIVE_INFINITY, endsAt);
     this.#others = new ExpiringTable(MAX_KEYS, endsAt);
@@ -74,9 +78,11 @@ export class RateLimiter {
     // A second check of the same request (a sign-in's email) keeps the headers of the tighter one.
     const earlier = reply.getHeader("ratelimit-remaining");
     if (!limitedFor && earlier !== undefined && Number(earlier) <= tightest.remaining) return;
-    reply.header("RateLimit-Limit", String(this.#opts.limit));
-    reply.header("RateLimit-Remaining", String(tightest.remaining));
-    reply.header("RateLimit-Reset", String(limitedFor || tightest.reset));
+    if (this.#headers) {
+      reply.header("RateLimit-Limit", String(this.#opts.limit));
+      reply.header("RateLimit-Remaining", String(tightest.remaining));
+      reply.header("RateLimit-Reset", String(limitedFor || tightest.reset));
+    }
     if (limitedFor) {
       throw new HttpError(429, `Rate limit exceeded. Try again in ${limitedFor} seconds.`, {}, { "Retry-After": String(limitedFor) });
     }

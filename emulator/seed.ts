@@ -5,7 +5,6 @@ import { readFileSync } from "node:fs";
 import type { EmulatorContext } from "./context.js";
 import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import { MAX_GENERATED_SITES, MAX_GENERATED_SNAPSHOTS_PER_SITE, type SeedFile } from "./options.js";
-import { newId } from "./ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "./schemas/common.js";
 import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
 import { createSite } from "./services/sites.js";
@@ -125,13 +124,13 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
   db.transaction(() => {
     for (const a of seed.accounts) {
       const now = clock.iso();
-      const accountId = newId("acct");
+      const accountId = ctx.newId("acct");
       accountIds.push(accountId);
       insertAccount(db, { id: accountId, name: a.name, at: now });
       const userIds = new Map<string, string>();
       for (const u of a.users) {
         const existing = findUserByEmail(db, u.email);
-        const userId = existing?.id ?? newId("usr");
+        const userId = existing?.id ?? ctx.newId("usr");
         if (!existing) {
           insertUser(db, {
             id: userId,
@@ -147,7 +146,7 @@ export function applySeed(ctx: EmulatorContext, seed: SeedFile): { accountIds: s
       }
       for (const t of a.api_tokens ?? []) {
         insertApiToken(db, {
-          id: newId("tok"),
+          id: ctx.newId("tok"),
           hash: hashToken(t.token),
           prefix: tokenPrefix(t.token),
           userId: userIds.get(t.user_email)!,
@@ -197,7 +196,7 @@ export function reissueDemoToken(ctx: EmulatorContext): DemoCredentials {
   if (!owned) return seedDemo(ctx);
   const token = newApiToken();
   insertApiToken(ctx.db, {
-    id: newId("tok"),
+    id: ctx.newId("tok"),
     hash: hashToken(token),
     prefix: tokenPrefix(token),
     userId: owned.userId,

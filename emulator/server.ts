@@ -20,6 +20,8 @@ import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
 import { LoginThrottle } from "./auth/login-counters.js";
 import { sweepSnapshotFiles } from "./services/snapshot-files.js";
+import { PROFILES, PROFILE_NAMES } from "./profile.js";
+import { idIssuer } from "./ids.js";
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:4747 (no trailing slash). */
@@ -46,6 +48,8 @@ function loadJwtSecret(db: Database): Uint8Array {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
+  const profile = PROFILES[opts.profile];
+  if (!PROFILE_NAMES.includes(opts.profile)) throw new Error(`profile must be ${PROFILE_NAMES.join(" or ")}, got "${String(opts.profile)}"`);
   const seed = opts.seed ? loadSeed(opts.seed) : undefined; // fail before touching anything
   const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "siteops-emulator-"));
@@ -61,7 +65,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const scheduler = new Scheduler(clock, (job, err) =>
     process.stderr.write(`[emulator] job ${job} failed: ${err instanceof Error ? err.stack : String(err)}\n`),
   );
-  const events = new Events(db, clock, scheduler);
+  const newId = idIssuer(profile.idLength);
+  const events = new Events(db, clock, scheduler, newId);
   const ctx: EmulatorContext = {
     db,
     clock,
@@ -73,6 +78,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     listener: { port: null, publicUrl: null },
     loginThrottle: new LoginThrottle(opts.loginThrottle, () => clock.nowMs()),
+    profile,
+    newId,
   };
   // Files a crash left behind (.part of a one-request upload, data of snapshots no longer uploading).
   sweepSnapshotFiles(ctx);

@@ -19,6 +19,7 @@ export interface ActivityEntry {
 
 export function recordActivity(ctx: EmulatorContext, entry: ActivityEntry, origin: Origin = SYSTEM_ORIGIN): void {
   insertActivity(ctx.db, {
+    id: ctx.newId("act"),
     accountId: entry.accountId,
     siteId: entry.siteId ?? null,
     action: entry.action,

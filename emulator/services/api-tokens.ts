@@ -7,7 +7,6 @@ import { forgetApiTokens } from "../auth/authenticate.js";
 import { revokeJti } from "../auth/jwt.js";
 import { hashToken, newApiToken, tokenPrefix } from "../auth/secrets.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
-import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import type { UserJson } from "../schemas/users.js";
 import { apiTokensOf, insertApiToken, revokeApiTokenRow, type ApiTokenListRow } from "../store/api-tokens.js";
@@ -32,7 +31,7 @@ export function issueApiToken(ctx: EmulatorContext, accountId: string, name: str
   // The API's schema refuses these too; this is the console's path (the name becomes activity actors' name).
   if (hasControlCharacters(name)) new FieldErrorCollector().add("name", CONTROL_CHARACTERS).throwIfAny();
   const token = newApiToken();
-  const id = newId("tok");
+  const id = ctx.newId("tok");
   const userId = origin.actor.id;
   insertApiToken(ctx.db, { id, hash: hashToken(token), prefix: tokenPrefix(token), userId, accountId, name, at: ctx.clock.iso() });
   recordActivity(ctx, { accountId, action: "api_token.created", subjectType: "ApiToken", subjectId: id }, origin);

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN } from "../auth/auth-context.js";
-import { newId } from "../ids.js";
 import type { SeedGenerate } from "../options.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../versions.js";
 import { insertFleetHealthCheck, insertFleetSite, insertFleetSnapshot } from "../store/fleet.js";
@@ -63,8 +62,10 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
   const snapCompleted = Array.from({ length: perSite }, (_, k) => clock.iso(createdMs + k * DAY_MS + HOUR_MS + 2 * stepMs));
   let snapshots = 0;
   for (let i = 1; i <= gen.sites; i++) {
-    const { name, url } = generatedSite(i, gen.sites);
-    const id = newId("site");
+    const generated = generatedSite(i, gen.sites);
+    const { name } = generated;
+    const url = ctx.profile.storedUrl(generated.url);
+    const id = ctx.newId("site");
     const common = { account_id: accountId, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION };
     insertFleetSite(db, {
       ...common,
@@ -75,10 +76,10 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
       updated_at: now,
       next_health_check_ms: nowMs + Math.max(1, Math.round((intervalMs * i) / gen.sites)),
     });
-    insertFleetHealthCheck(db, { ...common, id: newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: checks(url), checked_at: now });
+    insertFleetHealthCheck(db, { ...common, id: ctx.newId("hc"), site_id: id, response_time_ms: 80 + (i % 370), checks: checks(url), checked_at: now });
     recordActivity(ctx, { accountId, siteId: id, action: "site.created", subjectType: "Site", subjectId: id }, SYSTEM_ORIGIN);
     for (let k = 0; k < perSite; k++) {
-      const snapId = newId("snap");
+      const snapId = ctx.newId("snap");
       const size = (40 + ((i * 7 + k * 13) % 360)) * MIB + ((i * 7919 + k * 104_729) % MIB);
       insertFleetSnapshot(db, {
         ...common,

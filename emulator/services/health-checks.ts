@@ -9,7 +9,6 @@ import type { EmulatorContext } from "../context.js";
 import type { HealthCheckJson, HealthStatus } from "../schemas/health-checks.js";
 import type { SiteStatus } from "../schemas/sites.js";
 import { notFound } from "../errors.js";
-import { newId } from "../ids.js";
 import type { PageSource } from "../store/db.js";
 import { findHealthCheck, healthChecksPage, insertHealthCheck, latestHealthStatus } from "../store/health-checks.js";
 import { allSiteIds, findSite, siteToJson, updateSiteRow, type SiteRow } from "../store/sites.js";
@@ -88,7 +87,7 @@ function check(
   const status: HealthStatus = pinned ?? (checks.some((t) => t.status === "critical") ? "warning" : "passed");
   const nextMs = nowMs + ctx.options.healthCheckInterval * 1000;
   const json = insertHealthCheck(ctx.db, {
-    id: newId("hc"),
+    id: ctx.newId("hc"),
     site_id: site.id,
     account_id: site.account_id,
     status,

@@ -4,7 +4,6 @@
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
-import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
@@ -87,10 +86,10 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
   // The rows written here are known as written: no read-backs (this is the path `terraform apply` runs per site).
   const site = ctx.db.transaction(() => {
     const created = insertSite(ctx.db, {
-      id: newId("site"),
+      id: ctx.newId("site"),
       account_id: accountId,
       name: input.name,
-      url: input.url,
+      url: ctx.profile.storedUrl(input.url),
       wp_version: input.wp_version ?? CURRENT_WP_VERSION,
       php_version: input.php_version ?? CURRENT_PHP_VERSION,
       next_health_check_ms: nextCheck,
@@ -113,6 +112,7 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
   const fields: SitePatch = {};
   for (const f of PATCH_FIELDS) if (patch[f] !== undefined) fields[f] = patch[f];
   checkFields(ctx, accountId, fields, siteId);
+  if (fields.url != null) fields.url = ctx.profile.storedUrl(fields.url);
   const after = { ...before, ...fields };
   const changes = diff(before, after, [...PATCH_FIELDS]);
   if (!changes) return siteToJson(before);

@@ -7,7 +7,6 @@ import { createHash, randomInt } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN, type Origin } from "../auth/auth-context.js";
 import { notFound, unprocessable } from "../errors.js";
-import { newId } from "../ids.js";
 import type { SnapshotInput, SnapshotJson } from "../schemas/snapshots.js";
 import type { PageSource } from "../store/db.js";
 import { findSite } from "../store/sites.js";
@@ -61,7 +60,7 @@ export function createSnapshot(
   atMs: number = ctx.clock.nowMs(),
 ): SnapshotJson {
   const upload = input.upload === true;
-  const id = newId("snap");
+  const id = ctx.newId("snap");
   const nextMs = atMs + (upload ? UPLOAD_EXPIRY_SECONDS : ctx.options.stepSeconds) * 1000;
   ctx.db.transaction(() => {
     if (upload && countOpenUploads(ctx.db, site.account_id) >= MAX_OPEN_UPLOADS_PER_ACCOUNT) {

@@ -12,7 +12,7 @@
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
-import { isId, newId } from "../ids.js";
+import { isId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { PHP_VERSIONS, WP_VERSIONS, compareVersions } from "../versions.js";
 import type { PipelineInput, Step, StepName, StepStatus, UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
@@ -87,7 +87,7 @@ export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: Pipel
   checkInput(ctx, site, input);
   const nowMs = ctx.clock.nowMs();
   const nextMs = nowMs + ctx.options.stepSeconds * 1000;
-  const id = newId("upg");
+  const id = ctx.newId("upg");
   ctx.db.transaction(() => {
     insertPipeline(ctx.db, {
       id,

@@ -6,7 +6,6 @@ import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
-import { newId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
 import { EVENT_TYPES } from "../events.js";
 import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
@@ -80,13 +79,13 @@ export function createEndpoint(ctx: EmulatorContext, accountId: string, body: En
   if (countEndpoints(ctx.db, accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw unprocessable(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
   }
-  const id = newId("we");
+  const id = ctx.newId("we");
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   ctx.db.transaction(() => {
     insertEndpoint(ctx.db, {
       id,
       account_id: accountId,
-      url: body.url,
+      url: ctx.profile.storedUrl(body.url),
       description: body.description ?? null,
       enabled_events: [...new Set(events)],
       status: body.status ?? "enabled",
@@ -105,7 +104,7 @@ export function updateEndpoint(ctx: EmulatorContext, accountId: string, id: stri
   checkFields(ctx, body);
   const next: WebhookEndpointJson = {
     ...was,
-    url: body.url ?? was.url,
+    url: body.url !== undefined ? ctx.profile.storedUrl(body.url) : was.url,
     description: body.description !== undefined ? body.description : was.description,
     enabled_events: body.enabled_events ? [...new Set(body.enabled_events)] : was.enabled_events,
     status: body.status ?? was.status,

@@ -1,10 +1,10 @@
 // The activity_logs table: one row per write, and the filtered listing of GET /activity_logs.
 import type { Actor } from "../auth/auth-context.js";
 import type { ActivityLogJson } from "../schemas/activity-logs.js";
-import { newId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
 
 export interface ActivityLogInsert {
+  id: string;
   accountId: string;
   siteId: string | null;
   action: string;
@@ -37,7 +37,7 @@ export function insertActivity(db: Database, e: ActivityLogInsert): void {
     `INSERT INTO activity_logs (id, account_id, site_id, action, actor, subject_type, subject_id, changes, ip_address, request_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    newId("act"),
+    e.id,
     e.accountId,
     e.siteId,
     e.action,

@@ -1,5 +1,4 @@
 // The webhook_deliveries table: queued events per endpoint, their attempts and outcome.
-import { newId } from "../ids.js";
 import { stmt, type Database } from "./db.js";
 
 export interface DueDelivery {
@@ -11,12 +10,15 @@ export interface DueDelivery {
   secret: string;
 }
 
-export function insertDelivery(db: Database, d: { endpointId: string; accountId: string; type: string; payload: string; dueMs: number; at: string }): void {
+export function insertDelivery(
+  db: Database,
+  d: { id: string; endpointId: string; accountId: string; type: string; payload: string; dueMs: number; at: string },
+): void {
   stmt(
     db,
     `INSERT INTO webhook_deliveries (id, endpoint_id, account_id, event_type, payload, status, attempts, next_attempt_ms, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-  ).run(newId("msg"), d.endpointId, d.accountId, d.type, d.payload, d.dueMs, d.at, d.at);
+  ).run(d.id, d.endpointId, d.accountId, d.type, d.payload, d.dueMs, d.at, d.at);
 }
 
 /** Deliveries left in flight by a stopped emulator are due again. */

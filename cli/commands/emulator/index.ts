@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Command } from "../../command.js";
+import type { EmulatorOptions } from "../../../emulator/index.js";
 import { packageRoot } from "../../package-root.js";
 
 /**
@@ -39,6 +40,8 @@ const HELP = `usage: siteops emulator [options]
   --login-throttle USER,ADDRESS/SECONDS|off   failed logins per user and per client address before
                         a 429 (default 10,50/900)
   --public-url URL      base of absolute links (pagination Link); default: the listening URL
+  --profile default|minimal   what the emulator shows where the spec says "not shown": minimal
+                        pages by 5 with no headers, short ids, HTML 401s, ... (default: default)
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
 
@@ -103,41 +106,39 @@ function publicUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
-const command: Command = {
-  summary: "run the Site Operations emulator",
-  async run(args) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        db: { type: "string" },
-        "data-dir": { type: "string" },
-        seed: { type: "string" },
-        demo: { type: "boolean" },
-        "step-seconds": { type: "string" },
-        "rate-limit": { type: "string" },
-        "access-ttl": { type: "string" },
-        "refresh-ttl": { type: "string" },
-        log: { type: "boolean" },
-        "allow-private-webhooks": { type: "boolean" },
-        "login-throttle": { type: "string" },
-        "public-url": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
-    const missing = missingPeersMessage();
-    if (missing) {
-      console.error(missing);
-      return 2;
-    }
-    const { startEmulator } = await import("../../../emulator/index.js");
-    const emulator = await startEmulator({
+function profile(raw: string | undefined): "default" | "minimal" | undefined {
+  if (raw === undefined || raw === "default" || raw === "minimal") return raw;
+  throw new Error(`--profile must be default or minimal, got "${raw}"`);
+}
+
+/** The flags as startEmulator's options; throws one line naming the flag for a bad one. */
+function parseFlags(args: string[]): { help: true } | { help: false; options: EmulatorOptions } {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      db: { type: "string" },
+      "data-dir": { type: "string" },
+      seed: { type: "string" },
+      demo: { type: "boolean" },
+      "step-seconds": { type: "string" },
+      "rate-limit": { type: "string" },
+      "access-ttl": { type: "string" },
+      "refresh-ttl": { type: "string" },
+      log: { type: "boolean" },
+      "allow-private-webhooks": { type: "boolean" },
+      "login-throttle": { type: "string" },
+      "public-url": { type: "string" },
+      profile: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return { help: true };
+  return {
+    help: false,
+    options: {
       port: number("port", values.port, 0) ?? 4747,
       host: values.host,
       db: values.db,
@@ -152,8 +153,35 @@ const command: Command = {
       allowPrivateWebhookTargets: values["allow-private-webhooks"],
       loginThrottle: loginThrottle(values["login-throttle"]),
       publicUrl: publicUrl(values["public-url"]),
-    });
-    const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: values.db ?? ":memory:" };
+      profile: profile(values.profile),
+    },
+  };
+}
+
+const command: Command = {
+  summary: "run the Site Operations emulator",
+  async run(args) {
+    let flags: ReturnType<typeof parseFlags>;
+    try {
+      flags = parseFlags(args);
+    } catch (err) {
+      // Bad flags are a usage error (exit 2, as for every siteops command), found before anything starts.
+      console.error(`error: siteops emulator: ${(err as Error).message}`);
+      return 2;
+    }
+    if (flags.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const missing = missingPeersMessage();
+    if (missing) {
+      console.error(missing);
+      return 2;
+    }
+    const { startEmulator } = await import("../../../emulator/index.js");
+    const emulator = await startEmulator(flags.options);
+    const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: flags.options.db ?? ":memory:" };
+    if (emulator.context.profile.name !== "default") line.profile = emulator.context.profile.name;
     if (emulator.demo) line.demo = emulator.demo;
     process.stdout.write(`${JSON.stringify(line)}\n`);
     process.stderr.write(`siteops emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
