@@ -40,8 +40,8 @@ const HELP = `usage: siteops emulator [options]
   --login-throttle USER,ADDRESS/SECONDS|off   failed logins per user and per client address before
                         a 429 (default 10,50/900)
   --public-url URL      base of absolute links (pagination Link); default: the listening URL
-  --profile default|minimal   what the emulator shows where the spec says "not shown": minimal
-                        pages by 5 with no headers, short ids, HTML 401s, ... (default: default)
+  --profile default|minimal   default, or minimal: the other choice wherever the spec says "not
+                        shown" (pages of 5 without headers, short ids, an HTML 401, ...)
 
 Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
 
