@@ -48,8 +48,8 @@ function loadJwtSecret(db: Database): Uint8Array {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const profile = PROFILES[opts.profile];
   if (!PROFILE_NAMES.includes(opts.profile)) throw new Error(`profile must be ${PROFILE_NAMES.join(" or ")}, got "${String(opts.profile)}"`);
+  const profile = PROFILES[opts.profile];
   const seed = opts.seed ? loadSeed(opts.seed) : undefined; // fail before touching anything
   const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "siteops-emulator-"));

@@ -62,9 +62,8 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
   const snapCompleted = Array.from({ length: perSite }, (_, k) => clock.iso(createdMs + k * DAY_MS + HOUR_MS + 2 * stepMs));
   let snapshots = 0;
   for (let i = 1; i <= gen.sites; i++) {
-    const generated = generatedSite(i, gen.sites);
-    const { name } = generated;
-    const url = ctx.profile.storedUrl(generated.url);
+    const { name, url: generatedUrl } = generatedSite(i, gen.sites);
+    const url = ctx.profile.storedUrl(generatedUrl);
     const id = ctx.newId("site");
     const common = { account_id: accountId, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION };
     insertFleetSite(db, {
