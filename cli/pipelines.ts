@@ -12,7 +12,7 @@ import { statusColor, styleFor, type Style } from "./output/style.js";
 import { paintCell, type Column } from "./output/table.js";
 import { listSites, siteIdOf } from "./sites.js";
 
-const PIPELINE_ID = /^upg_[A-Za-z0-9]{16,}$/;
+const PIPELINE_ID = /^upg_[A-Za-z0-9]+$/;
 /** Activity pages searched for a pipeline's creation before asking every site. */
 const ACTIVITY_PAGES = 10;
 

@@ -18,6 +18,7 @@ import { UndiciWire } from "./internal/undici-wire.js";
 import type { Wire } from "./internal/wire.js";
 import { Operations } from "./operations/index.js";
 import type { APIClient, QueryValue, RequestInit, RequestOptions } from "./request-types.js";
+import { checkRecord, SHAPES } from "./response-shapes.js";
 import { Accounts } from "./resources/accounts.js";
 import { ActivityLogs } from "./resources/activity-logs.js";
 import { Authentication } from "./resources/auth.js";
@@ -175,7 +176,7 @@ export class SiteOps implements APIClient {
 
   /** The signed-in user and their current account id. */
   me(options?: RequestOptions): APIPromise<Me> {
-    return this.get<Me>("/api/v1/me", options);
+    return this.send<Me>({ method: "GET", path: "/api/v1/me", ...options, expect: SHAPES.user });
   }
 
   /** The credentials in use (undefined after logout). */
@@ -212,7 +213,13 @@ export class SiteOps implements APIClient {
 
   /** Sends a request with retries; resolves with the parsed body and response metadata. */
   request<T>(init: RequestInit): Promise<APIResponse<T>> {
-    return runCall<T>(this.#call, init);
+    const call = runCall<T>(this.#call, init);
+    const shape = init.expect;
+    if (!shape) return call;
+    return call.then((response) => {
+      checkRecord(shape, response.data, { endpoint: `${init.method} ${init.path}`, requestId: response.requestId });
+      return response;
+    });
   }
 
   /** As request(), resolving with the parsed body; `.withResponse()` gives the status, headers and request id. */

@@ -153,6 +153,33 @@ export class OperationFailedError extends SiteOpsError {
   }
 }
 
+/**
+ * A response the toolkit cannot use as it is: a list that is not a JSON array, a record without a field the
+ * toolkit needs, or with it of another type. Thrown where the response arrives (never a TypeError later); the
+ * message names the endpoint and the field. The service may have answered differently from what siteops
+ * assumes where the spec is silent (docs/design.md, "What the toolkit assumes").
+ */
+export class UnexpectedResponseError extends SiteOpsError {
+  override readonly code: string = "UNEXPECTED_RESPONSE";
+  /** `METHOD /path` of the request. */
+  readonly endpoint: string;
+  /** The field that is missing or of another type (`url`, `[3].url`), or undefined for the whole body. */
+  readonly field: string | undefined;
+  /** `X-Request-Id` of the response, when it had one. */
+  readonly requestId: string | undefined;
+  constructor(endpoint: string, field: string | undefined, problem: string, requestId?: string) {
+    super(`${endpoint}: ${problem}${requestId ? ` [request ${requestId}]` : ""}`);
+    this.endpoint = endpoint;
+    this.field = field;
+    this.requestId = requestId;
+  }
+}
+
+/** Iterating a listing could not reach its end: the server kept announcing pages past `maxPages`, or sent the same page again. */
+export class PaginationError extends SiteOpsError {
+  override readonly code: string = "PAGINATION_FAILED";
+}
+
 /** A webhook delivery whose signature, timestamp or payload cannot be trusted. */
 export class WebhookVerificationError extends SiteOpsError {
   override readonly code: string = "WEBHOOK_VERIFICATION_FAILED";

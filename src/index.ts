@@ -56,12 +56,12 @@ export {
   isSiteId,
   listAllSites,
   lookupSites,
-  sameUrl,
   MAX_SITES_FETCHED_BY_ID,
   selectSite,
   selectSites,
   SITE_ID_PATTERN,
   siteIdOf,
+  SITES_PER_PAGE,
   SiteSelectionError,
   type SelectSitesOptions,
   type SiteSelection,
@@ -88,6 +88,8 @@ export {
   type ShardMatrixEntry,
   type ShardSites,
 } from "./operations/shard-files.js";
+export { sameUrl, sameVersion, urlKey } from "./equivalence.js";
+export { checkRecord, type FieldKind, type RecordShape, type ResponseOrigin } from "./response-shapes.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {
   applyRetention,

@@ -1,9 +1,12 @@
-// Pages of a list endpoint and async iteration over all of them. The service pages with `?page=n`; the next
-// page is found from `Link` (rel="next"), else `Total-Pages`, else the page is the last when it is empty or
-// shorter than the page size, because a real server may send none of these headers.
+// Pages of a list endpoint and async iteration over all of them. The service pages with `?page=n`; the spec
+// shows no page size and no pagination metadata, so a page is the last only when the server says so: it is
+// empty, or `Link` has no rel="next", or `Total-Pages` says so, or it is shorter than a page size the server
+// stated (`Page-Limit`). A `per_page` the client asked for proves nothing: a server may ignore it or cap it
+// (docs/design.md, "What the toolkit assumes"). Iteration that cannot reach the end fails loudly.
 
 import type { APIClient, APIResponse, QueryValue, RequestOptions } from "./request-types.js";
-import { SiteOpsError } from "./errors.js";
+import { PaginationError, SiteOpsError } from "./errors.js";
+import { checkList, type RecordShape } from "./response-shapes.js";
 
 /** Stops iteration from ever running away on a server that keeps announcing a next page. */
 export const DEFAULT_MAX_PAGES = 10_000;
@@ -12,12 +15,14 @@ export const DEFAULT_MAX_PAGES = 10_000;
 export interface PageParams {
   /** 1-based page number. Iteration starts here (default 1). */
   page?: number;
-  /** Items per page; the service defaults to 20, allows at most 100. */
+  /** Items per page asked for (the emulator defaults to 20, allows at most 100). A server may ignore or cap it:
+   * iteration never takes a page shorter than this for the last one. */
   per_page?: number;
 }
 
 export interface ListOptions extends RequestOptions {
-  /** Maximum number of pages iteration fetches before failing. Default DEFAULT_MAX_PAGES (10 000). */
+  /** Maximum number of pages iteration fetches before failing with PaginationError (never a silently short
+   * result). Default DEFAULT_MAX_PAGES (10 000). */
   maxPages?: number;
 }
 
@@ -26,7 +31,7 @@ export class Page<T> implements AsyncIterable<T> {
   readonly data: T[];
   /** The page number of this page. */
   readonly page: number;
-  /** Page size as reported by `Page-Limit` (or as requested), when known. */
+  /** Page size as the server stated it (`Page-Limit`), when it did; never the `per_page` asked for. */
   readonly perPage: number | undefined;
   /** `Total-Pages`, when the service sent it. */
   readonly totalPages: number | undefined;
@@ -42,17 +47,32 @@ export class Page<T> implements AsyncIterable<T> {
   #query: Record<string, QueryValue>;
   #options: ListOptions;
   #pagesFetched: number;
+  #shape: RecordShape | undefined;
+  /** The ids of this page's items, to tell a server that ignores `page` (it sends the same page again). */
+  #signature: string;
 
-  constructor(client: APIClient, path: string, query: Record<string, QueryValue>, options: ListOptions, response: APIResponse<T[]>, pagesFetched = 1) {
+  constructor(
+    client: APIClient,
+    path: string,
+    query: Record<string, QueryValue>,
+    options: ListOptions,
+    response: APIResponse<T[]>,
+    pagesFetched = 1,
+    shape?: RecordShape,
+  ) {
     this.#client = client;
     this.#path = path;
     this.#query = query;
     this.#options = options;
     this.#pagesFetched = pagesFetched;
+    this.#shape = shape;
     const h = response.headers;
-    this.data = Array.isArray(response.data) ? response.data : [];
+    const data: unknown = response.data;
+    checkList(shape, data, { endpoint: `GET ${path}`, requestId: response.requestId });
+    this.data = data as T[];
+    this.#signature = signature(this.data);
     this.page = intHeader(h["current-page"]) ?? (typeof query.page === "number" ? query.page : 1);
-    this.perPage = intHeader(h["page-limit"]) ?? (typeof query.per_page === "number" ? query.per_page : undefined);
+    this.perPage = intHeader(h["page-limit"]);
     this.totalPages = intHeader(h["total-pages"]);
     this.totalCount = intHeader(h["total-count"]);
     this.requestId = response.requestId;
@@ -68,9 +88,17 @@ export class Page<T> implements AsyncIterable<T> {
     if (this.nextPage === null) throw new SiteOpsError("No next page; check hasNextPage() first.");
     const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
     if (this.#pagesFetched >= maxPages) {
-      throw new SiteOpsError(`Pagination stopped after ${maxPages} pages of ${this.#path} (maxPages).`);
+      throw new PaginationError(
+        `GET ${this.#path}: stopped after ${maxPages} pages and the server still announces more; nothing past page ${this.page} was read (raise maxPages to read further).`,
+      );
     }
-    return fetchPage<T>(this.#client, this.#path, { ...this.#query, page: this.nextPage }, this.#options, this.#pagesFetched + 1);
+    const next = await fetchPage<T>(this.#client, this.#path, { ...this.#query, page: this.nextPage }, this.#options, this.#pagesFetched + 1, this.#shape);
+    if (next.data.length > 0 && next.#signature !== "" && next.#signature === this.#signature) {
+      throw new PaginationError(
+        `GET ${this.#path}: page ${this.nextPage} holds the same items as page ${this.page}; the server does not seem to honour \`page\`, so the listing cannot be read whole.`,
+      );
+    }
+    return next;
   }
 
   /** This page and every page after it. */
@@ -153,16 +181,34 @@ function itemIterator<T>(first: Promise<Page<T>>): AsyncIterator<T> {
 }
 
 /** Requests one page. Used by the resources' list methods. */
-async function fetchPage<T>(client: APIClient, path: string, query: Record<string, QueryValue>, options: ListOptions = {}, pagesFetched = 1): Promise<Page<T>> {
+async function fetchPage<T>(
+  client: APIClient,
+  path: string,
+  query: Record<string, QueryValue>,
+  options: ListOptions = {},
+  pagesFetched = 1,
+  shape?: RecordShape,
+): Promise<Page<T>> {
   const { maxPages: _maxPages, ...requestOptions } = options;
   const response = await client.request<T[]>({ method: "GET", path, query, ...requestOptions });
-  return new Page<T>(client, path, query, options, response, pagesFetched);
+  return new Page<T>(client, path, query, options, response, pagesFetched, shape);
 }
 
-/** Builds the PagePromise for a list endpoint. */
-export function list<T>(client: APIClient, path: string, query: object | undefined, options?: ListOptions): PagePromise<T> {
+/** Builds the PagePromise for a list endpoint; `shape` names the fields each item must have. */
+export function list<T>(client: APIClient, path: string, query: object | undefined, options?: ListOptions, shape?: RecordShape): PagePromise<T> {
   const q = { ...(query ?? {}) } as Record<string, QueryValue>;
-  return new PagePromise<T>(() => fetchPage<T>(client, path, q, options ?? {}));
+  return new PagePromise<T>(() => fetchPage<T>(client, path, q, options ?? {}, 1, shape));
+}
+
+/** The items' ids in order ("" when any item has none: such pages are not compared). */
+function signature(items: readonly unknown[]): string {
+  let out = "";
+  for (const item of items) {
+    const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
+    if (typeof id !== "string") return "";
+    out += `${id}\n`;
+  }
+  return out;
 }
 
 /** Extracts the target of rel="next" from an RFC 8288 Link header. */
@@ -196,6 +242,7 @@ export function nextPageNumber(
     return Number.isInteger(n) && n > page ? n : null;
   }
   if (totalPages !== undefined) return page < totalPages ? page + 1 : null;
+  // Only a page size the server stated: one the client asked for may have been ignored or capped.
   if (perPage !== undefined && count < perPage) return null;
   return page + 1;
 }

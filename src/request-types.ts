@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import type { APIPromise, APIResponse } from "./api-promise.js";
 import type { APIError } from "./errors.js";
+import type { RecordShape } from "./response-shapes.js";
 
 export type { APIResponse } from "./api-promise.js";
 
@@ -55,6 +56,9 @@ export interface RequestInit extends RequestOptions {
   authenticate?: boolean;
   /** How a failure after an uncertain attempt is decided. Default for DELETE: 404 means deleted. */
   settle?: Settle;
+  /** The fields the caller needs of a successful response's record: one missing, or of another type, fails the
+   * call with UnexpectedResponseError naming the endpoint and the field. */
+  expect?: RecordShape;
 }
 
 /** What resources, pagination, uploads and credentials need of a client (SiteOps implements it). */

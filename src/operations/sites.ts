@@ -1,19 +1,21 @@
 // Site selection, once for every consumer (CLI, GitHub Action, Terraform provider): ids and exact names, all
 // sites, a status filter and a shard; one listing when that is cheaper than fetching ids one by one; an error
-// naming what was not found.
+// naming what was not found and how each ref was tried. A ref shaped like an id (`site_` and alphanumerics) may
+// also be a site's name: an exact id match wins, then names.
 
+import { sameUrl } from "../equivalence.js";
 import { NotFoundError, SiteOpsError } from "../errors.js";
 import type { Site, SiteStatus } from "../resources/sites.js";
 import { inShard, type Shard } from "../shards.js";
 import type { OperationsClient } from "./client.js";
 
-/** A site id as the service issues them: `site_` and 16 or more letters and digits (docs/design.md). */
-export const SITE_ID_PATTERN: RegExp = /^site_[A-Za-z0-9]{16,}$/;
+/** The shape the spec gives a site id: `site_` and letters and digits, of any length. */
+export const SITE_ID_PATTERN: RegExp = /^site_[A-Za-z0-9]+$/;
 
 /** More ids than this are answered from one listing of the account's sites rather than fetched one by one. */
 export const MAX_SITES_FETCHED_BY_ID = 3;
 
-/** Whether `ref` has the form of a site id (a name never does). */
+/** Whether `ref` has the form of a site id (a name may have it too: selection tries the id first, then names). */
 export function isSiteId(ref: string): boolean {
   return SITE_ID_PATTERN.test(ref);
 }
@@ -61,7 +63,7 @@ export class SiteSelectionError extends SiteOpsError {
     super(
       ambiguous
         ? `${ambiguous.ids.length} sites are named ${JSON.stringify(ambiguous.name)}: give one of their ids instead (${ambiguous.ids.join(", ")})`
-        : `no site with the id or exact name ${missing.map((m) => JSON.stringify(m)).join(", ")} in this account` +
+        : `no site with ${missing.map(triedAs).join(", or ")} in this account` +
             (siteCount !== undefined ? ` (it has ${siteCount} site${siteCount === 1 ? "" : "s"})` : "") +
             (suggestion !== undefined ? `; did you mean ${JSON.stringify(suggestion)}?` : ""),
     );
@@ -73,9 +75,18 @@ export class SiteSelectionError extends SiteOpsError {
   }
 }
 
-/** Every site of the account, oldest first, in pages of 100. */
+/** How a missing ref was tried, for the error: `the id or exact name "site_x"`, `the exact name "Blog"`. */
+function triedAs(ref: string): string {
+  return `${isSiteId(ref) ? "the id or exact name" : "the exact name"} ${JSON.stringify(ref)}`;
+}
+
+/** Sites asked for per page of a listing: the emulator's largest. The server may send fewer; pages end only
+ * when it says so (pagination.ts). */
+export const SITES_PER_PAGE = 100;
+
+/** Every site of the account, oldest first: the one listing every "all sites" of the toolkit goes through. */
 export async function listAllSites(client: OperationsClient, options: SelectSitesOptions = {}): Promise<Site[]> {
-  return client.sites.list({ per_page: 100 }, { signal: options.signal }).toArray();
+  return client.sites.list({ per_page: SITES_PER_PAGE }, { signal: options.signal }).toArray();
 }
 
 /**
@@ -90,11 +101,13 @@ export async function selectSites(client: OperationsClient, selection: SiteSelec
     return (await listAllSites(client, options)).filter((s) => (!statuses || statuses.has(s.status)) && (!shard || inShard(s.id, shard)));
   }
   const refs = selection.refs ?? [];
-  const listing = refs.some((r) => !isSiteId(r)) || refs.length > MAX_SITES_FETCHED_BY_ID ? await listAllSites(client, options) : undefined;
+  let listing = refs.some((r) => !isSiteId(r)) || refs.length > MAX_SITES_FETCHED_BY_ID ? await listAllSites(client, options) : undefined;
   const sites: Site[] = [];
   const missing: string[] = [];
   for (const ref of refs) {
-    const site = listing ? findIn(listing, ref) : await getById(client, ref, options.signal);
+    let site = listing ? findIn(listing, ref) : await getById(client, ref, options.signal);
+    // No site has this id: it may still be a name shaped like one.
+    if (!site && !listing) site = findIn((listing = await listAllSites(client, options)), ref);
     if (site) sites.push(site);
     else missing.push(ref);
   }
@@ -111,34 +124,23 @@ export async function selectSite(client: OperationsClient, ref: string, options:
   return site!;
 }
 
-/** A site's id: `ref` itself, without a request, when it has the form of an id; else looked up by exact name. */
+/** A site's id from its id or exact name (an id shaped ref is checked with a GET, since a name may look like an id). */
 export async function siteIdOf(client: OperationsClient, ref: string, options: SelectSitesOptions = {}): Promise<string> {
-  return isSiteId(ref) ? ref : (await selectSite(client, ref, options)).id;
+  return (await selectSite(client, ref, options)).id;
 }
 
 /**
- * Every site whose `name` is exactly `value`, or whose `url` is the same URL as `value` (see {@link sameUrl}),
- * from one listing (none, one, or several).
+ * Every site whose `name` is exactly `value`, or whose `url` is the same URL as `value` (by meaning: see
+ * {@link sameUrl}), from one listing (none, one, or several).
  */
 export async function lookupSites(client: OperationsClient, field: "name" | "url", value: string, options: SelectSitesOptions = {}): Promise<Site[]> {
   return (await listAllSites(client, options)).filter((s) => (field === "name" ? s.name === value : sameUrl(s.url, value)));
 }
 
-/** Two URLs name the same place up to the case of scheme and host and a trailing slash of the path. */
-export function sameUrl(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      const x = new URL(u);
-      return `${x.protocol}//${x.host}${x.pathname.replace(/\/+$/, "")}${x.search}`;
-    } catch {
-      return u.replace(/\/+$/, "");
-    }
-  };
-  return norm(a) === norm(b);
-}
-
+/** The site `ref` names in a listing: the one with that id, else the one with that exact name. */
 function findIn(sites: readonly Site[], ref: string): Site | undefined {
-  if (isSiteId(ref)) return sites.find((s) => s.id === ref);
+  const byId = isSiteId(ref) ? sites.find((s) => s.id === ref) : undefined;
+  if (byId) return byId;
   const named = sites.filter((s) => s.name === ref);
   if (named.length > 1) throw new SiteSelectionError({ ambiguous: { name: ref, ids: named.map((s) => s.id) }, siteCount: sites.length });
   return named[0];

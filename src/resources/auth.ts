@@ -3,6 +3,7 @@
 
 import type { RequestOptions, Settle } from "../request-types.js";
 import type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
+import { SHAPES } from "../response-shapes.js";
 import { APIResource } from "./resource.js";
 
 export type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
@@ -10,13 +11,22 @@ export type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, Rev
 export class Authentication extends APIResource {
   /** POST /api/v1/jwt: logs in, returns a JWT pair. */
   createJwt(body: JwtLoginParams, options?: RequestOptions): Promise<JwtTokens> {
-    return this.client.request<JwtTokens>({ method: "POST", path: "/api/v1/jwt", body, authenticate: false, ...options }).then((r) => r.data);
+    return this.client
+      .request<JwtTokens>({ method: "POST", path: "/api/v1/jwt", body, authenticate: false, ...options, expect: SHAPES.jwtTokens })
+      .then((r) => r.data);
   }
 
   /** POST /api/v1/jwt/refresh: exchanges a refresh token (which rotates) for a new pair. */
   refreshJwt(refreshToken: string, options?: RequestOptions): Promise<JwtTokens> {
     return this.client
-      .request<JwtTokens>({ method: "POST", path: "/api/v1/jwt/refresh", body: { refresh_token: refreshToken }, authenticate: false, ...options })
+      .request<JwtTokens>({
+        method: "POST",
+        path: "/api/v1/jwt/refresh",
+        body: { refresh_token: refreshToken },
+        authenticate: false,
+        ...options,
+        expect: SHAPES.jwtTokens,
+      })
       .then((r) => r.data);
   }
 
@@ -28,7 +38,9 @@ export class Authentication extends APIResource {
 
   /** POST /api/v1/auth: the native-client login; creates an API token. */
   createApiToken(body: ApiTokenLoginParams, options?: RequestOptions): Promise<ApiTokenLogin> {
-    return this.client.request<ApiTokenLogin>({ method: "POST", path: "/api/v1/auth", body, authenticate: false, ...options }).then((r) => r.data);
+    return this.client
+      .request<ApiTokenLogin>({ method: "POST", path: "/api/v1/auth", body, authenticate: false, ...options, expect: SHAPES.apiToken })
+      .then((r) => r.data);
   }
 
   /** DELETE /api/v1/auth: revokes the API token the client authenticates with. */

@@ -2,6 +2,7 @@
 import type { RequestOptions } from "../request-types.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { uploadSnapshot, type UploadOptions, type UploadSource } from "../uploads.js";
+import { SHAPES } from "../response-shapes.js";
 import { APIResource, seg } from "./resource.js";
 import type { Snapshot, SnapshotCreateParams } from "../generated/wire.js";
 
@@ -10,15 +11,15 @@ export type { Snapshot, SnapshotCreateParams, SnapshotStatus } from "../generate
 export class Snapshots extends APIResource {
   /** GET /api/v1/sites/:site_id/snapshots (newest first). */
   list(siteId: string, params?: PageParams, options?: ListOptions): PagePromise<Snapshot> {
-    return list<Snapshot>(this.client, `/api/v1/sites/${seg(siteId)}/snapshots`, params, options);
+    return list<Snapshot>(this.client, `/api/v1/sites/${seg(siteId)}/snapshots`, params, options, SHAPES.snapshot);
   }
   /** GET /api/v1/sites/:site_id/snapshots/:id */
   get(siteId: string, id: string, options?: RequestOptions): Promise<Snapshot> {
-    return this.client.get<Snapshot>(`/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}`, options);
+    return this.client.send<Snapshot>({ method: "GET", path: `/api/v1/sites/${seg(siteId)}/snapshots/${seg(id)}`, ...options, expect: SHAPES.snapshot });
   }
   /** POST /api/v1/sites/:site_id/snapshots */
   create(siteId: string, body: SnapshotCreateParams = {}, options?: RequestOptions): Promise<Snapshot> {
-    return this.client.post<Snapshot>(`/api/v1/sites/${seg(siteId)}/snapshots`, body, options);
+    return this.client.send<Snapshot>({ method: "POST", path: `/api/v1/sites/${seg(siteId)}/snapshots`, body, ...options, expect: SHAPES.snapshot });
   }
   /** DELETE /api/v1/sites/:site_id/snapshots/:id (422 while a running pipeline uses it). */
   delete(siteId: string, id: string, options?: RequestOptions): Promise<void> {

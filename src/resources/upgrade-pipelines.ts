@@ -3,6 +3,7 @@ import type { APIError } from "../errors.js";
 import type { APIClient, RequestOptions, Settled } from "../request-types.js";
 import type { Me } from "./me.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
+import { SHAPES } from "../response-shapes.js";
 import { APIResource, seg } from "./resource.js";
 import type { UpgradePipeline, UpgradePipelineApproveParams, UpgradePipelineCreateParams } from "../generated/wire.js";
 
@@ -17,15 +18,26 @@ export type {
 export class UpgradePipelines extends APIResource {
   /** GET /api/v1/sites/:site_id/upgrade_pipelines (newest first). */
   list(siteId: string, params?: PageParams, options?: ListOptions): PagePromise<UpgradePipeline> {
-    return list<UpgradePipeline>(this.client, `/api/v1/sites/${seg(siteId)}/upgrade_pipelines`, params, options);
+    return list<UpgradePipeline>(this.client, `/api/v1/sites/${seg(siteId)}/upgrade_pipelines`, params, options, SHAPES.upgradePipeline);
   }
   /** GET /api/v1/sites/:site_id/upgrade_pipelines/:id */
   get(siteId: string, id: string, options?: RequestOptions): Promise<UpgradePipeline> {
-    return this.client.get<UpgradePipeline>(`/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}`, options);
+    return this.client.send<UpgradePipeline>({
+      method: "GET",
+      path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}`,
+      ...options,
+      expect: SHAPES.upgradePipeline,
+    });
   }
   /** POST /api/v1/sites/:site_id/upgrade_pipelines (one active pipeline per site, else 422). */
   create(siteId: string, body: UpgradePipelineCreateParams, options?: RequestOptions): Promise<UpgradePipeline> {
-    return this.client.post<UpgradePipeline>(`/api/v1/sites/${seg(siteId)}/upgrade_pipelines`, body, options);
+    return this.client.send<UpgradePipeline>({
+      method: "POST",
+      path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines`,
+      body,
+      ...options,
+      expect: SHAPES.upgradePipeline,
+    });
   }
   /** POST /api/v1/sites/:site_id/upgrade_pipelines/:id/approve (only in `awaiting_approval`, else 422). After
    * an attempt whose answer was lost, "not awaiting approval" resolves with the pipeline if this caller's
@@ -36,6 +48,7 @@ export class UpgradePipelines extends APIResource {
       path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}/approve`,
       body,
       ...options,
+      expect: SHAPES.upgradePipeline,
       settle: (error) => approvedEarlier(this.client, siteId, id, body, error, options),
     });
   }

@@ -57,9 +57,25 @@ describe("selectSites", () => {
     const missing = await selectSites(env.so, { refs: ["blog"] }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SiteSelectionError);
     expect(missing).toMatchObject({ code: "SITE_NOT_FOUND", missing: ["blog"], suggestion: "Blog" });
-    expect((missing as Error).message).toMatch(/^no site with the id or exact name "blog" in this account \(it has \d+ sites\); did you mean "Blog"\?$/);
+    expect((missing as Error).message).toMatch(/^no site with the exact name "blog" in this account \(it has \d+ sites\); did you mean "Blog"\?$/);
     const ids = await selectSites(env.so, { refs: ["site_0000000000000000", blog.id, "site_1111111111111111"] }).catch((e: unknown) => e);
     expect(ids).toMatchObject({ code: "SITE_NOT_FOUND", missing: ["site_0000000000000000", "site_1111111111111111"] });
+    expect((ids as Error).message).toMatch(
+      /^no site with the id or exact name "site_0000000000000000", or the id or exact name "site_1111111111111111" in this account \(it has \d+ sites\)$/,
+    );
+  });
+
+  it("takes a name shaped like an id as a name when no site has that id; an exact id match wins over a name", async () => {
+    const named = await env.so.sites.create({ name: "site_blog", url: "https://id-shaped-name.acme.test" });
+    const lookalike = await env.so.sites.create({ name: blog.id, url: "https://lookalike.acme.test" });
+    try {
+      expect((await selectSites(env.so, { refs: ["site_blog"] })).map((s) => s.id)).toEqual([named.id]);
+      expect((await selectSites(env.so, { refs: [blog.id] })).map((s) => s.id)).toEqual([blog.id]);
+      expect((await selectSites(env.so, { refs: ["site_blog", blog.id, shop.id, "Shop"] })).map((s) => s.id)).toEqual([named.id, blog.id, shop.id]);
+      expect(await siteIdOf(env.so, "site_blog")).toBe(named.id);
+    } finally {
+      await Promise.all([named, lookalike].map((s) => env.so.sites.delete(s.id)));
+    }
   });
 
   it("refuses a name several sites have, listing their ids", async () => {

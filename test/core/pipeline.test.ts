@@ -6,9 +6,11 @@ import {
   BadRequestError,
   DEFAULT_MAX_RETRIES,
   InternalServerError,
+  PaginationError,
   RateLimitError,
   SiteOps,
   SiteOpsError,
+  UnexpectedResponseError,
   withResponse,
   type RequestLogEvent,
 } from "../../src/index.js";
@@ -17,7 +19,14 @@ import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 const TOKEN = "sot_abcdefghijklmnopqrstuvwx";
 const json = { "content-type": "application/json" };
-const site = (n: number) => ({ id: `site_${String(n).padStart(16, "0")}`, name: `s${n}` });
+const site = (n: number) => ({
+  id: `site_${String(n).padStart(16, "0")}`,
+  name: `s${n}`,
+  url: `https://s${n}.example.com`,
+  status: "healthy",
+  wp_version: "6.5",
+  php_version: "8.2",
+});
 
 describe("a client", () => {
   it("needs a base URL", () => {
@@ -164,24 +173,65 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     });
   });
 
-  describe("pagination without headers", () => {
-    it("stops at a short page when Link and Total-Pages are missing", async () => {
-      server.reply({ path: "/api/v1/sites?per_page=2" }, { status: 200, body: [site(1), site(2)], headers: json });
-      server.reply({ path: "/api/v1/sites?per_page=2&page=2" }, { status: 200, body: [site(3)], headers: json });
-      const ids = (await so.sites.list({ per_page: 2 }).toArray()).map((s) => s.name);
-      expect(ids).toEqual(["s1", "s2", "s3"]);
+  describe("pagination: a page is the last only when the server says so", () => {
+    const names = async (list: AsyncIterable<{ name: string }>) => {
+      const out: string[] = [];
+      for await (const item of list) out.push(item.name);
+      return out;
+    };
+
+    it("(a) no headers, per_page ignored: a page shorter than the per_page asked for is not the end; an empty page is", async () => {
+      server.reply({ path: "/api/v1/sites?per_page=100" }, { status: 200, body: [site(1), site(2)], headers: json });
+      server.reply({ path: "/api/v1/sites?per_page=100&page=2" }, { status: 200, body: [site(3)], headers: json });
+      server.reply({ path: "/api/v1/sites?per_page=100&page=3" }, { status: 200, body: [], headers: json });
+      expect(await names(so.sites.list({ per_page: 100 }))).toEqual(["s1", "s2", "s3"]);
     });
 
-    it("stops at an empty page when the page size is unknown", async () => {
-      server.reply({ path: "/api/v1/users" }, { status: 200, body: [site(1)], headers: json });
-      server.reply({ path: "/api/v1/users?page=2" }, { status: 200, body: [site(2)], headers: json });
-      server.reply({ path: "/api/v1/users?page=3" }, { status: 200, body: [], headers: json });
-      const names: string[] = [];
-      for await (const u of so.users.list()) names.push((u as unknown as { name: string }).name);
-      expect(names).toEqual(["s1", "s2"]);
+    it("(b) per_page capped at 50 without headers: every one of 120 sites", async () => {
+      const all = Array.from({ length: 120 }, (_, i) => site(i + 1));
+      for (let p = 1; p <= 4; p++) {
+        const path = p === 1 ? "/api/v1/sites?per_page=100" : `/api/v1/sites?per_page=100&page=${p}`;
+        server.reply({ path }, { status: 200, body: all.slice((p - 1) * 50, p * 50), headers: json });
+      }
+      expect(await names(so.sites.list({ per_page: 100 }))).toHaveLength(120);
     });
 
-    it("gives up after maxPages on a server that always has a next page", async () => {
+    it("(c) only Link: its missing rel=next ends the listing, even after a short page", async () => {
+      const link = (p: number, next: boolean) =>
+        `<${server.url}/api/v1/sites?page=1>; rel="first"${next ? `, <${server.url}/api/v1/sites?page=${p + 1}>; rel="next"` : ""}`;
+      server.reply({ path: "/api/v1/sites?per_page=100" }, { status: 200, body: [site(1)], headers: { ...json, link: link(1, true) } });
+      server.reply({ path: "/api/v1/sites?per_page=100&page=2" }, { status: 200, body: [site(2)], headers: { ...json, link: link(2, false) } });
+      expect(await names(so.sites.list({ per_page: 100 }))).toEqual(["s1", "s2"]);
+    });
+
+    it("(d) only Total-Pages: the listing ends on the last page it names", async () => {
+      server.reply({ path: "/api/v1/sites?per_page=100" }, { status: 200, body: [site(1)], headers: { ...json, "total-pages": "2" } });
+      server.reply({ path: "/api/v1/sites?per_page=100&page=2" }, { status: 200, body: [site(2)], headers: { ...json, "total-pages": "2" } });
+      expect(await names(so.sites.list({ per_page: 100 }))).toEqual(["s1", "s2"]);
+    });
+
+    it("(e) headers that lie: a next page announced by Link that is empty ends the listing", async () => {
+      const next = (p: number) => ({ ...json, link: `<${server.url}/api/v1/sites?page=${p + 1}>; rel="next"`, "total-pages": "9" });
+      server.reply({ path: "/api/v1/sites?per_page=100" }, { status: 200, body: [site(1)], headers: next(1) });
+      server.reply({ path: "/api/v1/sites?per_page=100&page=2" }, { status: 200, body: [], headers: next(2) });
+      expect(await names(so.sites.list({ per_page: 100 }))).toEqual(["s1"]);
+    });
+
+    it("a page shorter than a Page-Limit the server stated is the last", async () => {
+      server.reply({ path: "/api/v1/users" }, { status: 200, body: [site(1), site(2)], headers: { ...json, "page-limit": "3" } });
+      const page = await so.users.list();
+      expect(page.perPage).toBe(3);
+      expect(page.hasNextPage()).toBe(false);
+    });
+
+    it("a page size asked for is not one stated: Page.perPage stays undefined", async () => {
+      server.reply({ path: "/api/v1/users?per_page=2" }, { status: 200, body: [site(1)], headers: json });
+      const page = await so.users.list({ per_page: 2 });
+      expect(page.perPage).toBeUndefined();
+      expect(page.nextPage).toBe(2);
+    });
+
+    it("gives up after maxPages on a server that always has a next page, with PaginationError", async () => {
       for (let p = 1; p <= 3; p++) {
         const path = p === 1 ? "/api/v1/accounts" : `/api/v1/accounts?page=${p}`;
         server.reply({ path }, { status: 200, body: [site(p)], headers: { ...json, link: `<${server.url}/api/v1/accounts?page=${p + 1}>; rel="next"` } });
@@ -190,8 +240,51 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
       const run = async () => {
         for await (const a of so.accounts.list({}, { maxPages: 3 })) seen.push(a.name);
       };
-      await expect(run()).rejects.toThrow("Pagination stopped after 3 pages");
+      const err = await run().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PaginationError);
+      expect((err as Error).message).toBe(
+        "GET /api/v1/accounts: stopped after 3 pages and the server still announces more; nothing past page 3 was read (raise maxPages to read further).",
+      );
       expect(seen).toEqual(["s1", "s2", "s3"]);
+    });
+
+    it("a server that ignores page (the same items again) fails loudly instead of looping", async () => {
+      server.reply({ path: "/api/v1/sites" }, { status: 200, body: [site(1), site(2)], headers: json });
+      server.reply({ path: "/api/v1/sites?page=2" }, { status: 200, body: [site(1), site(2)], headers: json });
+      const err = await so.sites
+        .list()
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PaginationError);
+      expect((err as Error).message).toMatch(/^GET \/api\/v1\/sites: page 2 holds the same items as page 1; the server does not seem to honour `page`/);
+    });
+
+    it("a list body that is not an array is an UnexpectedResponseError naming the endpoint, never an empty listing", async () => {
+      server.reply({ path: "/api/v1/sites" }, { status: 200, body: { sites: [site(1)] }, headers: { ...json, "x-request-id": "req_wrap" } });
+      const err = await so.sites
+        .list()
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnexpectedResponseError);
+      expect((err as Error).message).toBe('GET /api/v1/sites: expected a JSON array of sites, got an object with "sites" [request req_wrap]');
+    });
+
+    it("an item without a field the toolkit needs names the item and the field", async () => {
+      const { url: _url, ...noUrl } = site(2);
+      server.reply({ path: "/api/v1/sites" }, { status: 200, body: [site(1), noUrl], headers: json });
+      const err = await so.sites
+        .list()
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "UNEXPECTED_RESPONSE", endpoint: "GET /api/v1/sites", field: "[1].url" });
+      expect((err as Error).message).toBe('GET /api/v1/sites: site [1] of the page has no "url" (expected a string)');
+    });
+
+    it("a record with a field of another type names it; extra fields pass through", async () => {
+      server.reply({ path: "/api/v1/sites/site_1" }, { status: 200, body: { ...site(1), status: 3 }, headers: json });
+      await expect(so.sites.get("site_1")).rejects.toThrow('GET /api/v1/sites/site_1: the site has "status" as a number (expected a string)');
+      server.reply({ path: "/api/v1/sites/site_1" }, { status: 200, body: { ...site(1), tenant_region: "eu" }, headers: json });
+      await expect(so.sites.get("site_1")).resolves.toMatchObject({ tenant_region: "eu" });
     });
   });
 

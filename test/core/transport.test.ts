@@ -56,7 +56,7 @@ describe("the transport option", () => {
 
   it("with node:http, never evaluates undici (the unbundled build); with undici, loads it at the first request, not at close()", async () => {
     const server = await startScriptedServer();
-    server.reply({ path: "/api/v1/me" }, { status: 200, body: { email: "a@b.test" }, headers: json }, { times: 2 });
+    server.reply({ path: "/api/v1/me" }, { status: 200, body: { id: "usr_1", email: "a@b.test" }, headers: json }, { times: 2 });
     const script = `
       const { createRequire } = await import("node:module");
       const loaded = () => Object.keys(createRequire(process.cwd() + "/").cache).some((file) => file.includes("undici"));
@@ -122,7 +122,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     it("the clock starts once the request has a connection: a request queued behind another is not timed out by the wait", async () => {
       // One connection; each answer takes 0.9 s of a 1.5 s timeout, so the second request, sent 0.9 s after it
       // was made, completes only when its clock started as it was sent.
-      const slow = (res: ServerResponse) => void setTimeout(() => res.writeHead(200, json).end('{"email":"a@b.test"}'), 900);
+      const slow = (res: ServerResponse) => void setTimeout(() => res.writeHead(200, json).end('{"id":"usr_1","email":"a@b.test"}'), 900);
       server.raw({ path: "/api/v1/me" }, slow, { times: 2 });
       const one = client({ connections: 1 });
       try {
@@ -153,7 +153,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
 
     it("a reset before the answer: APIConnectionError, retried as a lost connection", async () => {
       server.raw({ path: "/api/v1/me" }, (res) => res.socket!.destroy());
-      server.reply({ path: "/api/v1/me" }, { status: 200, body: { email: "a@b.test" }, headers: json });
+      server.reply({ path: "/api/v1/me" }, { status: 200, body: { id: "usr_1", email: "a@b.test" }, headers: json });
       const retrying = new SiteOps({ baseUrl: server.url, apiToken: TOKEN, transport, logger: (e) => events.push(e) });
       try {
         await expect(retrying.me()).resolves.toMatchObject({ email: "a@b.test" });
@@ -165,7 +165,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     });
 
     it("a response head over MAX_HEADER_BYTES: APIConnectionError", async () => {
-      server.reply({ path: "/api/v1/me" }, { status: 200, body: {}, headers: { ...json, "x-big": "x".repeat(20 * 1024) } });
+      server.reply({ path: "/api/v1/me" }, { status: 200, body: { id: "usr_1" }, headers: { ...json, "x-big": "x".repeat(20 * 1024) } });
       await expect(so.me()).rejects.toBeInstanceOf(APIConnectionError);
     });
 
@@ -180,7 +180,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     it("the caller's signal aborts a request still waiting for a connection at once, not when one frees", async () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      server.raw({ path: "/api/v1/me" }, (res) => void released.then(() => res.writeHead(200, json).end('{"email":"a@b.test"}')), { times: 2 });
+      server.raw({ path: "/api/v1/me" }, (res) => void released.then(() => res.writeHead(200, json).end('{"id":"usr_1","email":"a@b.test"}')), { times: 2 });
       const one = client({ connections: 1 });
       try {
         const first = one.me();
@@ -223,7 +223,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     });
 
     it("a failing body source fails the attempt with its error, and the connection that carried it is closed", async () => {
-      server.reply({ path: "/api/v1/me" }, { status: 200, body: { email: "a@b.test" }, headers: json }, { times: 2 });
+      server.reply({ path: "/api/v1/me" }, { status: 200, body: { id: "usr_1", email: "a@b.test" }, headers: json }, { times: 2 });
       await so.me();
       const err = await so
         .request({
@@ -317,12 +317,12 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
 
   describe("keep-alive connections", () => {
     it("sequential calls share one connection; concurrent ones open at most `connections`", async () => {
-      server.reply({ path: "/api/v1/me" }, { status: 200, body: { email: "a@b.test" }, headers: json }, { times: 20 });
+      server.reply({ path: "/api/v1/me" }, { status: 200, body: { id: "usr_1", email: "a@b.test" }, headers: json }, { times: 20 });
       for (let i = 0; i < 20; i++) await so.me();
       expect(server.connections()).toBeLessThanOrEqual(SEQUENTIAL_CONNECTIONS[transport]);
 
       const four = client({ connections: 4 });
-      const later = (res: ServerResponse) => void setTimeout(() => res.writeHead(200, json).end('{"email":"a@b.test"}'), 5);
+      const later = (res: ServerResponse) => void setTimeout(() => res.writeHead(200, json).end('{"id":"usr_1","email":"a@b.test"}'), 5);
       server.raw({ path: "/api/v1/me" }, later, { times: 40 });
       try {
         const before = server.connections();
@@ -351,7 +351,7 @@ describe.each(TRANSPORTS)("over %s", (transport) => {
     it("waits for the request in flight, then later calls fail", async () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      server.raw({ path: "/api/v1/me" }, (res) => void released.then(() => res.writeHead(200, json).end('{"email":"a@b.test"}')));
+      server.raw({ path: "/api/v1/me" }, (res) => void released.then(() => res.writeHead(200, json).end('{"id":"usr_1","email":"a@b.test"}')));
       const calling = so.me();
       await until(() => server.requests.length === 1);
       let closed = false;
@@ -385,7 +385,7 @@ describe.skipIf(!HAS_OPENSSL)("https", () => {
       ...["-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
     ]);
     const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) =>
-      res.writeHead(200, json).end('{"email":"tls@b.test"}'),
+      res.writeHead(200, json).end('{"id":"usr_1","email":"tls@b.test"}'),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -14,7 +14,7 @@ import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";
 
 const FIELDS = ["id", "url", "description", "enabled_events", "status", "secret", "created_at", "updated_at"] as const;
-const WEBHOOK_ID = /^we_[A-Za-z0-9]{16,}$/;
+const WEBHOOK_ID = /^we_[A-Za-z0-9]+$/;
 
 function columns(ctx: Context): Column<WebhookEndpoint>[] {
   const style = ctx.stdout.style;
