@@ -3,10 +3,17 @@
 // measured in this process that must be the client's alone.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmulator, type EmulatorOptions, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
+import { startEmulator, type EmulatorOptions, type ProfileName, type RunningEmulator, type SeedFile } from "../../emulator/index.js";
 import { CLI_FROM_SOURCE, ROOT } from "./paths.js";
 import { firstLine, start, stop, type Started } from "./processes.js";
 import { removeDir, tempDir } from "./temp.js";
+
+/**
+ * The emulator's compatibility profiles: the journeys that matter run against both (issue 36). `default` is
+ * what the toolkit was built against; `minimal` behaves like a stranger that follows the spec and decides
+ * every unshown point otherwise (pages of 5 without headers, 6-character ids, normalised URLs, ...).
+ */
+export const PROFILES: readonly ProfileName[] = ["default", "minimal"];
 
 /** An emulator in this process on 127.0.0.1:0 with this seed, its clock still (stepSeconds 0) unless `options` say. */
 export function startSeededEmulator(seed: SeedFile | undefined, options: EmulatorOptions = {}): Promise<RunningEmulator> {
