@@ -2,7 +2,7 @@
 // found through the activity log, which records each pipeline's creation with its site; failing that, by
 // asking every site.
 
-import { mapPool, NotFoundError, type SiteOps, SiteOpsError, type UpgradePipeline } from "../src/index.js";
+import { mapPool, NotFoundError, PaginationError, type SiteOps, type UpgradePipeline } from "../src/index.js";
 import type { Context } from "./context.js";
 import { UsageError } from "./exit-codes.js";
 import { formatAgo } from "./output/format.js";
@@ -67,7 +67,7 @@ export async function locatePipeline(client: SiteOps, id: string, siteRef: strin
     }
   } catch (err) {
     // Past ACTIVITY_PAGES pages (an old pipeline): ask the sites instead.
-    if (!(err instanceof SiteOpsError) || err.code !== "SITEOPS_ERROR") throw err;
+    if (!(err instanceof PaginationError)) throw err;
   }
   let found: UpgradePipeline | undefined;
   const sites = await listSites(client, signal);

@@ -3,7 +3,7 @@
 // it) or that is already gone does not stop the others.
 
 import type { OperationsClient } from "./client.js";
-import { NotFoundError, UnprocessableEntityError } from "../errors.js";
+import { NotFoundError, UnexpectedResponseError, UnprocessableEntityError } from "../errors.js";
 import type { Snapshot } from "../resources/snapshots.js";
 import { applyRetention, type RetentionDecision, type RetentionOptions, type RetentionPolicy } from "../retention.js";
 
@@ -36,7 +36,19 @@ export interface PruneResult {
  * failed deletion ends the run with `error` set, keeping what was already deleted in the result. */
 export async function pruneSnapshots(client: OperationsClient, siteId: string, policy: RetentionPolicy, options: PruneOptions = {}): Promise<PruneResult> {
   const { signal } = options;
+  const path = `/api/v1/sites/${siteId}/snapshots`;
   const snapshots = await client.snapshots.list(siteId, { per_page: 100 }, { signal }).toArray();
+  // The policy orders snapshots by their creation time: deleting by a time that is not there would delete the wrong ones.
+  for (const snapshot of snapshots) {
+    const at: unknown = snapshot.created_at;
+    if (typeof at !== "string" || Number.isNaN(Date.parse(at))) {
+      throw new UnexpectedResponseError(
+        `GET ${path}`,
+        "created_at",
+        `snapshot ${snapshot.id} has no "created_at" time (expected an ISO 8601 string); nothing was deleted`,
+      );
+    }
+  }
   const decisions = applyRetention(snapshots, policy, options);
   const result: PruneResult = { siteId, decisions, deleted: [], refused: [] };
   if (options.dryRun) return result;

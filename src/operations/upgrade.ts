@@ -50,9 +50,12 @@ export async function approveUpgrade(
 /** The site's pipeline that has not ended yet (the service allows one per site), or undefined. Lets a caller
  * whose request to open one lost its answer adopt the pipeline it opened rather than open another. */
 export async function activeUpgrade(client: OperationsClient, siteId: string, options: { signal?: AbortSignal } = {}): Promise<UpgradePipeline | undefined> {
-  // Newest first: an active pipeline is the newest one, so the first page holds it.
-  const page = await client.upgradePipelines.list(siteId, { per_page: 10 }, { signal: options.signal });
-  return page.data.find((p) => !PIPELINE_FINAL_STATES.has(p.status));
+  // The spec shows no order of the listing: every page is read until an active one turns up (the emulator
+  // lists newest first, so there it is on the first page).
+  for await (const p of client.upgradePipelines.list(siteId, { per_page: 100 }, { signal: options.signal })) {
+    if (!PIPELINE_FINAL_STATES.has(p.status)) return p;
+  }
+  return undefined;
 }
 
 /** Follows a pipeline someone else opened (or approves) until it ends, through `awaiting_approval`. Throws
