@@ -5,7 +5,7 @@
 
 import type { Readable } from "node:stream";
 import { APIPromise } from "./api-promise.js";
-import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError } from "./errors.js";
+import { APIConnectionError, APIError, APIUserAbortError, SiteOpsError, UnexpectedResponseError } from "./errors.js";
 import { builtin } from "./internal/builtins.js";
 import { hashFile } from "./internal/hash-worker.js";
 import { fileChunks, fileSize, guessContentType, RunningHash, spool, type FileInput } from "./internal/upload-data.js";
@@ -175,7 +175,10 @@ async function uploadChunked<Snapshot extends UploadedSnapshot>(
     if (response) {
       if (response.status === 200) return response as APIResponse<Snapshot>;
       const received = receivedBytes(response.data);
-      if (received === undefined) throw new SiteOpsError(`Upload: unexpected ${response.status} response without received_bytes.`);
+      if (received === undefined) {
+        const problem = `a ${response.status} answer to a chunk has no "received_bytes" (expected a number; the service may not take resumable uploads: raise resumableThreshold above the file size to send it in one request)`;
+        throw new UnexpectedResponseError(`PUT ${urlPath}`, "received_bytes", problem, response.requestId);
+      }
       if (received > start) retries = new RetryState(policy);
       // A server that accepts a chunk without moving forward would have us resend it forever.
       else if (retries.next(0) === undefined) throw new SiteOpsError(`Upload: the service stays at byte ${received} of ${total}.`);
