@@ -13,10 +13,11 @@ export interface ErasedResource<D> {
   identity?: string;
   validateConfig?(config: ObjectValue, diags: Diagnostics): void;
   modifyPlan?(
-    req: { plan: ObjectValue; prior: ObjectValue | null; config: ObjectValue; requiresReplace: AttributePath[] },
+    req: { plan: ObjectValue; prior: ObjectValue | null; config: ObjectValue; requiresReplace: AttributePath[]; private: PrivateState },
     diags: Diagnostics,
     ctx: PlanContext<D>,
   ): void | Promise<void>;
+  planDestroy?(req: { prior: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
   create(req: { plan: ObjectValue; config: ObjectValue }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   read(req: { state: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;
   update(req: { plan: ObjectValue; prior: ObjectValue; config: ObjectValue; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<Result>;

@@ -1,18 +1,19 @@
-// The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition. Values are
-// decoded by the schema into the typed models resources work with (model.ts); every failure becomes a
-// diagnostic, and nothing thrown here reaches gRPC.
+// The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition (the resource RPCs'
+// work is in resource-rpcs.ts). Values are decoded by the schema into the typed models resources work with
+// (model.ts); every failure becomes a diagnostic, and nothing thrown here reaches gRPC.
 import { setMaxListeners } from "node:events";
 import * as fromProto from "../protocol/from-proto.js";
 import * as toProto from "../protocol/to-proto.js";
 import type { ProtoDiagnostic } from "../protocol/to-proto.js";
-import { isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
-import { Diagnostics, path } from "./diagnostics.js";
+import type { CtyType, ObjectValue } from "../values/cty.js";
+import { Diagnostics } from "./diagnostics.js";
 import { FunctionError, type FunctionDefinition } from "./function.js";
 import { log } from "./log.js";
 import { decodeModel, type ModelMode } from "./model.js";
-import { planObject } from "./planning.js";
 import type { ErasedDataSource, ErasedProvider, ErasedResource } from "./erased.js";
 import type { AnyProvider, CallContext } from "./resource.js";
+import { applyResourceChange, importResourceState, objectOf, planResourceChange, readResource, type Contexts } from "./resource-rpcs.js";
+import { keepEquivalent } from "./semantic-equality.js";
 import { upgradeState, type UpgradeRequest } from "./state-upgrade.js";
 import { blockType, checkSchema, type Schema } from "./schema.js";
 import { validateBlock } from "./validation.js";
@@ -27,9 +28,10 @@ interface Entry<T> {
 /**
  * get_provider_schema_optional: the schema never changes within a Terraform command, so Terraform may reuse the
  * one it got from the first provider process it started instead of asking each later one (3 of the 4 processes
- * of an apply skip GetProviderSchema). plan_destroy stays off: destroys are planned by Terraform alone.
+ * of an apply skip GetProviderSchema). plan_destroy: Terraform (1.3+) asks PlanResourceChange about each destroy
+ * too (proposed state null), so a resource can refuse one at plan time (Resource.planDestroy).
  */
-const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true };
+const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true };
 
 export class ProviderServer<D> {
   private readonly def: ErasedProvider<D>;
@@ -139,91 +141,19 @@ export class ProviderServer<D> {
   }
 
   async readResource(req: { type_name: string; current_state?: Wire; private?: Uint8Array | null }) {
-    return this.guard("ReadResource", async (diags) => {
-      const { impl, type } = this.resource(req.type_name);
-      const current = fromProto.dynamicValue(type, req.current_state);
-      if (current === null || !isObject(current)) return { new_state: toProto.dynamicValue(type, null), private: req.private ?? undefined };
-      const state = this.stored(impl, current, "stored", diags);
-      if (!state) return { new_state: toProto.dynamicValue(type, current), private: req.private ?? undefined };
-      const priv = fromProto.privateState(req.private);
-      const res = await impl.read({ state, private: priv }, diags, this.context());
-      // On an error keep what we had: Terraform must not forget an object because of a network blip.
-      const next = diags.hasErrors && res.state === null ? current : res.state;
-      return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
-    });
+    return this.guard("ReadResource", (diags) => readResource(this.resource(req.type_name), req, diags, this.contexts));
   }
 
   async planResourceChange(req: { type_name: string; prior_state?: Wire; proposed_new_state?: Wire; config?: Wire; prior_private?: Uint8Array | null }) {
-    return this.guard("PlanResourceChange", async (diags) => {
-      const { impl, type } = this.resource(req.type_name);
-      const prior = fromProto.dynamicValue(type, req.prior_state) as ObjectValue | null;
-      const proposed = fromProto.dynamicValue(type, req.proposed_new_state) as ObjectValue | null;
-      const config = (fromProto.dynamicValue(type, req.config) as ObjectValue | null) ?? {};
-      if (proposed === null) return { planned_state: toProto.dynamicValue(type, null), planned_private: req.prior_private ?? undefined };
-      const { plan, requiresReplace } = planObject(impl.schema, prior, proposed, config);
-      if (impl.modifyPlan) {
-        const priorModel = prior === null ? null : this.model(impl.schema, prior, "known", diags);
-        if (priorModel === undefined) return {};
-        await impl.modifyPlan({ plan, prior: priorModel, config, requiresReplace }, diags, {
-          data: this.configured ? this.data : undefined,
-          signal: this.signal,
-        });
-        if (diags.hasErrors) return {};
-      }
-      return {
-        planned_state: toProto.dynamicValue(type, plan),
-        requires_replace: requiresReplace.map(toProto.attributePath),
-        planned_private: req.prior_private ?? undefined,
-      };
-    });
+    return this.guard("PlanResourceChange", (diags) => planResourceChange(this.resource(req.type_name), req, diags, this.contexts));
   }
 
   async applyResourceChange(req: { type_name: string; prior_state?: Wire; planned_state?: Wire; config?: Wire; planned_private?: Uint8Array | null }) {
-    return this.guard("ApplyResourceChange", async (diags) => {
-      const { impl, type } = this.resource(req.type_name);
-      const priorValue = fromProto.dynamicValue(type, req.prior_state) as ObjectValue | null;
-      const plannedValue = fromProto.dynamicValue(type, req.planned_state) as ObjectValue | null;
-      const priv = fromProto.privateState(req.planned_private);
-      const ctx = this.context();
-      const prior = priorValue === null ? null : this.stored(impl, priorValue, "known", diags);
-      if (prior === undefined) return { new_state: toProto.dynamicValue(type, priorValue) };
-      if (plannedValue === null) {
-        if (prior !== null) await impl.delete({ prior, private: priv }, diags, ctx);
-        // A failed delete keeps the object in state.
-        return { new_state: toProto.dynamicValue(type, diags.hasErrors ? priorValue : null) };
-      }
-      const plan = prior === null ? this.model(impl.schema, plannedValue, "known", diags) : this.stored(impl, plannedValue, "known", diags);
-      const config = this.model(impl.schema, this.object(type, req.config), "known", diags);
-      if (!plan || !config) return { new_state: toProto.dynamicValue(type, priorValue) };
-      const res = prior === null ? await impl.create({ plan, config }, diags, ctx) : await impl.update({ plan, prior, config, private: priv }, diags, ctx);
-      const state = res.state ?? priorValue;
-      return { new_state: toProto.dynamicValue(type, state), private: toProto.privateBytes(res.private ?? priv) };
-    });
+    return this.guard("ApplyResourceChange", (diags) => applyResourceChange(this.resource(req.type_name), req, diags, this.contexts));
   }
 
   async importResourceState(req: { type_name: string; id: string }) {
-    return this.guard("ImportResourceState", async (diags) => {
-      const { impl, type } = this.resource(req.type_name);
-      let partial: ObjectValue;
-      if (impl.importState) partial = await impl.importState(req.id, diags, this.context());
-      else if (impl.identity) {
-        const id = req.id.trim();
-        if (!id)
-          diags.error(
-            "Invalid import ID",
-            `Import a ${req.type_name} by its ${impl.identity}, e.g. \`terraform import ${req.type_name}.example <${impl.identity}>\`.`,
-            path(impl.identity),
-          );
-        partial = { [impl.identity]: id };
-      } else {
-        diags.error("Resource Import Not Implemented", `${req.type_name} cannot be imported.`);
-        return {};
-      }
-      if (diags.hasErrors) return {};
-      const state: ObjectValue = {};
-      for (const name of Object.keys(impl.schema.attributes)) state[name] = partial[name] ?? null;
-      return { imported_resources: [{ type_name: req.type_name, state: toProto.dynamicValue(type, state) }] };
-    });
+    return this.guard("ImportResourceState", (diags) => importResourceState(this.resource(req.type_name), req, diags, this.contexts));
   }
 
   async readDataSource(req: { type_name: string; config?: Wire }) {
@@ -232,7 +162,8 @@ export class ProviderServer<D> {
       const config = this.model(impl.schema, this.object(type, req.config), "known", diags);
       if (!config) return {};
       const state = await impl.read(config, diags, this.context());
-      return { state: toProto.dynamicValue(type, state) };
+      // A value looked up by (a URL) keeps the configuration's spelling where the service's means the same.
+      return { state: toProto.dynamicValue(type, state && (await keepEquivalent(impl.schema, state, config))) };
     });
   }
 
@@ -285,24 +216,15 @@ export class ProviderServer<D> {
     return decodeModel(schema, value, mode, diags);
   }
 
-  /** A model of a stored object, whose identity attribute (if the resource has one) must be set. */
-  private stored(impl: ErasedResource<D>, value: ObjectValue, mode: ModelMode, diags: Diagnostics): ObjectValue | undefined {
-    const model = decodeModel(impl.schema, value, mode, diags);
-    if (model && impl.identity && typeof model[impl.identity] !== "string") {
-      diags.error(
-        `${impl.typeName} without ${impl.identity}`,
-        `This object's state has no ${impl.identity}, so the provider cannot find it. Remove it from the state (terraform state rm) and import it again.`,
-        path(impl.identity),
-      );
-      return undefined;
-    }
-    return model;
-  }
-
   private context(): CallContext<D> {
     if (!this.configured) throw new ProviderNotConfigured();
     return { data: this.data as D, signal: this.signal };
   }
+
+  private readonly contexts: Contexts<D> = {
+    call: () => this.context(),
+    plan: () => ({ data: this.configured ? this.data : undefined, signal: this.signal }),
+  };
 
   private resource(name: string): Entry<ErasedResource<D>> {
     const e = this.resources.get(name);
@@ -317,8 +239,7 @@ export class ProviderServer<D> {
   }
 
   private object(type: CtyType, dv: Wire): ObjectValue {
-    const v: Value = fromProto.dynamicValue(type, dv);
-    return isObject(v) ? v : {};
+    return objectOf(type, dv);
   }
 
   private async guard<R extends object>(rpc: string, fn: (diags: Diagnostics) => Promise<R>): Promise<R & { diagnostics: ProtoDiagnostic[] }> {

@@ -42,6 +42,12 @@ interface ModifyPlanRequest<S extends Schema> {
   config: Planned<Model<S>>;
   /** Append attribute paths whose change needs the resource replaced. */
   requiresReplace: AttributePath[];
+  /**
+   * The prior private state. Terraform plans the new object of a replacement (`-replace`, `replace_triggered_by`,
+   * a requires-replace change) with a null prior but the replaced object's private state: a `prior` of null with
+   * a non-empty `private` is that object being replaced, not a create.
+   */
+  private: PrivateState;
 }
 
 export interface Resource<D, S extends Schema = Schema, I extends StringAttribute<S> = never> {
@@ -60,6 +66,11 @@ export interface Resource<D, S extends Schema = Schema, I extends StringAttribut
    * modifiers; not called when the resource is being destroyed.
    */
   modifyPlan?(req: ModifyPlanRequest<S>, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
+  /**
+   * Checks a planned destroy (`terraform destroy`, a `removed` block, a resource taken out of the configuration;
+   * not the old half of a replacement, which Terraform does not plan apart): an error refuses it at plan time.
+   */
+  planDestroy?(req: { prior: Model<S>; private: PrivateState }, diags: Diagnostics, ctx: PlanContext<D>): void | Promise<void>;
   create(req: { plan: Model<S>; config: Model<S> }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;
   /** Return state null when the object is gone: Terraform then plans to create it again. */
   read(req: { state: WithIdentity<Stored<S>, I>; private: PrivateState }, diags: Diagnostics, ctx: CallContext<D>): Promise<ResourceResult<S>>;

@@ -17,6 +17,12 @@ export interface Attribute {
   planModifiers?: readonly PlanModifier[];
   /** Planned when the configuration leaves the attribute null (requires optional + computed). */
   default?: Value;
+  /**
+   * Semantic equality (terraform-plugin-framework's `StringSemanticEquals`): whether `next` means the same as
+   * `kept`, two known values that differ (two spellings of one URL). Where they do, the framework keeps `kept`,
+   * the value Terraform already has (semantic-equality.ts). A promise when it needs code loaded lazily.
+   */
+  semanticEquals?: (kept: Value, next: Value) => boolean | Promise<boolean>;
 }
 
 export interface NestedBlock {
