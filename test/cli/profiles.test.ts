@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROFILES } from "../support/emulator.js";
 import type { Site } from "../../src/index.js";
 import { FLEET_SIZE, FLEET_TOKEN, LOOKALIKE, startProfileFleet, type ProfileFleet } from "../core/profile-fleet.js";
-import { json, runCli, runInTerminal, sandbox, transcripts, type Sandbox } from "./helpers.js";
+import { json, runCli, runInTerminal, sandbox, startCli, transcripts, type Sandbox } from "./helpers.js";
 
 interface Record_ {
   site: { id: string };
@@ -73,6 +73,21 @@ describe.each(PROFILES)("profile %s", (profile) => {
     const several = await cli("snapshot", "create", ...ids.flatMap((id) => ["--site", id]), "--json");
     expect(several.code).toBe(0);
     expect(json<Record_[]>(several).map((x) => [x.site.id, x.outcome])).toEqual(ids.map((id) => [id, "completed"]));
+  });
+
+  it("activity --follow shows its backlog of 10 entries from pages of any size, then what comes", async () => {
+    const run = startCli(["activity", "--follow", "--interval", "200ms", "--jsonl"], { env });
+    await run.waitFor(/\n/, "stdout");
+    await fx.so.webhookEndpoints.create({ url: "https://hooks.example.com/followed" });
+    await run.waitFor(/webhook_endpoint\.created/, "stdout");
+    run.child.kill("SIGINT");
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    const actions = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { action: string }).action);
+    expect(actions.indexOf("webhook_endpoint.created")).toBe(10);
   });
 
   it("sites get takes an id before a name shaped like one, and such a name when no id matches", async () => {

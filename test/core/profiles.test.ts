@@ -53,7 +53,10 @@ describe.each(PROFILES)("profile %s", (profile) => {
   it("turns a refused token into an AuthenticationError with a readable one-line message", async () => {
     const wrong = new SiteOps({ baseUrl: fx.url, apiToken: "sot_notAValidToken0000000001", maxRetries: 0 });
     try {
-      const err = await wrong.sites.list().toArray().catch((e: unknown) => e);
+      const err = await wrong.sites
+        .list()
+        .toArray()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AuthenticationError);
       const auth = err as AuthenticationError;
       expect(auth.status).toBe(401);

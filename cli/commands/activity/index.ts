@@ -81,12 +81,17 @@ export default defineCommand({
       await printStream(ctx, client.activityLogs.list(params, { signal: ctx.signal }), columns(), { limit, empty: "no activity" });
       return EXIT.OK;
     }
-    const backlog = (await client.activityLogs.list(params, { signal: ctx.signal })).data.slice(0, limit).reverse();
+    // As many pages as the backlog takes: a server may send fewer entries a page than per_page asks for.
+    const backlog: ActivityLog[] = [];
+    for await (const entry of client.activityLogs.list(params, { signal: ctx.signal })) {
+      if (backlog.push(entry) >= limit) break;
+    }
+    backlog.reverse();
     if (ctx.stdout.isTTY && ctx.format === "human" && !ctx.quiet)
       ctx.stdout.write(`${renderTable([], columns(), { tty: true, style: ctx.stdout.style })[0]}\n`);
     printEntries(ctx, backlog);
     const seen = new Set(backlog.map((e) => e.id));
-    let newest = backlog.at(-1)?.created_at ?? new Date().toISOString();
+    let newest = timeOf(backlog.at(-1)) ?? new Date().toISOString();
     try {
       for (;;) {
         await sleep(interval, { signal: ctx.signal });
@@ -97,7 +102,7 @@ export default defineCommand({
         }
         fresh.reverse();
         for (const e of fresh) seen.add(e.id);
-        if (fresh.length) newest = fresh.at(-1)!.created_at;
+        newest = timeOf(fresh.at(-1)) ?? newest;
         if (seen.size > 10_000) for (const id of [...seen].slice(0, 5_000)) seen.delete(id);
         printEntries(ctx, fresh);
       }
@@ -107,3 +112,10 @@ export default defineCommand({
     }
   },
 });
+
+/** An entry's `created_at` when the service sent one (the spec does not show the entries' fields): the next
+ * poll asks for what came since. Without it, polls ask from the last time known and skip what was seen by id. */
+function timeOf(entry: ActivityLog | undefined): string | undefined {
+  const at: unknown = entry?.created_at;
+  return typeof at === "string" ? at : undefined;
+}
