@@ -44,9 +44,12 @@ function checkPipelineId(id: string): string {
 /** The pipeline `id`, in the site `siteRef` when given, else wherever it is in the account. */
 export async function locatePipeline(client: SiteOps, id: string, siteRef: string | undefined, signal: AbortSignal): Promise<UpgradePipeline> {
   checkPipelineId(id);
-  const get = async (siteId: string) => {
+  const get = async (siteId: string): Promise<UpgradePipeline | undefined> => {
     try {
-      return await client.upgradePipelines.get(siteId, id, { signal });
+      const found = await client.upgradePipelines.get(siteId, id, { signal });
+      // The site it was read from, which later requests address: the spec shows no pipeline body, so its
+      // site_id may be missing (a request to /sites/undefined/... otherwise).
+      return found.site_id === siteId ? found : { ...found, site_id: siteId };
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;
       throw err;

@@ -91,7 +91,7 @@ describe("a listing the CLI cannot read whole", () => {
   it("a list that is not an array (a wrapped body): exit 1", async () => {
     listing({ sites: page(6) });
     const r = await cli("snapshot", "create", "--all");
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", "error: GET /api/v1/sites: expected a JSON array of sites, got an object with \"sites\"\n"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", 'error: GET /api/v1/sites: expected a JSON array of sites, got an object with "sites"\n']);
     expect(posts()).toEqual([]);
   });
 });
@@ -105,5 +105,19 @@ describe("a snapshot answer without its status", () => {
     const line = 'POST /api/v1/sites/site_s1/snapshots: the snapshot has no "status" (expected a string)';
     expect(r.stderr).toContain(`error: S 1 (site_s1): ${line}\n`);
     expect(JSON.parse(r.stdout)).toEqual([{ outcome: "failed", error: { code: "UNEXPECTED_RESPONSE", message: line } }]);
+  });
+});
+
+describe("an upgrade pipeline without its site_id", () => {
+  it("is approved through the site it was read from", async () => {
+    const pipeline = "/api/v1/sites/site_s1/upgrade_pipelines/upg_1";
+    server.reply({ path: "/api/v1/sites/site_s1", method: "GET" }, { status: 200, body: site(1) });
+    server.reply({ path: pipeline, method: "GET" }, { status: 200, body: { id: "upg_1", status: "awaiting_approval" } });
+    server.reply({ path: `${pipeline}/approve`, method: "POST" }, { status: 200, body: { id: "upg_1", status: "running" } });
+    const r = await cli("upgrade", "approve", "upg_1", "--site", "site_s1", "--no-wait", "--json=id,status");
+    expect(r.stderr).toMatch(/^\S+ site_s1: pipeline upg_1 approved \(running\)\n$/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: "upg_1", status: "running" });
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v1/sites/site_s1`, `GET ${pipeline}`, `POST ${pipeline}/approve`]);
   });
 });

@@ -70,7 +70,7 @@ function waitOptions(ctx: Context, parsed: Parsed) {
 }
 
 /** Prints the pipeline, and the failure if any; the exit code. */
-function conclude(ctx: Context, progress: Progress, pipeline: UpgradePipeline | undefined, failure: unknown): number {
+function conclude(ctx: Context, progress: Progress, siteId: string, pipeline: UpgradePipeline | undefined, failure: unknown): number {
   progress.close();
   if (pipeline) showPipeline(ctx, pipeline);
   if (failure !== undefined) {
@@ -79,7 +79,7 @@ function conclude(ctx: Context, progress: Progress, pipeline: UpgradePipeline | 
     return exitCodeOf(failure);
   }
   if (pipeline?.status === "awaiting_approval" && !ctx.quiet) {
-    ctx.stderr.write(`Pipeline ${clean(pipeline.id)} awaits approval: siteops upgrade approve ${clean(pipeline.id)} --site ${clean(pipeline.site_id)}\n`);
+    ctx.stderr.write(`Pipeline ${clean(pipeline.id)} awaits approval: siteops upgrade approve ${clean(pipeline.id)} --site ${clean(siteId)}\n`);
   }
   return pipeline && FAILED.has(pipeline.status) ? EXIT.FAILED : EXIT.OK;
 }
@@ -130,7 +130,7 @@ const open: LeafSpec = {
       pipeline = resourceOf(err) ?? track.latest();
       failure = err;
     }
-    return conclude(ctx, progress, pipeline, failure);
+    return conclude(ctx, progress, site.id, pipeline, failure);
   },
 };
 
@@ -159,7 +159,7 @@ const approve: LeafSpec = {
       pipeline = resourceOf(err) ?? track.latest();
       failure = err;
     }
-    return conclude(ctx, progress, pipeline, failure);
+    return conclude(ctx, progress, found.site_id, pipeline, failure);
   },
 };
 
@@ -173,7 +173,7 @@ const status: LeafSpec = {
     const { waitTimeout, pollInterval } = waitOptions(ctx, parsed);
     const client = await ctx.client();
     const first = await locatePipeline(client, parsed.args[0]!, flagString(parsed, "site"), ctx.signal);
-    if (!flagBool(parsed, "watch")) return conclude(ctx, createProgress(ctx.stderr, true), first, undefined);
+    if (!flagBool(parsed, "watch")) return conclude(ctx, createProgress(ctx.stderr, true), first.site_id, first, undefined);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     const track = tracker(ctx, progress, clean(first.site_id));
     track.show(first, `is ${clean(first.status)}`);
@@ -197,7 +197,7 @@ const status: LeafSpec = {
       pipeline = track.latest();
       failure = err;
     }
-    return conclude(ctx, progress, pipeline, failure);
+    return conclude(ctx, progress, first.site_id, pipeline, failure);
   },
 };
 
