@@ -54,7 +54,7 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
       else if (event.type === "site.finished" && event.result.started) {
         const { site, snapshot, error, durationMs } = event.result;
         if (snapshot && (event.result.outcome === "completed" || event.result.outcome === "requested")) {
-          const size = snapshot.size_bytes !== null ? `, ${formatBytes(snapshot.size_bytes)}` : "";
+          const size = typeof snapshot.size_bytes === "number" ? `, ${formatBytes(snapshot.size_bytes)}` : "";
           log.info(`${site.name}: snapshot ${snapshot.id} ${snapshot.status}${size} in ${formatDuration(durationMs)}`);
         } else if (!single) {
           // With one site the step's failure line says it; with several each failure gets its own annotation.

@@ -1,7 +1,17 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
 import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
-import { inShard, shardMatrix, shardOf, ShardSpecError, type Site, type SiteCreateParams, type SiteUpdateParams, writeShardFiles } from "../../../src/index.js";
+import {
+  inShard,
+  shardMatrix,
+  shardOf,
+  ShardSpecError,
+  type Site,
+  type SiteCreateParams,
+  SITES_PER_PAGE,
+  type SiteUpdateParams,
+  writeShardFiles,
+} from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { printObject, printStream } from "../../output/printer.js";
@@ -84,7 +94,9 @@ const list: LeafSpec = {
     const shard = shardFlag(flagString(parsed, "shard"));
     const limit = flagInt(parsed, "limit", 1, Number.MAX_SAFE_INTEGER);
     const client = await ctx.client();
-    await printStream(ctx, client.sites.list({ per_page: 100 }, { signal: ctx.signal }), siteColumns(ctx), {
+    // Page by page (--jsonl prints each as it comes) through the same pagination as listAllSites: every page
+    // until the server says it was the last.
+    await printStream(ctx, client.sites.list({ per_page: SITES_PER_PAGE }, { signal: ctx.signal }), siteColumns(ctx), {
       limit,
       filter: (s) => (statuses.size === 0 || statuses.has(s.status)) && (!shard || inShard(s.id, shard)),
       empty: "no sites",
@@ -199,9 +211,8 @@ const matrix: LeafSpec = {
       }
       if (!ctx.quiet) ctx.stderr.write(`wrote ${count} shard files of ${fleet.length} sites and matrix.json into ${out}\n`);
     } else if (flagBool(parsed, "with-ids")) {
-      const client = await ctx.client();
       const ids: string[][] = value.include.map(() => []);
-      for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) ids[shardOf(site.id, count) - 1]!.push(site.id);
+      for (const site of await listSites(await ctx.client(), ctx.signal)) ids[shardOf(site.id, count) - 1]!.push(site.id);
       value = { include: value.include.map((entry, i) => ({ ...entry, site_ids: ids[i]! })) };
     }
     ctx.stdout.write(`${safeJson(value)}\n`);

@@ -154,7 +154,7 @@ export const createLeaf: LeafSpec = {
               running--;
               if (outcome === "completed" || outcome === "requested") {
                 done++;
-                const size = snapshot!.size_bytes !== null ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
+                const size = typeof snapshot!.size_bytes === "number" ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
                 progress.event(
                   `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size}${event.result.adopted ? " (adopted)" : ""} in ${formatDuration(event.result.durationMs)}`,
                 );
