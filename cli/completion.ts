@@ -8,17 +8,21 @@ import { allFlags, isGroup, type CommandSpec, type LeafSpec } from "./spec.js";
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
+/** A flag of a command with its own parser (without dashes): a name alone is a switch; an object is a flag
+ * that takes a value, with the values it allows when they are fixed. */
+type PlainFlag = string | { name: string; choices?: readonly string[] };
+
 /** Commands implemented outside the declarations (their own parsers): completed by name and subcommand. */
 export interface PlainCommand {
   name: string;
   summary: string;
-  /** Subcommand -> its flags (without dashes). */
-  subcommands?: Record<string, string[]>;
+  /** Subcommand -> its flags. */
+  subcommands?: Record<string, readonly PlainFlag[]>;
   /** Flags of the command itself, when it has no subcommands. */
-  flags?: string[];
+  flags?: readonly PlainFlag[];
 }
 
-const FILE_FLAGS = new Set(["upload", "lock", "report", "db", "seed", "data-dir", "dir", "out"]);
+const FILE_FLAGS = new Set(["upload", "lock", "report", "db", "seed", "data-dir", "dir", "from", "out"]);
 
 interface Node {
   path: string;
@@ -57,7 +61,8 @@ function nodes(commands: readonly Completable[], plain: readonly PlainCommand[])
       out.push({ path: `${spec.name} ${leaf.name}`, words: [], flags: leafFlags(leaf) });
     }
   }
-  const plainFlags = (names: readonly string[]): FlagSpec[] => names.map((f) => ({ name: f, type: "boolean", description: "" }));
+  const plainFlags = (flags: readonly PlainFlag[]): FlagSpec[] =>
+    flags.map((f) => (typeof f === "string" ? { name: f, type: "boolean", description: "" } : { ...f, type: "string", description: "" }));
   for (const p of plain) {
     out.push({ path: p.name, words: Object.keys(p.subcommands ?? {}).map((w) => ({ word: w, summary: "" })), flags: plainFlags(p.flags ?? []) });
     for (const [sub, flags] of Object.entries(p.subcommands ?? {})) out.push({ path: `${p.name} ${sub}`, words: [], flags: plainFlags(flags) });
@@ -78,10 +83,10 @@ function valueFlags(all: readonly Node[]): string[] {
   ].sort();
 }
 
-function choiceFlags(all: readonly Node[]): Map<string, readonly string[]> {
-  const map = new Map<string, readonly string[]>();
-  for (const n of all) for (const f of n.flags) if (f.choices) map.set(`--${f.name}`, f.choices);
-  return map;
+/** `path --flag` and the values it allows, for each flag with fixed choices: per command, since one flag name
+ * may allow other values elsewhere (`siteops emulator --profile minimal`, `siteops sites list --profile NAME`). */
+function choiceFlags(all: readonly Node[]): [string, readonly string[]][] {
+  return all.flatMap((n) => n.flags.filter((f) => f.choices).map((f): [string, readonly string[]] => [`${n.path} --${f.name}`, f.choices!]));
 }
 
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
@@ -90,7 +95,9 @@ export function completionScript(shell: Shell, commands: readonly Completable[],
   const { nodes: all, aliases } = nodes(commands, plain);
   if (shell === "fish") return fish(all, aliases);
   const values = valueFlags(all).join("|");
-  const choices = [...choiceFlags(all)].map(([flag, list]) => `      ${flag}) words=${q(list.join(" "))} ;;`).join("\n");
+  const choices = choiceFlags(all)
+    .map(([key, list]) => `      ${q(key)}) words=${q(list.join(" "))} ;;`)
+    .join("\n");
   const files = [...FILE_FLAGS].map((f) => `--${f}`).join("|");
   const table = all.map((n) => `      ${q(n.path)}) words=${q([...n.words.map((w) => w.word), ...flagWords(n.flags)].join(" "))} ;;`).join("\n");
   const alias = aliases.map(([from, to]) => `      ${q(from)}) path=${q(to)} ;;`).join("\n");
@@ -117,7 +124,7 @@ ${alias || "      __none__) ;;"}
   case "$prev" in
     ${files}) __siteops_files=1; return ;;
   esac
-  case "$prev" in
+  case "$path $prev" in
 ${choices || "      __none__) ;;"}
     *)
       case "$path" in

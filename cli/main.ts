@@ -6,6 +6,7 @@ import { unsupportedNode } from "../src/internal/node-support.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
+import type { PlainCommand } from "./completion.js";
 import type { LeafSpec } from "./spec.js";
 
 let host: Host | undefined;
@@ -58,10 +59,19 @@ const completionLeaf: LeafSpec = {
 };
 const completion: DefinedCommand = defineCommand(completionLeaf);
 
-/** Commands with their own parsers: completed by their subcommands and flags listed here. */
-const PLAIN_COMPLETION: Record<string, { subcommands?: Record<string, string[]>; flags?: string[] }> = {
-  emulator: { flags: ["port", "host", "db", "data-dir", "seed", "demo", "step-seconds", "rate-limit", "access-ttl", "refresh-ttl", "log", "help"] },
-  provider: { subcommands: { install: ["dir", "help"] } },
+/** Commands with their own parsers: completed by their subcommands and flags listed here, each as its parser
+ * declares it (test/cli/completion.test.ts compares them with each command's --help). */
+const PLAIN_COMPLETION: Record<string, Pick<PlainCommand, "subcommands" | "flags">> = {
+  emulator: {
+    flags: [
+      ...["port", "host", "db", "data-dir", "seed", "step-seconds", "rate-limit", "access-ttl", "refresh-ttl", "login-throttle", "public-url"].map((name) => ({
+        name,
+      })),
+      { name: "profile", choices: ["default", "minimal"] },
+      ...["demo", "log", "allow-private-webhooks", "help"],
+    ],
+  },
+  provider: { subcommands: { install: [{ name: "dir" }, { name: "from" }, { name: "platform" }, "executable", "help"] } },
 };
 
 /** Runs `siteops ...argv`; resolves to the exit code. `entry` is what bin/siteops.js provides. */

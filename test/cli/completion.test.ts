@@ -62,6 +62,26 @@ describe("completion", () => {
     expect(bashComplete("export", "terraform", "--form", "")).toEqual(["blocks", "map"]);
   });
 
+  it("completes the flags of the commands with their own parsers as their --help lists them, --profile's values only for the emulator", async () => {
+    for (const [words, help] of [
+      [["emulator"], ["emulator", "--help"]],
+      [
+        ["provider", "install"],
+        ["provider", "install", "--help"],
+      ],
+    ]) {
+      const listed = (await runCli(help, { env: box.env })).stdout.match(/--[a-z][a-z-]+/g)!;
+      expect(bashComplete(...words, "--")).toEqual([...new Set([...listed, "--help"])].sort());
+    }
+    expect(bashComplete("emulator", "--profile", "")).toEqual(["default", "minimal"]);
+    expect((await runCli(["emulator", "--help"], { env: box.env })).stdout).toContain("--profile default|minimal");
+    // A value is skipped when finding the command: the flags are still the emulator's after one.
+    expect(bashComplete("emulator", "--port", "0", "--pro")).toEqual(["--profile"]);
+    expect(bashComplete("emulator", "--profile", "minimal", "--al")).toEqual(["--allow-private-webhooks"]);
+    // --profile NAME of the API commands names a saved profile: no fixed values.
+    expect(bashComplete("sites", "list", "--profile", "")).not.toContain("minimal");
+  });
+
   it.skipIf(missing("zsh") || missing("fish"))("zsh and fish accept their scripts", () => {
     for (const [shell, check] of [
       ["zsh", ["-n"]],
@@ -82,6 +102,7 @@ describe("completion", () => {
     expect(complete("siteops snapshot cr")).toEqual(["create"]);
     expect(complete("siteops snapshot create --trigger ")).toEqual(["manual", "scheduled"]);
     expect(complete("siteops sites ls --st")).toEqual(["--status"]);
+    expect(complete("siteops emulator --profile ")).toEqual(["default", "minimal"]);
   });
 
   it.skipIf(missing("zsh"))("zsh offers the same words (compadd stubbed to print them)", () => {
