@@ -41,7 +41,7 @@ describe("bad input", () => {
     [
       "an unknown site name",
       ["snapshot", "create", "--site", "Blgo"],
-      /^error: no site with the id or exact name "Blgo" in this account \(it has \d+ sites\)$/,
+      /^error: no site with the exact name "Blgo" in this account \(it has \d+ sites\)$/,
     ],
     ["a name in another case", ["snapshot", "create", "--site", "blog"], /did you mean "Blog"\?$/],
     [
