@@ -38,11 +38,7 @@ describe("bad input", () => {
       /^error: --older-than: "3x" is not a duration \(use a number and a unit/,
     ],
     ["a bad timeout", ["snapshot", "create", "--all", "--timeout", "soon"], /^error: --timeout: "soon" is not a duration/],
-    [
-      "an unknown site name",
-      ["snapshot", "create", "--site", "Blgo"],
-      /^error: no site with the exact name "Blgo" in this account \(it has \d+ sites\)$/,
-    ],
+    ["an unknown site name", ["snapshot", "create", "--site", "Blgo"], /^error: no site with the exact name "Blgo" in this account \(it has \d+ sites\)$/],
     ["a name in another case", ["snapshot", "create", "--site", "blog"], /did you mean "Blog"\?$/],
     [
       "two sites with the same name",
