@@ -75,7 +75,7 @@ const before = BEFORE
     }
   : undefined;
 const SITE_BEFORE = "siteops_site before";
-if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: true, hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix), tree: before });
+if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: true, hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix, false), tree: before });
 try {
   if (ROUNDS > 0) await timed();
   if (PROFILE === "1" || PROFILE === "only") {

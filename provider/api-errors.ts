@@ -11,7 +11,15 @@ import type { Block } from "./framework/schema.js";
 /** The core's error classes, from the module that the provider's client was built from. */
 export type CoreErrors = Pick<
   typeof Core,
-  "SiteOpsError" | "APIError" | "NotFoundError" | "OtpRequiredError" | "APIUserAbortError" | "APIConnectionError" | "WaitTimeoutError" | "OperationFailedError"
+  | "SiteOpsError"
+  | "APIError"
+  | "NotFoundError"
+  | "OtpRequiredError"
+  | "APIUserAbortError"
+  | "APIConnectionError"
+  | "WaitTimeoutError"
+  | "OperationFailedError"
+  | "UnexpectedResponseError"
 >;
 
 export interface FailureContext {
@@ -21,6 +29,8 @@ export interface FailureContext {
   schema?: Block;
   /** API field -> attribute path, for fields whose attribute has another name. */
   fieldPaths?: Record<string, AttributePath>;
+  /** Said after an answer of an unexpected shape to a request that changes something (it may have happened). */
+  ifUnexpected?: string;
 }
 
 /** `text` as a sentence: one closing period, not a second after the API's own ("before continuing.."). */
@@ -73,6 +83,10 @@ export class ApiErrors {
       this.reportResponse(err, diags, ctx);
     } else if (err instanceof core.APIUserAbortError) {
       diags.error(`Could not ${ctx.action}: the operation was cancelled`, "Terraform asked the provider to stop before the SiteOps API answered.");
+    } else if (err instanceof core.UnexpectedResponseError) {
+      // The core's sentence names the endpoint and the field: `GET /api/v1/sites/site_x: the site has no "url" ...`.
+      const at = err.field === undefined ? undefined : (ctx.fieldPaths?.[err.field] ?? (ctx.schema?.attributes[err.field] ? path(err.field) : undefined));
+      diags.error(`Could not ${ctx.action}: unexpected answer from SiteOps`, `${sentence(err.message)}${ctx.ifUnexpected ? ` ${ctx.ifUnexpected}` : ""}`, at);
     } else if (err instanceof core.APIConnectionError) {
       diags.error(`Could not ${ctx.action}: cannot reach SiteOps`, err.message);
     } else if (err instanceof core.SiteOpsError) {

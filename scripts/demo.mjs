@@ -5,7 +5,7 @@
 //      provider; one site changed in the typed list and applied again (an in-place update);
 //   3. a snapshot with uploaded data, an upgrade pipeline opened and approved, through the core's operations;
 //   4. a summary (what was created, states, ids, webhook deliveries verified, the activity log tail);
-//   5. terraform destroy and cleanup. Any failure: one line on stderr and exit 1.
+//   5. deletion protection turned off, terraform destroy and cleanup. Any failure: one line on stderr and exit 1.
 // `npm run demo -- --keep` (on a terminal) skips step 5 and keeps the emulator running for curl until Ctrl-C.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -190,8 +190,17 @@ async function main() {
     return;
   }
   if (flags.keep) console.log("\n(--keep needs a terminal: stdout is not a TTY, so the demo cleans up.)");
-  // -refresh=false: the demo upgraded "shop" past its configured wp_version, and a refreshed plan of that
-  // configuration is a downgrade, which the provider refuses at plan time (docs/terraform.md), destroy included.
+  // The sites are protected from deletion (deletion_protection, default true): turned off first, an in-place
+  // change that makes no API request. -refresh=false: the demo upgraded "shop" past its configured wp_version,
+  // and a refreshed plan of that configuration is a downgrade, which the provider refuses at plan time
+  // (docs/terraform.md), destroy included.
+  synth(
+    m,
+    dir,
+    changed.map((s) => ({ ...s, deletionProtection: false })),
+    webhooks,
+  );
+  say(`terraform apply (deletion_protection = false): ${applied(await tf.run("apply", "-auto-approve", "-input=false", "-refresh=false"))}`);
   say(`terraform destroy: ${applied(await tf.run("destroy", "-auto-approve", "-input=false", "-refresh=false"))}`);
   await runCleanups();
   say("emulator stopped, temp dir removed. Done.");

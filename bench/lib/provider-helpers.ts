@@ -21,13 +21,17 @@ provider "siteops" {
   api_token = "${token}"
 }
 `;
-/** HCL: `n` resources of a siteops site type (siteops_site or siteops_noop), with unique names and URLs. */
-export const sitesHcl = (type: string, n: number, prefix: string): string => `
+/**
+ * HCL: `n` resources of a siteops site type (siteops_site or siteops_noop), with unique names and URLs, and
+ * deletion_protection off (the benches destroy them) unless `protectable` is false: a provider built from a tree
+ * before the attribute existed (BENCH_BEFORE) does not know it.
+ */
+export const sitesHcl = (type: string, n: number, prefix: string, protectable = true): string => `
 resource "${type}" "s" {
   count = ${n}
   name  = "${prefix} \${count.index}"
   url   = "https://${prefix}-\${count.index}.bench.example"
-}
+${protectable ? "  deletion_protection = false\n" : ""}}
 `;
 /** HCL: `n` terraform_data, the in-process baseline. */
 export const dataHcl = (n: number): string => `

@@ -158,7 +158,7 @@ export async function terraformLifecycle(emu: SoakEmulator, n: number, dir: stri
   };
   const ws = new Workspace(await buildProvider(path.join(dir, "provider")));
   const hcl = (suffix: string) =>
-    `${providerHcl(emu.url, TOKEN)}\nresource "siteops_site" "s" {\n  count = ${n}\n  name  = "tf \${count.index}${suffix}"\n  url   = "https://tf-\${count.index}.soak.test"\n}\n`;
+    `${providerHcl(emu.url, TOKEN)}\nresource "siteops_site" "s" {\n  count = ${n}\n  name  = "tf \${count.index}${suffix}"\n  url   = "https://tf-\${count.index}.soak.test"\n  deletion_protection = false\n}\n`;
   const cwd = ws.dir("tf", { "main.tf": hcl("") });
   const started = performance.now();
   try {

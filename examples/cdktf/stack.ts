@@ -13,6 +13,8 @@ export interface SiteSpec {
   /** `major.minor`; the service's current version when omitted. */
   wpVersion?: string;
   phpVersion?: string;
+  /** Default true: Terraform refuses to delete the site (destroy, replacement) until false has been deployed. */
+  deletionProtection?: boolean;
 }
 
 export interface WebhookSpec {
@@ -42,6 +44,7 @@ export class SiteopsStack extends TerraformStack {
         url: spec.url,
         ...(spec.wpVersion ? { wpVersion: spec.wpVersion } : {}),
         ...(spec.phpVersion ? { phpVersion: spec.phpVersion } : {}),
+        ...(spec.deletionProtection === undefined ? {} : { deletionProtection: spec.deletionProtection }),
       });
       siteIds[spec.key] = site.id;
     }

@@ -1,5 +1,7 @@
 // data "siteops_me": the user the provider's credentials belong to.
 import type { DataSource } from "../framework/resource.js";
+import { loadClient } from "../load-core.js";
+import { ResponseFields } from "../response-fields.js";
 import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
 
@@ -23,15 +25,21 @@ export const meDataSource: DataSource<ProviderData, typeof meDataSourceSchema> =
   async read(_config, diags, ctx) {
     try {
       const me = await (await ctx.data.client()).me({ signal: ctx.signal });
-      return {
+      // The core checks the id; the rest is read here: what identifies the user is needed, the rest informs.
+      const fields = new ResponseFields(await loadClient(), diags);
+      const a = { record: me, endpoint: "GET /api/v1/me", noun: "user" };
+      const email = fields.take(a, "email", "string");
+      const current_account_id = fields.take(a, "current_account_id", "string");
+      const result = {
         id: me.id,
-        email: me.email,
-        name: me.name ?? null,
-        role: me.role ?? null,
-        two_factor_enabled: !!me.two_factor_enabled,
-        current_account_id: me.current_account_id,
-        created_at: me.created_at ?? null,
+        email,
+        name: fields.informs(a, "name", "string"),
+        role: fields.informs(a, "role", "string"),
+        two_factor_enabled: fields.informs(a, "two_factor_enabled", "boolean"),
+        current_account_id,
+        created_at: fields.informs(a, "created_at", "string"),
       };
+      return email && current_account_id ? { ...result, email, current_account_id } : null;
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: "read the current user" });
       return null;

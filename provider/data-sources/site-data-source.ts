@@ -1,11 +1,14 @@
-// data "siteops_site": one site, by id or by its exact name or url.
+// data "siteops_site": one site, by id, by its exact name, or by its url (compared by meaning, as import does:
+// the core's lookupSites; the configured spelling stays in the result).
 import { path } from "../framework/diagnostics.js";
 import { loadClient } from "../load-core.js";
 import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
-import { siteModel } from "../resources/site-resource.js";
+import { ResponseFields } from "../response-fields.js";
+import { siteAttributes } from "../resources/site-resource.js";
 import { onlyMatch } from "../resources/site-lookup.js";
+import { sameUrl } from "../resources/same-meaning.js";
 
 const LOOKUPS = ["id", "name", "url"] as const;
 
@@ -14,7 +17,13 @@ export const siteDataSourceSchema = defineSchema({
   attributes: {
     id: { type: "string", optional: true, computed: true, description: "Site identifier (`site_...`)." },
     name: { type: "string", optional: true, computed: true, description: "Exact display name; it must match one site only." },
-    url: { type: "string", optional: true, computed: true, description: "Exact URL of the site." },
+    url: {
+      type: "string",
+      optional: true,
+      computed: true,
+      description: "URL of the site, compared by meaning: `https://Blog.Example.org` finds the site stored as `https://blog.example.org/`.",
+      semanticEquals: sameUrl,
+    },
     wp_version: { type: "string", computed: true, description: "WordPress version, `major.minor`." },
     php_version: { type: "string", computed: true, description: "PHP version, `major.minor`." },
     status: { type: "string", computed: true, description: "Health status." },
@@ -43,15 +52,17 @@ export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchem
     const { key, wanted } = lookup;
     try {
       const client = await ctx.data.client();
-      if (key === "id") return siteModel(await client.sites.get(wanted, { signal: ctx.signal }));
+      const core = await loadClient();
+      const fields = new ResponseFields(core, diags);
+      if (key === "id") return siteAttributes(await client.sites.get(wanted, { signal: ctx.signal }), `GET /api/v1/sites/${wanted}`, fields);
       const found = onlyMatch(
-        await (await loadClient()).lookupSites(client, key, wanted, { signal: ctx.signal }),
+        await core.lookupSites(client, key, wanted, { signal: ctx.signal }),
         { noun: "site", plural: "sites", key, wanted },
         diags,
         path(key),
         "Check the value, and that the credentials belong to the site's account.",
       );
-      return found ? siteModel(found) : null;
+      return found ? siteAttributes(found, "GET /api/v1/sites", fields) : null;
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) {
         diags.error(`No site with id ${JSON.stringify(wanted)}`, "Check the id, and that the credentials belong to the site's account.", path("id"));

@@ -1,12 +1,14 @@
-// data "siteops_sites": every site of the account, oldest first. The listing is read page by page (100 a
-// page, the API's largest) and each site is turned into its state object at once, so the API's site
-// objects are never all held together. The API has no server-side filter for the listing: `status` is
-// applied here, page by page.
+// data "siteops_sites": every site of the account, oldest first. The listing is read page by page (100 asked
+// for, the API's largest; the core follows pages until the server says the last, whatever size it sends) and
+// each site is turned into its state object at once, so the API's site objects are never all held together.
+// The API has no server-side filter for the listing: `status` is applied here, page by page.
 import type { DataSource } from "../framework/resource.js";
 import { defineSchema } from "../framework/schema.js";
 import { oneOf } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
-import { siteModel, type SiteModel } from "../resources/site-resource.js";
+import { loadClient } from "../load-core.js";
+import { ResponseFields } from "../response-fields.js";
+import { siteAttributes, type SiteAttributes } from "../resources/site-resource.js";
 
 export const sitesDataSourceSchema = defineSchema({
   description: "Lists the sites of the account, oldest first, optionally only those with a given status.",
@@ -35,9 +37,10 @@ export const sitesDataSource: DataSource<ProviderData, typeof sitesDataSourceSch
   async read(config, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      const sites: SiteModel[] = [];
+      const fields = new ResponseFields(await loadClient(), diags);
+      const sites: SiteAttributes[] = [];
       for await (const site of client.sites.list({ per_page: 100 }, { signal: ctx.signal })) {
-        if (config.status === null || config.status === site.status) sites.push(siteModel(site));
+        if (config.status === null || config.status === site.status) sites.push(siteAttributes(site, "GET /api/v1/sites", fields));
       }
       return { status: config.status, sites };
     } catch (err) {

@@ -35,7 +35,8 @@ export function renderCdktn(entries: FleetEntries, options: { stack?: string; sc
 // app. \`npx tsx <this file>\` writes cdktf.out/stacks/${stack}/cdk.tf.json; there \`terraform init\` and \`terraform plan\`
 // show them all to import and nothing to add, change or destroy, and \`terraform apply\` imports them. Needs the
 // packages cdktn, constructs and siteops. The provider reads SITEOPS_BASE_URL and SITEOPS_API_TOKEN when terraform
-// runs. Keep the keys: each is a construct id, and so a resource address. Imported webhook endpoints have a null
+// runs. Keep the keys: each is a construct id, and so a resource address. Each site has deletionProtection: true
+// (Terraform refuses to delete it until that is false and applied). Imported webhook endpoints have a null
 // \`secret\` (the service shows it only when an endpoint is created); it is computed only, so nothing is planned.
 // cdk.tf.json hands strings to Terraform as templates: \`$\${\` and \`%%{\` below are a literal \`\${\` and \`%{\`.
 import { App, TerraformStack } from "cdktn";

@@ -3,7 +3,7 @@
 // Read through the core's site selection; the two renderers (terraform.ts, cdktn.ts) format the same entries,
 // so both export the same objects under the same keys. Lives in provider/ because what it encodes is the
 // provider's schema (attribute names, import ids); the CLI imports it (docs/project-layout.md).
-import { inShard, selectSites, type Shard, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
+import { checkRecord, inShard, selectSites, type Shard, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
 
 export interface Fleet {
   sites: Site[];
@@ -19,8 +19,13 @@ export async function readFleet(client: SiteOps, options: { shard?: Shard; signa
   const { shard, signal } = options;
   const sites = await selectSites(client, { all: true, ...(shard ? { shard } : {}) }, { signal });
   const endpoints = await client.webhookEndpoints.list({ per_page: 100 }, { signal }).toArray();
+  // What the export writes of an endpoint beyond what the core checks: an answer without it is one clear error
+  // (an UnexpectedResponseError naming the endpoint and field), not a TypeError halfway through the file.
+  endpoints.forEach((e, i) => checkRecord(ENDPOINT_ARGUMENTS, e, { endpoint: "GET /api/v1/webhook_endpoints" }, i));
   return { sites, webhookEndpoints: endpoints.filter((e) => !shard || inShard(e.id, shard)) };
 }
+
+const ENDPOINT_ARGUMENTS = { noun: "webhook endpoint", fields: { enabled_events: "string[]", status: "string" } } as const;
 
 /** A key/identifier from a name: lowercase ASCII letters, digits and `_`, starting with a letter. */
 function slugOf(name: string, fallback: string): string {
@@ -74,9 +79,10 @@ export interface FleetEntries {
 }
 
 /** The resource arguments of each type, in the order written. The endpoint's `secret` is not one: it is computed
- * only (the service shows it at creation, never again), so an imported endpoint holds null and plans no change. */
+ * only (the service shows it at creation, never again), so an imported endpoint holds null and plans no change.
+ * `deletion_protection = true` is written out (it is the default) so that an adopted site is visibly protected. */
 export const ATTRIBUTES = {
-  siteops_site: ["name", "url", "wp_version", "php_version"],
+  siteops_site: ["name", "url", "wp_version", "php_version", "deletion_protection"],
   siteops_webhook_endpoint: ["url", "description", "enabled_events", "enabled"],
 } as const;
 
@@ -93,6 +99,7 @@ export function fleetEntries(fleet: Fleet): FleetEntries {
         ["url", s.url],
         ["wp_version", s.wp_version],
         ["php_version", s.php_version],
+        ["deletion_protection", true],
       ],
     })),
     webhookEndpoints: fleet.webhookEndpoints.map((e) => ({
@@ -100,7 +107,7 @@ export function fleetEntries(fleet: Fleet): FleetEntries {
       id: e.id,
       attrs: [
         ["url", e.url],
-        ...(e.description ? [["description", e.description] as [string, Value]] : []),
+        ...(typeof e.description === "string" && e.description ? [["description", e.description] as [string, Value]] : []),
         ["enabled_events", [...e.enabled_events].sort()],
         ["enabled", e.status === "enabled"],
       ],

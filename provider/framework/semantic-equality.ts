@@ -41,7 +41,7 @@ export async function keepEquivalent(block: Block, next: ObjectValue, kept: Obje
 async function keepNested(nb: NestedBlock, v: Value, kept: Value): Promise<Value> {
   if (nb.nesting === "single" || nb.nesting === "group") return isObject(v) && isObject(kept) ? keepEquivalent(nb.block, v, kept) : v;
   if (nb.nesting === "list" && Array.isArray(v) && Array.isArray(kept)) {
-    const out = await Promise.all(v.map((x, i) => (isObject(x) && isObject(kept[i] ?? null) ? keepEquivalent(nb.block, x, kept[i] as ObjectValue) : x)));
+    const out = await Promise.all(v.map(async (x, i) => (isObject(x) && isObject(kept[i] ?? null) ? keepEquivalent(nb.block, x, kept[i] as ObjectValue) : x)));
     return out.every((x, i) => x === v[i]) ? v : out;
   }
   if (nb.nesting === "map" && isObject(v) && isObject(kept)) {

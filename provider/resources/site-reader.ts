@@ -41,6 +41,8 @@ export class SiteReader {
   /** Ids dropped from a full window: their reads go straight to a GET. */
   private readonly dropped = new Set<string>();
   private wake: (() => void) | undefined;
+  /** Sites the walk handed over: for messages that name the request a site came from. */
+  private readonly listed = new WeakSet<Site>();
   private readonly windowSize: number;
   private readonly pageSize: number;
 
@@ -62,6 +64,11 @@ export class SiteReader {
     this.reads++;
     const listed = await this.fromListing(id, signal);
     return listed ?? (await this.client()).sites.get(id, { signal });
+  }
+
+  /** The request whose answer `site` is: the listing, or the site's own GET. */
+  endpointOf(site: Site): string {
+    return this.listed.has(site) ? "GET /api/v1/sites" : `GET /api/v1/sites/${site.id}`;
   }
 
   /** Create, update and delete make a listed copy stale. */
@@ -131,6 +138,7 @@ export class SiteReader {
   }
 
   private deliver(site: Site): void {
+    this.listed.add(site);
     const list = this.waiting.get(site.id);
     if (list) {
       this.waiting.delete(site.id);

@@ -1,9 +1,11 @@
 // siteops_site: a WordPress site. Name and URL change in place (PATCH); WordPress and PHP versions through an
 // upgrade pipeline (site-upgrade.ts) unless the `upgrade` block says "direct". A 404 on read means it was
 // deleted out of band, and Terraform plans to create it again. Import takes the id, the URL or `name:NAME`.
+// URL and versions compare by meaning (same-meaning.ts); deletion_protection guards every delete (site-protection.ts).
 import type { Site, SiteUpdateParams, UpgradePipelineCreateParams } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
+import { ResponseFields } from "../response-fields.js";
 import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
@@ -11,6 +13,8 @@ import { defineSchema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
+import { sameUrl, sameVersion } from "./same-meaning.js";
+import { deletionProtectionAttribute, isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
 import {
   planVersionChange,
   reportPipelineFailure,
@@ -25,29 +29,41 @@ const majorMinor = stringMatches(/^\d+\.\d+$/, 'must be a major.minor version su
 
 export const siteSchema = defineSchema({
   description:
-    "A WordPress site managed by Site Operations. All arguments can be changed in place; a change of `wp_version` or `php_version` runs an upgrade pipeline (see the `upgrade` block). Import by id, URL or `name:NAME`.",
+    "A WordPress site managed by Site Operations. All arguments can be changed in place; a change of `wp_version` or `php_version` runs an upgrade pipeline (see the `upgrade` block). Terraform deletes a site only after `deletion_protection = false` has been applied. Import by id, URL or `name:NAME`.",
+  // 1: deletion_protection (state written before it reads as protected).
+  version: 1,
   attributes: {
     id: { type: "string", computed: true, description: "Site identifier (`site_...`).", planModifiers: [useStateForUnknown()] },
     name: { type: "string", required: true, description: "Display name, 1 to 255 characters.", validators: [stringLengthBetween(1, 255)] },
-    url: { type: "string", required: true, description: "Absolute http or https URL of the site; unique within the account.", validators: [httpUrl()] },
+    url: {
+      type: "string",
+      required: true,
+      description:
+        "Absolute http or https URL of the site; unique within the account. Compared by meaning: where the service stores it spelled otherwise (host case, a trailing `/`, a default port), the state keeps the configured spelling.",
+      validators: [httpUrl()],
+      semanticEquals: sameUrl,
+    },
     wp_version: {
       type: "string",
       optional: true,
       computed: true,
-      description: "WordPress version, `major.minor`. Defaults to the service's current version.",
+      description: "WordPress version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.",
       validators: [majorMinor],
       planModifiers: [useStateForUnknown()],
+      semanticEquals: sameVersion,
     },
     php_version: {
       type: "string",
       optional: true,
       computed: true,
-      description: "PHP version, `major.minor`. Defaults to the service's current version.",
+      description: "PHP version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.",
       validators: [majorMinor],
       planModifiers: [useStateForUnknown()],
+      semanticEquals: sameVersion,
     },
     status: { type: "string", computed: true, description: "Health status: `healthy`, `degraded`, `down`, `maintenance` or `unknown`." },
     created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC.", planModifiers: [useStateForUnknown()] },
+    deletion_protection: deletionProtectionAttribute,
   },
   blocks: { upgrade: upgradeBlock },
 });
@@ -57,10 +73,44 @@ export type SiteModel = Model<typeof siteSchema>;
 /** The arguments a PATCH changes, in the API's field names (the same as the attributes'); the versions too
  * with the direct strategy. */
 const UPDATABLE = ["name", "url"] as const;
+/** Semantic equality of the arguments sent to the API (a spelling that means the same is not sent). */
+const SAME: Partial<Record<(typeof UPDATABLE)[number] | (typeof VERSION_FIELDS)[number], typeof sameUrl>> = {
+  url: sameUrl,
+  wp_version: sameVersion,
+  php_version: sameVersion,
+};
 
-/** The site as state; `upgrade` is configuration only (the policy), carried from the plan or prior state. */
-export function siteModel(s: Site, upgrade: UpgradeModel | null = null): SiteModel {
-  return { id: s.id, name: s.name, url: s.url, wp_version: s.wp_version, php_version: s.php_version, status: s.status, created_at: s.created_at, upgrade };
+/** Whether `next` (planned) changes `was` (prior) for the API: known, and not a spelling of the same value. */
+async function changes(field: keyof typeof SAME, next: string | null, was: string | null): Promise<boolean> {
+  if (next === null || next === was) return false;
+  return !(was !== null && (await SAME[field]?.(was, next)));
+}
+
+/** The attributes every answer about a site fills, in the resource and the data sources alike. */
+export interface SiteAttributes {
+  id: string;
+  name: string;
+  url: string;
+  wp_version: string;
+  php_version: string;
+  status: string;
+  created_at: string | null;
+}
+
+/**
+ * A site answer (of `endpoint`) as attributes. The core has checked the fields it needs; created_at only
+ * informs, so without it the state's (`createdAt`) stands in, or null, with a warning.
+ */
+export function siteAttributes(s: Site, endpoint: string, fields: ResponseFields, createdAt: string | null = null): SiteAttributes {
+  const created_at = fields.take({ record: s, endpoint, noun: "site" }, "created_at", "string", { standIn: createdAt, orNull: true }) ?? null;
+  return { id: s.id, name: s.name, url: s.url, wp_version: s.wp_version, php_version: s.php_version, status: s.status, created_at };
+}
+
+/** The resource's state and private state from a site answer; `upgrade` and `deletion_protection` are
+ * configuration only (the policy, the guard), carried from the plan or prior state. */
+function siteResult(site: Site, endpoint: string, fields: ResponseFields, kept: { upgrade: UpgradeModel | null; protect: boolean; createdAt: string | null }) {
+  const state: SiteModel = { ...siteAttributes(site, endpoint, fields, kept.createdAt), upgrade: kept.upgrade, deletion_protection: kept.protect };
+  return { state, private: withProtection({ updated_at: typeof site.updated_at === "string" ? site.updated_at : null }, kept.protect) };
 }
 
 export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
@@ -76,9 +126,14 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
         { name, url, ...(wp_version ? { wp_version } : {}), ...(php_version ? { php_version } : {}) },
         { signal: ctx.signal },
       );
-      return { state: siteModel(site, plan.upgrade), private: { updated_at: site.updated_at } };
+      const fields = new ResponseFields(await loadClient(), diags, "the configured value");
+      return siteResult(site, "POST /api/v1/sites", fields, { upgrade: plan.upgrade, protect: isProtected(plan.deletion_protection), createdAt: null });
     } catch (err) {
-      ctx.data.errors.report(err, diags, { action: "create the site", schema: siteSchema });
+      ctx.data.errors.report(err, diags, {
+        action: "create the site",
+        schema: siteSchema,
+        ifUnexpected: "The service may have created the site all the same: look for it (siteops sites list) and import it rather than apply again.",
+      });
       return { state: null };
     }
   },
@@ -86,7 +141,13 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   async read({ state }, diags, ctx) {
     try {
       const site = await ctx.data.sites.get(state.id, ctx.signal);
-      return { state: siteModel(site, state.upgrade), private: { updated_at: site.updated_at } };
+      const fields = new ResponseFields(await loadClient(), diags, "the value in state");
+      // An imported site (no deletion_protection yet) is protected.
+      return siteResult(site, ctx.data.sites.endpointOf(site), fields, {
+        upgrade: state.upgrade,
+        protect: isProtected(state.deletion_protection),
+        createdAt: state.created_at,
+      });
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) return { state: null };
       ctx.data.errors.report(err, diags, { action: `read site ${state.id}` });
@@ -94,8 +155,16 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     }
   },
 
-  modifyPlan({ plan, prior }, diags) {
+  modifyPlan(req, diags) {
+    const { plan, prior } = req;
     if (prior) planVersionChange(plan, prior, diags);
+    refuseReplacement(req, plan.name, diags);
+    // deletion_protection and the upgrade block never reach the API: when only they change, status stays.
+    if (prior && [...UPDATABLE, ...VERSION_FIELDS].every((f) => plan[f] === prior[f])) plan.status = prior.status;
+  },
+
+  planDestroy({ prior }, diags) {
+    refuseDestroy(prior, diags);
   },
 
   async importState(id, diags, ctx) {
@@ -121,30 +190,46 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     }
   },
 
-  async update({ plan, prior }, diags, ctx) {
+  async update({ plan, prior, private: priv }, diags, ctx) {
     const policy = upgradePolicy(plan.upgrade);
+    const protect = isProtected(plan.deletion_protection);
     const body: SiteUpdateParams = {};
-    const fields = policy.strategy === "direct" ? [...UPDATABLE, ...VERSION_FIELDS] : UPDATABLE;
-    for (const f of fields) {
-      const v = plan[f];
-      if (v !== null && v !== prior[f]) body[f] = v;
-    }
+    for (const f of policy.strategy === "direct" ? [...UPDATABLE, ...VERSION_FIELDS] : UPDATABLE) if (await changes(f, plan[f], prior[f])) body[f] = plan[f]!;
     const targets: UpgradePipelineCreateParams = {};
     if (policy.strategy === "pipeline") {
-      if (plan.wp_version !== null && plan.wp_version !== prior.wp_version) targets.to_wp_version = plan.wp_version;
-      if (plan.php_version !== null && plan.php_version !== prior.php_version) targets.to_php_version = plan.php_version;
+      if (await changes("wp_version", plan.wp_version, prior.wp_version)) targets.to_wp_version = plan.wp_version!;
+      if (await changes("php_version", plan.php_version, prior.php_version)) targets.to_php_version = plan.php_version!;
+    }
+    if (Object.keys(body).length === 0 && Object.keys(targets).length === 0) {
+      // Nothing for the API (deletion_protection, the upgrade block, a spelling that means the same): no request.
+      const state: SiteModel = {
+        ...prior,
+        name: plan.name,
+        url: plan.url,
+        wp_version: plan.wp_version ?? prior.wp_version,
+        php_version: plan.php_version ?? prior.php_version,
+        status: plan.status ?? prior.status,
+        upgrade: plan.upgrade,
+        deletion_protection: protect,
+      };
+      return { state, private: withProtection(priv, protect) };
     }
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
       let site = Object.keys(body).length ? await client.sites.update(prior.id, body, { signal: ctx.signal }) : undefined;
+      let endpoint = `PATCH /api/v1/sites/${prior.id}`;
       if (Object.keys(targets).length) {
         const outcome = await runUpgradePipeline(client, prior.id, targets, policy, ctx.signal, diags);
         if (outcome.error !== undefined) reportPipelineFailure(outcome, prior.id, ctx.data, diags);
         site = undefined; // the pipeline changed the site (or not): its versions are read back either way
       }
-      site ??= await client.sites.get(prior.id, { signal: ctx.signal });
-      return { state: siteModel(site, plan.upgrade), private: { updated_at: site.updated_at } };
+      if (!site) {
+        site = await client.sites.get(prior.id, { signal: ctx.signal });
+        endpoint = `GET /api/v1/sites/${prior.id}`;
+      }
+      const fields = new ResponseFields(await loadClient(), diags, "the configured value");
+      return siteResult(site, endpoint, fields, { upgrade: plan.upgrade, protect, createdAt: plan.created_at ?? prior.created_at });
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: `update site ${prior.id}`, schema: siteSchema });
       return { state: null };
@@ -152,6 +237,8 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   },
 
   async delete({ prior }, diags, ctx) {
+    // The last guard: whatever was planned (a tainted site's replacement is planned without the provider).
+    if (refuseDestroy(prior, diags)) return;
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
@@ -160,5 +247,10 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
       if (ctx.data.errors.isNotFound(err)) return; // already gone: the goal of a delete
       ctx.data.errors.report(err, diags, { action: `delete site ${prior.id}` });
     }
+  },
+
+  stateUpgraders: {
+    // Version 0 had no deletion_protection: such sites read as protected, and plan no change for it.
+    0: (state) => ({ ...state, deletion_protection: true }),
   },
 };

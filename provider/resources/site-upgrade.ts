@@ -113,7 +113,15 @@ export function planVersionChange(plan: Record<VersionField, Value> & { upgrade:
   }
 }
 
-const stepsText = (p: UpgradePipeline) => (p.steps ?? []).map((s) => `${s.name} ${s.status}`).join(", ");
+/** "snapshot succeeded, preflight running": for the log only, so a `steps` of another shape is just left out. */
+const stepsText = (p: UpgradePipeline) =>
+  (Array.isArray(p.steps) ? (p.steps as unknown[]) : [])
+    .map((s) => (s && typeof s === "object" ? `${String((s as { name?: unknown }).name)} ${String((s as { status?: unknown }).status)}` : ""))
+    .filter(Boolean)
+    .join(", ");
+
+/** A version field of a pipeline, for the log: "?" when the answer has none. */
+const shown = (v: unknown) => (typeof v === "string" ? v : "?");
 
 /** Logs the pipeline's progress at INFO (what happens), with its steps at DEBUG. */
 function progressLogger(siteId: string, policy: UpgradePolicy): (p: UpgradePipeline, what: string) => void {
@@ -174,7 +182,7 @@ export async function runUpgradePipeline(
         pipeline = await client.operations.openUpgrade(siteId, params, { signal, wait: false });
         show(
           pipeline,
-          `opened: WordPress ${pipeline.from_wp_version} -> ${pipeline.to_wp_version}, PHP ${pipeline.from_php_version} -> ${pipeline.to_php_version}`,
+          `opened: WordPress ${shown(pipeline.from_wp_version)} -> ${shown(pipeline.to_wp_version)}, PHP ${shown(pipeline.from_php_version)} -> ${shown(pipeline.to_php_version)}`,
         );
       } catch (err) {
         // The answer may have been lost after the service opened it: the site's active pipeline tells.
@@ -201,6 +209,20 @@ async function adoptable(
 ): Promise<UpgradePipeline | undefined> {
   const active = await client.operations.activeUpgrade(siteId, { signal });
   if (!active) return undefined;
+  // Whether it goes where asked rests on its target versions: an answer without them cannot tell.
+  for (const [target, field] of [
+    [targets.to_wp_version, "to_wp_version"],
+    [targets.to_php_version, "to_php_version"],
+  ] as const) {
+    if (target === undefined || typeof active[field] === "string") continue;
+    const endpoint = `GET /api/v1/sites/${siteId}/upgrade_pipelines`;
+    diags.error(
+      `SiteOps's answer has no usable "${field}"`,
+      `${endpoint}: upgrade pipeline ${active.id} (${active.status}) of site ${siteId} has no "${field}" as a string, so the provider cannot tell whether it goes to the configured versions, and the service runs one pipeline per site at a time. Let it end, then apply again.`,
+      path(field === "to_php_version" ? "php_version" : "wp_version"),
+    );
+    return undefined;
+  }
   const same =
     (targets.to_wp_version === undefined || targets.to_wp_version === active.to_wp_version) &&
     (targets.to_php_version === undefined || targets.to_php_version === active.to_php_version);

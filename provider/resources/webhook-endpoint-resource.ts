@@ -1,6 +1,7 @@
 // siteops_webhook_endpoint: where Site Operations delivers events. The signing secret exists only in the
 // create response, so it is kept from there in (sensitive) state; an imported endpoint (by id or by URL) has
-// none, and keeps none: null is known, so nothing that reads it waits for "known after apply".
+// none, and keeps none: null is known, so nothing that reads it waits for "known after apply". The URL compares
+// by meaning (same-meaning.ts); fields of an answer the core does not check are read through ResponseFields.
 import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
@@ -11,13 +12,22 @@ import { defineSchema } from "../framework/schema.js";
 import { eachElement, httpUrl, oneOf, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
 import { WEBHOOK_EVENT_TYPES } from "../../src/internal/webhook-events.js";
 import type { ProviderData } from "../provider-data.js";
+import { ResponseFields, type Answer } from "../response-fields.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
+import { sameUrl } from "./same-meaning.js";
 
 export const webhookEndpointSchema = defineSchema({
   description: "An endpoint that receives Site Operations events as signed (Standard Webhooks) HTTP POSTs.",
   attributes: {
     id: { type: "string", computed: true, description: "Webhook endpoint identifier (`we_...`).", planModifiers: [useStateForUnknown()] },
-    url: { type: "string", required: true, description: "https URL that receives the deliveries.", validators: [httpUrl()] },
+    url: {
+      type: "string",
+      required: true,
+      description:
+        "https URL that receives the deliveries. Compared by meaning: where the service stores it spelled otherwise (host case, a trailing `/`, a default port), the state keeps the configured spelling.",
+      validators: [httpUrl()],
+      semanticEquals: sameUrl,
+    },
     description: { type: "string", optional: true, description: "Free text shown in the service's UI.", validators: [stringLengthBetween(1, 1000)] },
     enabled_events: {
       type: ["set", "string"],
@@ -44,17 +54,33 @@ type EndpointModel = Model<typeof webhookEndpointSchema>;
 /** The API's `status` is the `enabled` attribute. */
 const fieldPaths = { status: path("enabled") };
 
-function endpointModel(e: WebhookEndpoint, secret: string | null): EndpointModel {
+/** What Terraform already has of the endpoint: the plan (create, update) or the prior state (read). */
+type Known = Pick<EndpointModel, "description" | "enabled_events" | "enabled">;
+
+/**
+ * The endpoint answer `a` as state; `secret` is the one Terraform holds (or the create answer's). A field the
+ * core does not check and the answer lacks takes `known`'s value with a warning; with none to take (after an
+ * import), it is an error and the result undefined.
+ */
+function endpointModel(e: WebhookEndpoint, a: Answer, fields: ResponseFields, known: Known | null, secret: string | null): EndpointModel | undefined {
+  const events = fields.take(a, "enabled_events", "string[]", { standIn: known?.enabled_events });
+  const enabled = known?.enabled;
+  const status = fields.take(a, "status", "string", { attribute: "enabled", standIn: enabled == null ? null : enabled ? "enabled" : "disabled" });
+  const description = fields.take(a, "description", "string", { nullable: true, orNull: true, standIn: known ? known.description : undefined });
+  if (!events || !status) return undefined;
   return {
     id: e.id,
     url: e.url,
     // The API has no "unset": an empty description reads back as null, as it was configured.
-    description: e.description ? e.description : null,
-    enabled_events: [...e.enabled_events].sort(),
-    enabled: e.status === "enabled",
-    secret: e.secret ?? secret,
+    description: description ? description : null,
+    enabled_events: [...events].sort(),
+    enabled: status === "enabled",
+    // Only the create answer carries it; a later answer keeps the one in state.
+    secret: typeof e.secret === "string" ? e.secret : secret,
   };
 }
+
+const answer = (e: WebhookEndpoint, endpoint: string): Answer => ({ record: e, endpoint, noun: "webhook endpoint" });
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 
@@ -66,15 +92,26 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
   async create({ plan }, diags, ctx) {
     try {
       const client = await ctx.data.client();
+      const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       let endpoint = await client.webhookEndpoints.create(
         { url: plan.url, ...(plan.description ? { description: plan.description } : {}), enabled_events: plan.enabled_events ?? ["*"] },
         { signal: ctx.signal },
       );
-      const secret = endpoint.secret ?? null;
-      if (plan.enabled === false) endpoint = await client.webhookEndpoints.update(endpoint.id, { status: "disabled" }, { signal: ctx.signal });
-      return { state: endpointModel(endpoint, secret) };
+      let a = answer(endpoint, "POST /api/v1/webhook_endpoints");
+      const secret = fields.take(a, "secret", "string", { orNull: true }) ?? null;
+      if (plan.enabled === false) {
+        endpoint = await client.webhookEndpoints.update(endpoint.id, { status: "disabled" }, { signal: ctx.signal });
+        a = answer(endpoint, `PATCH /api/v1/webhook_endpoints/${endpoint.id}`);
+      }
+      // The plan stands in for every field the core does not check: a state always results.
+      return { state: endpointModel(endpoint, a, fields, plan, secret) ?? null };
     } catch (err) {
-      ctx.data.errors.report(err, diags, { action: "create the webhook endpoint", schema: webhookEndpointSchema, fieldPaths });
+      ctx.data.errors.report(err, diags, {
+        action: "create the webhook endpoint",
+        schema: webhookEndpointSchema,
+        fieldPaths,
+        ifUnexpected: "The service may have created the endpoint all the same: look for it and import it (by its URL) rather than apply again.",
+      });
       return { state: null };
     }
   },
@@ -82,7 +119,10 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
   async read({ state }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      return { state: endpointModel(await client.webhookEndpoints.get(state.id, { signal: ctx.signal }), state.secret) };
+      const endpoint = await client.webhookEndpoints.get(state.id, { signal: ctx.signal });
+      const fields = new ResponseFields(await loadClient(), diags, "the value in state");
+      const known = { description: state.description, enabled_events: state.enabled_events, enabled: state.enabled };
+      return { state: endpointModel(endpoint, answer(endpoint, `GET /api/v1/webhook_endpoints/${state.id}`), fields, known, state.secret) ?? null };
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) return { state: null };
       ctx.data.errors.report(err, diags, { action: `read webhook endpoint ${state.id}` });
@@ -117,17 +157,20 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
 
   async update({ plan, prior }, diags, ctx) {
     const body: WebhookEndpointUpdateParams = {};
-    if (plan.url !== prior.url) body.url = plan.url;
+    if (plan.url !== prior.url && !(await sameUrl(prior.url, plan.url))) body.url = plan.url;
     if (plan.description !== prior.description) body.description = plan.description ?? "";
     const events = plan.enabled_events ?? ["*"];
     if (!sameSet(events, prior.enabled_events ?? [])) body.enabled_events = events;
     if (plan.enabled !== null && plan.enabled !== prior.enabled) body.status = plan.enabled ? "enabled" : "disabled";
     try {
       const client = await ctx.data.client();
-      const endpoint = Object.keys(body).length
+      const patch = Object.keys(body).length > 0;
+      const endpoint = patch
         ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.signal })
         : await client.webhookEndpoints.get(prior.id, { signal: ctx.signal });
-      return { state: endpointModel(endpoint, prior.secret) };
+      const fields = new ResponseFields(await loadClient(), diags, "the configured value");
+      const a = answer(endpoint, `${patch ? "PATCH" : "GET"} /api/v1/webhook_endpoints/${prior.id}`);
+      return { state: endpointModel(endpoint, a, fields, plan, prior.secret) ?? null };
     } catch (err) {
       ctx.data.errors.report(err, diags, { action: `update webhook endpoint ${prior.id}`, schema: webhookEndpointSchema, fieldPaths });
       return { state: null };

@@ -17,7 +17,7 @@ describe("npm run demo", () => {
     const out = r.stdout;
     expect(out).toContain("terraform apply: 5 added, 0 changed, 0 destroyed");
     expect(out).toContain("terraform apply: 0 added, 1 changed, 0 destroyed");
-    expect(out).toMatch(/# siteops_site\.shop will be updated in-place\n\s+~ php_version = "8\.1" -> "8\.2"/);
+    expect(out).toMatch(/# siteops_site\.shop will be updated in-place\n\s+~ php_version\s+= "8\.1" -> "8\.2"/);
     expect(out).toMatch(/snapshot snap_\w+ of "shop" created/);
     expect(out).toMatch(/upgrade pipeline upg_\w+ opened: WordPress 6\.4 -> \d+\.\d+/);
     expect(out).toMatch(/\]\s+succeeded \(/);
@@ -28,6 +28,7 @@ describe("npm run demo", () => {
     expect(out).toMatch(/upg_\w+\s+succeeded\s+6\.4 -> /);
     expect(out).toMatch(/Webhook deliveries received: (\d+), \1 with a valid signature/);
     expect(out).toContain("Activity log (newest first)");
+    expect(out).toContain("terraform apply (deletion_protection = false): 0 added, 3 changed, 0 destroyed");
     expect(out).toContain("terraform destroy: 5 destroyed");
     // Secrets stay out of a run without --keep.
     expect(out + r.stderr).not.toMatch(/whsec_|sot_/);

@@ -1,6 +1,6 @@
 // An example stack (examples/cdktf, examples/cdktn), through the generated classes, deployed with real terraform
 // and the locally built provider (filesystem mirror, temp CLI config) against the emulator: apply, empty re-plan,
-// an in-place update of one site, destroy. Plain `terraform` runs on the cdk.tf.json that app.synth() wrote;
+// an in-place update of one site, destroy (refused while the sites are protected, then with protection off). Plain `terraform` runs on the cdk.tf.json that app.synth() wrote;
 // neither cdktf-cli nor cdktn-cli is involved. test/cdktf/deploy.test.ts and test/cdktn/deploy.test.ts run it.
 import { copyFileSync } from "node:fs";
 import path from "node:path";
@@ -23,8 +23,11 @@ export function describeDeploy(flavor: Flavor): void {
     let env: Record<string, string>;
     let sites: SiteSpec[];
     let webhooks: WebhookSpec[];
+    /** The site list deployed last. */
+    let deployed: SiteSpec[] = [];
 
     const deploy = async (list: SiteSpec[]) => {
+      deployed = list;
       const file = await synthStack(flavor, path.join(t.home, "cdktf.out"), path.join(t.work, "terraform.tfstate"), { sites: list, webhooks });
       copyFileSync(file, path.join(t.work, "cdk.tf.json"));
     };
@@ -107,7 +110,13 @@ export function describeDeploy(flavor: Flavor): void {
       expect((await plan()).code).toBe(0);
     });
 
-    it("destroys everything it created", async () => {
+    it("destroys everything it created once deletion protection is off", async () => {
+      const refused = await t.run(["destroy", "-auto-approve", "-input=false", "-no-color"], { env });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("deletion_protection is on");
+      await deploy(deployed.map((s) => ({ ...s, deletionProtection: false })));
+      const off = await tf("apply", "-auto-approve", "-input=false");
+      expect(off.stdout).toContain(`Apply complete! Resources: 0 added, ${sites.length} changed, 0 destroyed.`);
       const r = await tf("destroy", "-auto-approve", "-input=false");
       expect(r.stdout).toContain("Destroy complete! Resources: 5 destroyed.");
       const urls = (await apiSites()).map((s) => s.url);

@@ -28,6 +28,7 @@ export interface SiteSpec {
   url: string;
   wpVersion?: string;
   phpVersion?: string;
+  deletionProtection?: boolean;
 }
 
 export interface WebhookSpec {

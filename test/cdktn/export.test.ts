@@ -74,5 +74,6 @@ it("writes an app whose synthesized stack plans every object to import and nothi
   await tf.ok(["init", "-input=false", "-no-color"], { env });
   const plan = await tf.run(["plan", "-input=false", "-no-color"], { env });
   expect(plan.stdout, plan.stdout + plan.stderr).toContain(`Plan: ${ids.length} to import, 0 to add, 0 to change, 0 to destroy.`);
-  expect(plan.stdout).toContain('name        = "Shop ${oops} %{x} \\"quoted\\" \\\\ ünï"');
+  expect(plan.stdout).toMatch(/name\s+= "Shop \$\{oops\} %\{x\} \\"quoted\\" \\\\ ünï"/);
+  expect(plan.stdout).toMatch(/deletion_protection\s+= true/);
 });

@@ -82,7 +82,14 @@ export function describeCdkConsumer(flavor: "cdktn" | "cdktf", heading: string):
       }, 90_000);
     }
 
-    it("destroys what it deployed", async () => {
+    it("destroys what it deployed, once the site's deletion protection is off", async () => {
+      const main = readFileSync(path.join(project.dir, "main.ts"), "utf8");
+      const off = main.replace('wpVersion: "6.5" }', 'wpVersion: "6.5", deletionProtection: false }');
+      expect(off).not.toBe(main);
+      const synth = await project.run("main.ts", off);
+      expect(synth.code, synth.stderr).toBe(0);
+      const apply = await tf("apply", "-auto-approve");
+      expect(apply.stdout).toContain("Apply complete! Resources: 0 added, 1 changed, 0 destroyed.");
       const destroy = await tf("destroy", "-auto-approve");
       expect(destroy.stdout).toContain("Destroy complete! Resources: 2 destroyed.");
     }, 90_000);

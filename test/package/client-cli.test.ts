@@ -1,7 +1,7 @@
 // A client and CLI user's path from the packed tarball: the README's install line (siteops alone, no peers),
 // its client snippet against the emulator, require() from CommonJS, the CLI (--version, the emulator's
 // missing-peers line), and `siteops provider install` + plain `terraform init/apply` of the README's HCL.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
@@ -113,6 +113,14 @@ describe("the packed package, installed for the client and the CLI", () => {
     const apply = await project.exec("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.");
+    // The site is protected from deletion by default: destroy is refused until deletion_protection = false is applied.
+    const refused = await project.exec("terraform", ["destroy", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("deletion_protection is on");
+    const hcl = readFileSync(path.join(work, "main.tf"), "utf8");
+    writeFileSync(path.join(work, "main.tf"), hcl.replace(/(\n\s*url\s*=\s*"[^"]+")/, "$1\n  deletion_protection = false"));
+    const off = await project.exec("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
+    expect(off.stdout, off.stdout + off.stderr).toContain("Apply complete! Resources: 0 added, 1 changed, 0 destroyed.");
     const destroy = await project.exec("terraform", ["destroy", "-auto-approve", "-input=false", "-no-color"], { cwd: work, env });
     expect(destroy.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
   }, 90_000);

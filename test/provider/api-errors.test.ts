@@ -49,6 +49,24 @@ describe("ApiErrors", () => {
     expect(report(new core.APIConnectionTimeoutError())[0]!.summary).toBe("Could not create the site: cannot reach SiteOps");
   });
 
+  it("an answer of an unexpected shape: the core's sentence naming endpoint and field, on the attribute it names", () => {
+    const err = new core.UnexpectedResponseError("GET /api/v1/sites/site_x", "url", 'the site has no "url" (expected a string)', "req_2");
+    expect(report(err, { action: "read site site_x", schema: siteSchema })).toEqual([
+      {
+        severity: "error",
+        summary: "Could not read site site_x: unexpected answer from SiteOps",
+        detail: 'GET /api/v1/sites/site_x: the site has no "url" (expected a string) [request req_2].',
+        path: path("url"),
+      },
+    ]);
+    const created = report(new core.UnexpectedResponseError("POST /api/v1/sites", undefined, "the site is null, not an object"), {
+      action: "create the site",
+      ifUnexpected: "It may exist.",
+    })[0]!;
+    expect(created).toMatchObject({ detail: "POST /api/v1/sites: the site is null, not an object. It may exist.", path: undefined });
+    expect(created.detail).not.toContain("bug");
+  });
+
   it("recognises not-found by class, and rethrows what is not a core error", () => {
     expect(errors.isNotFound(response(404, { error: "Record not found" }))).toBe(true);
     expect(errors.isNotFound(response(410, { error: "Gone" }))).toBe(false);

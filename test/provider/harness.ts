@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { RunningEmulator, SeedFile } from "../../emulator/index.js";
+import type { ProfileName, RunningEmulator, SeedFile } from "../../emulator/index.js";
 import { startSeededEmulator } from "../support/emulator.js";
 import { ROOT } from "../support/paths.js";
 import { start, type RunResult } from "../support/processes.js";
@@ -66,7 +66,8 @@ export class Terraform {
     readonly emulator: RunningEmulator,
   ) {}
 
-  static async start(options: { seed?: SeedFile } = {}): Promise<Terraform> {
+  /** `profile`: the emulator's compatibility profile (test/support/emulator.ts, PROFILES); default "default". */
+  static async start(options: { seed?: SeedFile; profile?: ProfileName } = {}): Promise<Terraform> {
     const { dir, version } = await buildProvider();
     const home = tempDir("tf");
     const pkg = path.join(home, "mirror/registry.terraform.io/siteops/siteops", version, "linux_amd64");
@@ -88,7 +89,7 @@ export class Terraform {
     );
     const work = path.join(home, "work");
     mkdirSync(work);
-    const emulator = await startSeededEmulator(options.seed ?? defaultSeed(), { db: ":memory:" });
+    const emulator = await startSeededEmulator(options.seed ?? defaultSeed(), { db: ":memory:", ...(options.profile ? { profile: options.profile } : {}) });
     return new Terraform(home, work, cliConfig, emulator);
   }
 

@@ -70,12 +70,17 @@ output "hook_secret_is_null" {
     const r = await tf.apply();
     expect(r.stdout).toContain("Apply complete! Resources: 4 imported, 0 added, 0 changed, 0 destroyed.");
     expect(r.stdout).toContain("hook_secret_is_null = true");
-    expect(await tf.resource("siteops_site.blog")).toMatchObject({ id: ids.blog, name: "Blog" });
+    // Imported sites are protected from deletion.
+    expect(await tf.resource("siteops_site.blog")).toMatchObject({ id: ids.blog, name: "Blog", deletion_protection: true });
     expect(await tf.resource("siteops_site.shop")).toMatchObject({ id: ids.shop, url: "https://shop.example.com" });
     expect(await tf.resource("siteops_site.docs")).toMatchObject({ id: ids.docs });
     expect(await tf.resource("siteops_webhook_endpoint.hook")).toMatchObject({ id: ids.hook, secret: null });
     const again = await tf.plan();
     expect(again.code, again.stdout).toBe(0);
+    // The next configurations leave these out: forgotten, not destroyed (the sites are protected anyway).
+    for (const address of ["siteops_site.blog", "siteops_site.shop", "siteops_site.docs", "siteops_webhook_endpoint.hook"]) {
+      await tf.ok(["state", "rm", "-no-color", address]);
+    }
   });
 
   it("imports a webhook endpoint by id", async () => {

@@ -92,6 +92,8 @@ describe("siteops provider install", () => {
 resource "siteops_site" "installed" {
   name = "Installed"
   url  = "https://installed.example.com"
+
+  deletion_protection = false # destroyed below
 }
 `,
     );

@@ -148,6 +148,8 @@ resource "siteops_site" "many" {
   count = ${n}
   name  = "bounded \${count.index}"
   url   = "https://bounded-\${count.index}.example.com"
+
+  deletion_protection = false # destroyed below
 }
 `;
 

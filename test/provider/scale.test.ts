@@ -17,6 +17,8 @@ resource "siteops_site" "many" {
   count = ${n}
   name  = "${prefix} \${count.index}"
   url   = "https://${prefix}-\${count.index}.example.com"
+
+  deletion_protection = false # these tests destroy them
 }
 `;
 

@@ -10,10 +10,13 @@ afterAll(async () => {
   await tf?.close();
 });
 
+// The lifecycle replaces and destroys the site: deletion_protection (deletion-protection.test.ts) is off.
 const site = (name: string, url: string, extra = "") => `
 resource "siteops_site" "blog" {
   name = ${JSON.stringify(name)}
   url  = ${JSON.stringify(url)}
+
+  deletion_protection = false
 ${extra}}
 `;
 
@@ -112,11 +115,15 @@ resource "siteops_site" "mirror" {
   name       = "Mirror of \${siteops_site.blog.name}"
   url        = "https://\${siteops_site.fresh.id}.mirror.example.com"
   wp_version = siteops_site.fresh.wp_version
+
+  deletion_protection = false
 }
 
 resource "siteops_site" "fresh" {
   name = "Fresh"
   url  = "https://fresh.example.com"
+
+  deletion_protection = false
 }
 `,
     );

@@ -13,6 +13,8 @@ resource "siteops_site" "s" {
   count = ${n}
   name  = "startup \${count.index}"
   url   = "https://startup-\${count.index}.example.test"
+
+  deletion_protection = false # destroyed by these tests
 }
 `;
 

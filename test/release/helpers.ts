@@ -53,6 +53,8 @@ provider "siteops" {
 resource "siteops_site" "packaged" {
   name = ${JSON.stringify(siteName)}
   url  = "https://${siteName.toLowerCase().replace(/\W+/g, "-")}.example.com"
+
+  deletion_protection = false # destroyed by the tests
 }
 `,
   );

@@ -25,7 +25,7 @@ export interface DataSiteopsSiteConfig extends cdktf.TerraformMetaArguments {
   */
   readonly name?: string;
   /**
-  * Exact URL of the site.
+  * URL of the site, compared by meaning: `https://Blog.Example.org` finds the site stored as `https://blog.example.org/`.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/data-sources/site#url DataSiteopsSite#url}
   */

@@ -10,25 +10,31 @@ import * as cdktn from 'cdktn';
 
 export interface SiteConfig extends cdktn.TerraformMetaArguments {
   /**
+  * Whether Terraform is kept from deleting the site: while `true`, `terraform destroy`, a `removed` block with `destroy = true`, a resource taken out of the configuration and a replacement (`-replace`) all fail with an error until `deletion_protection = false` has been applied. Changing it calls no API (it lives in the state only); `terraform import` and `siteops export` set it to `true`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#deletion_protection Site#deletion_protection}
+  */
+  readonly deletionProtection?: boolean | cdktn.IResolvable;
+  /**
   * Display name, 1 to 255 characters.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#name Site#name}
   */
   readonly name: string;
   /**
-  * PHP version, `major.minor`. Defaults to the service's current version.
+  * PHP version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#php_version Site#php_version}
   */
   readonly phpVersion?: string;
   /**
-  * Absolute http or https URL of the site; unique within the account.
+  * Absolute http or https URL of the site; unique within the account. Compared by meaning: where the service stores it spelled otherwise (host case, a trailing `/`, a default port), the state keeps the configured spelling.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#url Site#url}
   */
   readonly url: string;
   /**
-  * WordPress version, `major.minor`. Defaults to the service's current version.
+  * WordPress version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#wp_version Site#wp_version}
   */
@@ -256,6 +262,7 @@ export class Site extends cdktn.TerraformResource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._deletionProtection = config.deletionProtection;
     this._name = config.name;
     this._phpVersion = config.phpVersion;
     this._url = config.url;
@@ -270,6 +277,22 @@ export class Site extends cdktn.TerraformResource {
   // created_at - computed: true, optional: false, required: false
   public get createdAt() {
     return this.getStringAttribute('created_at');
+  }
+
+  // deletion_protection - computed: true, optional: true, required: false
+  private _deletionProtection?: boolean | cdktn.IResolvable; 
+  public get deletionProtection() {
+    return this.getBooleanAttribute('deletion_protection');
+  }
+  public set deletionProtection(value: boolean | cdktn.IResolvable) {
+    this._deletionProtection = value;
+  }
+  public resetDeletionProtection() {
+    this._deletionProtection = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deletionProtectionInput() {
+    return this._deletionProtection;
   }
 
   // id - computed: true, optional: false, required: false
@@ -362,6 +385,7 @@ export class Site extends cdktn.TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
+      deletion_protection: cdktn.booleanToTerraform(this._deletionProtection),
       name: cdktn.stringToTerraform(this._name),
       php_version: cdktn.stringToTerraform(this._phpVersion),
       url: cdktn.stringToTerraform(this._url),
@@ -372,6 +396,12 @@ export class Site extends cdktn.TerraformResource {
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      deletion_protection: {
+        value: cdktn.booleanToHclTerraform(this._deletionProtection),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
       name: {
         value: cdktn.stringToHclTerraform(this._name),
         isBlock: false,

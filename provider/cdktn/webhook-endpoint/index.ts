@@ -28,7 +28,7 @@ export interface WebhookEndpointConfig extends cdktn.TerraformMetaArguments {
   */
   readonly enabledEvents?: string[];
   /**
-  * https URL that receives the deliveries.
+  * https URL that receives the deliveries. Compared by meaning: where the service stores it spelled otherwise (host case, a trailing `/`, a default port), the state keeps the configured spelling.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/webhook_endpoint#url WebhookEndpoint#url}
   */

@@ -7,6 +7,10 @@ resource "siteops_site" "blog" {
   wp_version  = "6.4"
   php_version = "8.2"
 
+  # Optional, default true: Terraform refuses to delete the site (destroy, a removed block, a replacement)
+  # until deletion_protection = false has been applied; changing it makes no API request.
+  deletion_protection = true
+
   # Optional: how version changes are applied (these are the defaults but require_approval).
   upgrade {
     strategy         = "pipeline" # or "direct": change the versions in place, no pipeline

@@ -1,0 +1,145 @@
+// deletion_protection of siteops_site with the real terraform: on by default; terraform destroy, a resource taken
+// out of the configuration, a removed block and -replace are refused at plan time with one sentence on how to
+// turn it off; a tainted site's replacement is refused at apply time (delete is the last guard); turning it off
+// is an in-place change that makes no request; state written before the attribute existed reads as protected
+// with an empty plan.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER_TOKEN, Terraform, api, recordingProxy, type RecordingProxy } from "./harness.js";
+
+let tf: Terraform;
+let proxy: RecordingProxy;
+let id = "";
+beforeAll(async () => {
+  tf = await Terraform.start();
+  proxy = await recordingProxy(tf.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await tf?.close();
+});
+
+/** The provider through the recording proxy, and the site with `extra` arguments. */
+const config = (extra = "") => `terraform {
+  required_providers {
+    siteops = { source = "siteops/siteops" }
+  }
+}
+
+provider "siteops" {
+  base_url  = "${proxy.url}"
+  api_token = "${OWNER_TOKEN}"
+}
+
+resource "siteops_site" "blog" {
+  name = "Blog"
+  url  = "https://blog.example.com"
+${extra}}
+`;
+const HOW = "set deletion_protection = false in its siteops_site block and run terraform apply first.";
+const exists = async () => (await api(tf, "GET", `/api/v1/sites/${id}`)).status === 200;
+/** Terraform's output on one line: it wraps diagnostics at 78 columns. */
+const flat = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
+
+describe("deletion_protection", () => {
+  it("is on for a site created without it", async () => {
+    tf.write(config());
+    await tf.init();
+    await tf.apply();
+    const site = (await tf.resource("siteops_site.blog"))!;
+    expect(site.deletion_protection).toBe(true);
+    id = site.id as string;
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("refuses terraform destroy at plan time, saying how to turn it off", async () => {
+    const r = await tf.run(["destroy", "-auto-approve", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(flat(r)).toContain(`Error: Cannot delete site "Blog" (${id}): deletion_protection is on`);
+    expect(flat(r)).toContain(`Terraform would delete this WordPress site; to allow that, ${HOW}`);
+    expect(r.stdout).not.toContain("Destroying...");
+    expect(await exists()).toBe(true);
+  });
+
+  it("refuses a resource taken out of the configuration, and a removed block that destroys", async () => {
+    tf.write(config().replace(/resource "siteops_site"[\s\S]*$/, ""));
+    const orphan = await tf.plan();
+    expect(orphan.code).toBe(1);
+    expect(flat(orphan)).toContain(`Cannot delete site "Blog" (${id}): deletion_protection is on`);
+
+    tf.write(`${config().replace(/resource "siteops_site"[\s\S]*$/, "")}
+removed {
+  from = siteops_site.blog
+  lifecycle {
+    destroy = true
+  }
+}
+`);
+    const removed = await tf.plan();
+    expect(removed.code).toBe(1);
+    expect(flat(removed)).toContain(`Cannot delete site "Blog" (${id}): deletion_protection is on`);
+    expect(await exists()).toBe(true);
+  });
+
+  it("refuses -replace at plan time", async () => {
+    tf.write(config());
+    const r = await tf.run(["apply", "-auto-approve", "-no-color", "-replace=siteops_site.blog"]);
+    expect(r.code).toBe(1);
+    expect(flat(r)).toContain('Error: Cannot replace site "Blog": deletion_protection is on');
+    expect(flat(r)).toContain(`Replacing it deletes this WordPress site and creates an empty one; to allow that, ${HOW}`);
+    expect((await tf.resource("siteops_site.blog"))!.id).toBe(id);
+    expect(await exists()).toBe(true);
+  });
+
+  it("refuses a tainted site's replacement at apply time: delete is the last guard", async () => {
+    await tf.ok(["taint", "-no-color", "siteops_site.blog"]);
+    const r = await tf.run(["apply", "-auto-approve", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(flat(r)).toContain(`Error: Cannot delete site "Blog" (${id}): deletion_protection is on`);
+    expect(await exists()).toBe(true);
+    await tf.ok(["untaint", "-no-color", "siteops_site.blog"]);
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("turns off in place without a request, and then the site can be destroyed", async () => {
+    tf.write(config("  deletion_protection = false\n"));
+    const p = await tf.plan();
+    expect(p.code).toBe(2);
+    expect(p.stdout).toMatch(/~ deletion_protection\s+= true -> false/);
+    expect(p.stdout).toContain("Plan: 0 to add, 1 to change, 0 to destroy.");
+    expect(p.stdout).not.toContain("known after apply");
+    proxy.reset();
+    const a = await tf.apply("-refresh=false");
+    expect(a.stdout).toContain("0 added, 1 changed, 0 destroyed");
+    expect(proxy.requests).toEqual([]);
+    expect((await tf.plan()).code).toBe(0);
+    const d = await tf.ok(["destroy", "-auto-approve", "-no-color"]);
+    expect(d.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
+    expect(await exists()).toBe(false);
+  });
+
+  it("reads state written before the attribute existed as protected, with an empty plan", async () => {
+    tf.write(config());
+    await tf.apply();
+    id = (await tf.resource("siteops_site.blog"))!.id as string;
+    // As an older provider wrote it: schema version 0, no deletion_protection, no private state.
+    const file = path.join(tf.work, "terraform.tfstate");
+    const state = tf.rawState();
+    for (const r of state.resources) {
+      for (const i of r.instances) {
+        i.schema_version = 0;
+        delete i.attributes.deletion_protection;
+        delete i.private;
+      }
+    }
+    writeFileSync(file, JSON.stringify(state));
+    const p = await tf.plan();
+    expect(p.code, p.stdout + p.stderr).toBe(0);
+    await tf.apply();
+    expect(tf.rawState().resources[0]!.instances[0]).toMatchObject({ schema_version: 1, attributes: { deletion_protection: true } });
+    const r = await tf.run(["destroy", "-auto-approve", "-no-color"]);
+    expect(r.code).toBe(1);
+    expect(flat(r)).toContain("deletion_protection is on");
+  });
+});
