@@ -190,6 +190,12 @@ function errorString(body: unknown): string | undefined {
     const error = (body as { error: unknown }).error;
     if (typeof error === "string") return error;
   }
+  // A short plain sentence that is not JSON (Rails' `HTTP Token: Access denied.`) is the service's message too;
+  // an HTML page or a long or multi-line text is not quoted.
+  if (typeof body === "string") {
+    const text = body.trim();
+    if (text && text.length <= 200 && !/[<>\u0000-\u001f\u007f]/.test(text)) return text;
+  }
   return undefined;
 }
 
@@ -205,7 +211,12 @@ function fieldErrors(body: unknown): FieldErrors | undefined {
 }
 
 function statusText(status: number): string {
-  if (status === 408) return "Request timeout";
-  if (status >= 500) return "Server error";
-  return "Request failed";
+  const known: Record<number, string> = {
+    401: "Authentication failed",
+    403: "Permission denied",
+    404: "Not found",
+    408: "Request timeout",
+    429: "Rate limited",
+  };
+  return known[status] ?? (status >= 500 ? "Server error" : "Request failed");
 }

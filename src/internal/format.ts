@@ -5,7 +5,7 @@ import type { APIError } from "../errors.js";
 
 /** 512 B, 1.5 KiB, 20 MiB; "" for an unknown size. */
 export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return "";
+  if (typeof bytes !== "number" || !Number.isFinite(bytes)) return "";
   if (bytes < 1024) return `${bytes} B`;
   const units = ["KiB", "MiB", "GiB", "TiB"];
   let value = bytes / 1024;

@@ -1,7 +1,7 @@
 // Upgrade workflows: open a pipeline and wait until it needs approval or ends; approve and wait for the end.
 
 import type { OperationsClient } from "./client.js";
-import { OperationFailedError } from "../errors.js";
+import { OperationFailedError, UnexpectedResponseError } from "../errors.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
 import type { OperationEvent } from "./events.js";
 import { waitUntil, type WaitOptions } from "./wait.js";
@@ -9,6 +9,9 @@ import { waitUntil, type WaitOptions } from "./wait.js";
 export interface UpgradeWaitOptions extends WaitOptions {
   /** Wait (default true). false returns the pipeline as created or approved. */
   wait?: boolean;
+  /** {@link followUpgrade}: the site the pipeline belongs to, when the caller knows it (default: the pipeline's
+   * `site_id`, a field the spec does not show). */
+  siteId?: string;
   onProgress?: (event: OperationEvent) => void;
 }
 
@@ -29,7 +32,7 @@ export async function openUpgrade(
   const pipeline = await client.upgradePipelines.create(siteId, params, { signal: options.signal });
   options.onProgress?.({ type: "pipeline.created", pipeline });
   if (options.wait === false) return pipeline;
-  return waitPipeline(client, pipeline, (p) => p.status === "awaiting_approval", options);
+  return waitPipeline(client, siteId, pipeline, (p) => p.status === "awaiting_approval", options);
 }
 
 /** Approves a pipeline in `awaiting_approval` and waits until it ends. Throws OperationFailedError when it
@@ -44,7 +47,7 @@ export async function approveUpgrade(
   const pipeline = await client.upgradePipelines.approve(siteId, pipelineId, body, { signal: options.signal });
   options.onProgress?.({ type: "pipeline.approved", pipeline });
   if (options.wait === false) return pipeline;
-  return waitPipeline(client, pipeline, () => false, options);
+  return waitPipeline(client, siteId, pipeline, () => false, options);
 }
 
 /** The site's pipeline that has not ended yet (the service allows one per site), or undefined. Lets a caller
@@ -61,13 +64,19 @@ export async function activeUpgrade(client: OperationsClient, siteId: string, op
 /** Follows a pipeline someone else opened (or approves) until it ends, through `awaiting_approval`. Throws
  * OperationFailedError when it fails or is rolled back, WaitTimeoutError after `waitTimeout`. */
 export function followUpgrade(client: OperationsClient, pipeline: UpgradePipeline, options: UpgradeWaitOptions = {}): Promise<UpgradePipeline> {
-  return waitPipeline(client, pipeline, () => false, options);
+  const siteId: unknown = options.siteId ?? pipeline.site_id;
+  if (typeof siteId !== "string" || siteId === "") {
+    const problem = `the upgrade pipeline ${pipeline.id} has no "site_id" (expected a string); pass the site's id as \`siteId\``;
+    return Promise.reject(new UnexpectedResponseError("GET /api/v1/sites/:site_id/upgrade_pipelines", "site_id", problem));
+  }
+  return waitPipeline(client, siteId, pipeline, () => false, options);
 }
 
 /** Waits until `stop(p)` or the end. A pipeline that failed after applying something is followed until it
  * reports `rolled_back` (at most ROLLBACK_GRACE_MS), so the caller learns whether the site was restored. */
 async function waitPipeline(
   client: OperationsClient,
+  siteId: string,
   pipeline: UpgradePipeline,
   stop: (p: UpgradePipeline) => boolean,
   options: UpgradeWaitOptions,
@@ -81,7 +90,7 @@ async function waitPipeline(
     failedAt ??= Date.now();
     return Date.now() - failedAt >= ROLLBACK_GRACE_MS;
   };
-  const final = await waitUntil(() => client.upgradePipelines.get(pipeline.site_id, pipeline.id, { signal: options.signal }), done, {
+  const final = await waitUntil(() => client.upgradePipelines.get(siteId, pipeline.id, { signal: options.signal }), done, {
     ...options,
     first: pipeline,
     key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,

@@ -63,6 +63,15 @@ describe("APIError.generate", () => {
     expect(err.message).toBe("502 Server error");
   });
 
+  it("quotes a short plain-text body (Rails' HTTP token challenge), and names the status when there is none", () => {
+    const rails = APIError.generate(401, "HTTP Token: Access denied.\n", { "content-type": "text/html; charset=utf-8" });
+    expect(rails).toBeInstanceOf(AuthenticationError);
+    expect(rails.message).toBe("401 HTTP Token: Access denied.");
+    expect(APIError.generate(401, "", {}).message).toBe("401 Authentication failed");
+    expect(APIError.generate(403, "<h1>Forbidden</h1>", {}).message).toBe("403 Permission denied");
+    expect(APIError.generate(404, "line one\nline two", {}).error).toBeUndefined();
+  });
+
   it("never puts a credential echoed by the server into the message", () => {
     const err = APIError.generate(401, { error: "bad token sot_abcdefghijklmnop1234 and Bearer eyJhbGciOi.eyJzdWIiOiJ4In0.sig" }, {});
     expect(err.message).not.toContain("sot_abcdefghijklmnop1234");

@@ -47,6 +47,16 @@ describe("operations", () => {
     expect(done.status).toBe("succeeded");
   });
 
+  it("followUpgrade follows a pipeline by the site the caller names, and says so when neither it nor the pipeline has one", async () => {
+    const site = await env.so.sites.create({ name: "Followed", url: "https://followed.acme.test", wp_version: "6.3" });
+    const opened = await env.so.upgradePipelines.create(site.id, { to_wp_version: "6.4", requires_approval: false });
+    const { site_id: _siteId, ...withoutSite } = opened;
+    const done = await env.so.operations.followUpgrade(withoutSite as UpgradePipeline, { siteId: site.id, pollInterval: 50 });
+    expect(done.status).toBe("succeeded");
+    const err = await env.so.operations.followUpgrade(withoutSite as UpgradePipeline).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "UNEXPECTED_RESPONSE", field: "site_id" });
+  });
+
   it("a waiter gives up with WaitTimeoutError", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {

@@ -60,7 +60,10 @@ describe.each(PROFILES)("profile %s", (profile) => {
       expect(err).toBeInstanceOf(AuthenticationError);
       const auth = err as AuthenticationError;
       expect(auth.status).toBe(401);
-      if (profile === "minimal") expect(auth.headers["content-type"]).toMatch(/^text\/html/);
+      if (profile === "minimal") {
+        expect(auth.headers["content-type"]).toMatch(/^text\/html/);
+        expect(auth.message).toBe("401 HTTP Token: Access denied.");
+      }
       for (const text of [auth.message, describeError(auth)]) {
         expect(text).toMatch(/^\S/);
         expect(text).not.toMatch(/[<>\n]/);
