@@ -9,7 +9,7 @@ import { ResponseFields } from "../response-fields.js";
 import type { Model } from "../framework/model.js";
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
-import { defineSchema } from "../framework/schema.js";
+import { defineSchema, type Schema } from "../framework/schema.js";
 import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
@@ -73,17 +73,12 @@ export type SiteModel = Model<typeof siteSchema>;
 /** The arguments a PATCH changes, in the API's field names (the same as the attributes'); the versions too
  * with the direct strategy. */
 const UPDATABLE = ["name", "url"] as const;
-/** Semantic equality of the arguments sent to the API (a spelling that means the same is not sent). */
-const SAME: Partial<Record<(typeof UPDATABLE)[number] | (typeof VERSION_FIELDS)[number], typeof sameUrl>> = {
-  url: sameUrl,
-  wp_version: sameVersion,
-  php_version: sameVersion,
-};
-
-/** Whether `next` (planned) changes `was` (prior) for the API: known, and not a spelling of the same value. */
-async function changes(field: keyof typeof SAME, next: string | null, was: string | null): Promise<boolean> {
+/** Whether `next` (planned) changes `was` (prior) for the API: known, and not a spelling of the same value by the
+ * attribute's semantic equality (a spelling that means the same is not sent). */
+async function changes(field: (typeof UPDATABLE)[number] | (typeof VERSION_FIELDS)[number], next: string | null, was: string | null): Promise<boolean> {
   if (next === null || next === was) return false;
-  return !(was !== null && (await SAME[field]?.(was, next)));
+  const same = (siteSchema.attributes as Schema["attributes"])[field]?.semanticEquals;
+  return !(was !== null && same && (await same(was, next)));
 }
 
 /** The attributes every answer about a site fills, in the resource and the data sources alike. */
