@@ -166,6 +166,8 @@ export async function runUpgradePipeline(
   const show = progressLogger(siteId, policy);
   const wait = {
     signal,
+    // The site is known here: the waiter polls it whether or not the pipeline's answer carries site_id.
+    siteId,
     waitTimeout: policy.timeoutMs,
     onProgress: (e: { type: string; pipeline?: UpgradePipeline }) => {
       if (e.type === "pipeline.status" && e.pipeline && e.pipeline.status !== "succeeded") show(e.pipeline, `is now ${e.pipeline.status}`);
