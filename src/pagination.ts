@@ -200,15 +200,13 @@ export function list<T>(client: APIClient, path: string, query: object | undefin
   return new PagePromise<T>(() => fetchPage<T>(client, path, q, options ?? {}, 1, shape));
 }
 
-/** The items' ids in order ("" when any item has none: such pages are not compared). */
+/** The page's size and its first and last items' ids ("" when either has none: such pages are not compared). A
+ * page that repeats the one before has the same; a real next page cannot, since ids are unique. */
 function signature(items: readonly unknown[]): string {
-  let out = "";
-  for (const item of items) {
-    const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
-    if (typeof id !== "string") return "";
-    out += `${id}\n`;
-  }
-  return out;
+  const idOf = (item: unknown) => (typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined);
+  const first = idOf(items[0]);
+  const last = idOf(items[items.length - 1]);
+  return typeof first === "string" && typeof last === "string" ? `${items.length}\n${first}\n${last}` : "";
 }
 
 /** Extracts the target of rel="next" from an RFC 8288 Link header. */

@@ -51,7 +51,7 @@ export function checkRecord(shape: RecordShape, value: unknown, origin: Response
       origin.requestId,
     );
   }
-  for (const [name, kind] of Object.entries(shape.fields)) {
+  for (const [name, kind] of fieldsOf(shape)) {
     const field = value[name];
     if (isKind(field, kind)) continue;
     const problem =
@@ -71,6 +71,14 @@ export function checkList(shape: RecordShape | undefined, value: unknown, origin
     );
   }
   if (shape) for (let i = 0; i < value.length; i++) checkRecord(shape, value[i], origin, i);
+}
+
+/** Each shape's fields as entries, made once: a listing checks every item. */
+const ENTRIES = new WeakMap<RecordShape, readonly (readonly [string, FieldKind])[]>();
+function fieldsOf(shape: RecordShape): readonly (readonly [string, FieldKind])[] {
+  let entries = ENTRIES.get(shape);
+  if (!entries) ENTRIES.set(shape, (entries = Object.entries(shape.fields)));
+  return entries;
 }
 
 const KIND_TEXT: Record<FieldKind, string> = {
