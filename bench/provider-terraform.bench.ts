@@ -19,7 +19,7 @@
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
 // the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
@@ -39,7 +39,8 @@ interface Contender {
   name: string;
   /** Whether the configuration has the siteops provider block (and so Terraform installs and starts it). */
   provider: boolean;
-  hcl(n: number, prefix: string): string;
+  /** `protect`: leave deletion_protection unset (on, as a user's sites are) instead of false (so that it destroys). */
+  hcl(n: number, prefix: string, protect?: boolean): string;
   /** Another build of the provider and its emulator (BENCH_BEFORE); by default this tree's. */
   tree?: { ws: Workspace; emulator: BenchEmulator; cache: string };
 }
@@ -48,10 +49,10 @@ const DATA = "data + siteops";
 const CONTENDERS: Contender[] = [
   { name: ALONE, provider: false, hcl: (n) => dataHcl(n) },
   { name: DATA, provider: true, hcl: (n) => dataHcl(n) },
-  { name: "siteops_noop", provider: true, hcl: (n, prefix) => sitesHcl("siteops_noop", n, prefix) },
-  { name: "siteops_site", provider: true, hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix) },
+  { name: "siteops_noop", provider: true, hcl: (n, prefix, protect) => sitesHcl("siteops_noop", n, prefix, !protect) },
+  { name: "siteops_site", provider: true, hcl: (n, prefix, protect) => sitesHcl("siteops_site", n, prefix, !protect) },
 ];
-const config = (c: Contender, url: string, n: number, prefix: string) => (c.provider ? providerBlock(url) : "") + c.hcl(n, prefix);
+const config = (c: Contender, url: string, n: number, prefix: string, protect = false) => (c.provider ? providerBlock(url) : "") + c.hcl(n, prefix, protect);
 
 /** Each round runs every contender once, in roundOrder. */
 async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Promise<Map<string, Run[]>> {
@@ -108,7 +109,9 @@ async function timed(): Promise<void> {
     applyDirs.set(c.name, w.dir(`apply-${id(c.name)}`, { "main.tf": config(c, e.url, APPLY_COUNT, `apply-${id(c.name)}`) }));
     await w.terraform(applyDirs.get(c.name)!, ["init", "-input=false"]);
     if (!PLAN) continue;
-    planDirs.set(c.name, w.dir(`plan-${id(c.name)}`, { "main.tf": config(c, e.url, PLAN_COUNT, `plan-${id(c.name)}`) }));
+    // The plan's configuration is a user's: deletion_protection unset (on), one attribute fewer for Terraform to
+    // evaluate than the apply's, which turns it off to destroy between rounds.
+    planDirs.set(c.name, w.dir(`plan-${id(c.name)}`, { "main.tf": config(c, e.url, PLAN_COUNT, `plan-${id(c.name)}`, true) }));
     await w.terraform(planDirs.get(c.name)!, ["init", "-input=false"]);
   }
 
@@ -135,7 +138,13 @@ async function timed(): Promise<void> {
     for (const c of CONTENDERS) await tree(c).ws.terraform(planDirs.get(c.name)!, [...apply, "-parallelism=50"], opts(c));
     planLoads.push(loadavg()[0]!);
     plans = await rounds((c) => tree(c).ws.measure(planDirs.get(c.name)!, plan, opts(c)), planLoads);
-    for (const c of CONTENDERS) await tree(c).ws.terraform(planDirs.get(c.name)!, destroy, opts(c));
+    for (const c of CONTENDERS) {
+      const dir = planDirs.get(c.name)!;
+      // Protection off (a change of state alone, no API call), then the destroy.
+      writeFileSync(path.join(dir, "main.tf"), config(c, tree(c).emulator.url, PLAN_COUNT, `plan-${id(c.name)}`));
+      await tree(c).ws.terraform(dir, [...apply, "-refresh=false", "-parallelism=50"], opts(c));
+      await tree(c).ws.terraform(dir, destroy, opts(c));
+    }
   }
 
   const wall = (runs: Map<string, Run[]>, name: string) => runs.get(name)!.map((r) => r.wallMs);
