@@ -19,6 +19,7 @@ import type { Wire } from "./internal/wire.js";
 import { Operations } from "./operations/index.js";
 import type { APIClient, QueryValue, RequestInit, RequestOptions } from "./request-types.js";
 import { checkRecord, SHAPES } from "./response-shapes.js";
+import { apiPath } from "./internal/api-path.js";
 import { Accounts } from "./resources/accounts.js";
 import { ActivityLogs } from "./resources/activity-logs.js";
 import { Authentication } from "./resources/auth.js";
@@ -176,7 +177,7 @@ export class SiteOps implements APIClient {
 
   /** The signed-in user and their current account id. */
   me(options?: RequestOptions): APIPromise<Me> {
-    return this.send<Me>({ method: "GET", path: "/api/v1/me", ...options, expect: SHAPES.user });
+    return this.send<Me>({ method: "GET", path: apiPath`/me`, ...options, expect: SHAPES.user });
   }
 
   /** The credentials in use (undefined after logout). */

@@ -2,6 +2,7 @@
 // does not keep (unless dry run). One snapshot the service refuses to delete (422: a running pipeline uses
 // it) or that is already gone does not stop the others.
 
+import { apiPath } from "../internal/api-path.js";
 import type { OperationsClient } from "./client.js";
 import { NotFoundError, UnexpectedResponseError, UnprocessableEntityError } from "../errors.js";
 import type { Snapshot } from "../resources/snapshots.js";
@@ -36,7 +37,7 @@ export interface PruneResult {
  * failed deletion ends the run with `error` set, keeping what was already deleted in the result. */
 export async function pruneSnapshots(client: OperationsClient, siteId: string, policy: RetentionPolicy, options: PruneOptions = {}): Promise<PruneResult> {
   const { signal } = options;
-  const path = `/api/v1/sites/${siteId}/snapshots`;
+  const path = apiPath`/sites/${siteId}/snapshots`;
   const snapshots = await client.snapshots.list(siteId, { per_page: 100 }, { signal }).toArray();
   // The policy orders snapshots by their creation time: deleting by a time that is not there would delete the wrong ones.
   for (const snapshot of snapshots) {

@@ -1,5 +1,6 @@
 // Upgrade workflows: open a pipeline and wait until it needs approval or ends; approve and wait for the end.
 
+import { API_PREFIX } from "../internal/api-path.js";
 import type { OperationsClient } from "./client.js";
 import { OperationFailedError, UnexpectedResponseError } from "../errors.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
@@ -67,7 +68,7 @@ export function followUpgrade(client: OperationsClient, pipeline: UpgradePipelin
   const siteId: unknown = options.siteId ?? pipeline.site_id;
   if (typeof siteId !== "string" || siteId === "") {
     const problem = `the upgrade pipeline ${pipeline.id} has no "site_id" (expected a string); pass the site's id as \`siteId\``;
-    return Promise.reject(new UnexpectedResponseError("GET /api/v1/sites/:site_id/upgrade_pipelines", "site_id", problem));
+    return Promise.reject(new UnexpectedResponseError(`GET ${API_PREFIX}/sites/:site_id/upgrade_pipelines`, "site_id", problem));
   }
   return waitPipeline(client, siteId, pipeline, () => false, options);
 }

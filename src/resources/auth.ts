@@ -1,6 +1,7 @@
 // The authentication endpoints. SiteOps.login() and logout() build on these; call them directly only to
 // manage tokens yourself.
 
+import { apiPath } from "../internal/api-path.js";
 import type { RequestOptions, Settle } from "../request-types.js";
 import type { ApiTokenLogin, ApiTokenLoginParams, JwtLoginParams, JwtTokens, RevokeResult } from "../generated/wire.js";
 import { SHAPES } from "../response-shapes.js";
@@ -12,7 +13,7 @@ export class Authentication extends APIResource {
   /** POST /api/v1/jwt: logs in, returns a JWT pair. */
   createJwt(body: JwtLoginParams, options?: RequestOptions): Promise<JwtTokens> {
     return this.client
-      .request<JwtTokens>({ method: "POST", path: "/api/v1/jwt", body, authenticate: false, ...options, expect: SHAPES.jwtTokens })
+      .request<JwtTokens>({ method: "POST", path: apiPath`/jwt`, body, authenticate: false, ...options, expect: SHAPES.jwtTokens })
       .then((r) => r.data);
   }
 
@@ -21,7 +22,7 @@ export class Authentication extends APIResource {
     return this.client
       .request<JwtTokens>({
         method: "POST",
-        path: "/api/v1/jwt/refresh",
+        path: apiPath`/jwt/refresh`,
         body: { refresh_token: refreshToken },
         authenticate: false,
         ...options,
@@ -32,20 +33,20 @@ export class Authentication extends APIResource {
 
   /** POST /api/v1/jwt/revoke: invalidates an access or refresh token. */
   revokeJwt(token: string, options?: RequestOptions): Promise<RevokeResult> {
-    const path = "/api/v1/jwt/revoke";
+    const path = apiPath`/jwt/revoke`;
     return this.client.send<RevokeResult>({ method: "POST", path, body: { token }, ...options, settle: revokedEarlier({ revoked: true }) });
   }
 
   /** POST /api/v1/auth: the native-client login; creates an API token. */
   createApiToken(body: ApiTokenLoginParams, options?: RequestOptions): Promise<ApiTokenLogin> {
     return this.client
-      .request<ApiTokenLogin>({ method: "POST", path: "/api/v1/auth", body, authenticate: false, ...options, expect: SHAPES.apiToken })
+      .request<ApiTokenLogin>({ method: "POST", path: apiPath`/auth`, body, authenticate: false, ...options, expect: SHAPES.apiToken })
       .then((r) => r.data);
   }
 
   /** DELETE /api/v1/auth: revokes the API token the client authenticates with. */
   deleteApiToken(options?: RequestOptions): Promise<void> {
-    return this.client.send<void>({ method: "DELETE", path: "/api/v1/auth", ...options, settle: revokedEarlier(undefined) });
+    return this.client.send<void>({ method: "DELETE", path: apiPath`/auth`, ...options, settle: revokedEarlier(undefined) });
   }
 }
 

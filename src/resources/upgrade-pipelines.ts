@@ -1,10 +1,11 @@
 // `so.upgradePipelines`: a site's WordPress/PHP upgrade pipelines: open, list, get, approve.
+import { apiPath } from "../internal/api-path.js";
 import type { APIError } from "../errors.js";
 import type { APIClient, RequestOptions, Settled } from "../request-types.js";
 import type { Me } from "./me.js";
 import { list, type ListOptions, type PagePromise, type PageParams } from "../pagination.js";
 import { SHAPES } from "../response-shapes.js";
-import { APIResource, seg } from "./resource.js";
+import { APIResource } from "./resource.js";
 import type { UpgradePipeline, UpgradePipelineApproveParams, UpgradePipelineCreateParams } from "../generated/wire.js";
 
 export type {
@@ -18,13 +19,13 @@ export type {
 export class UpgradePipelines extends APIResource {
   /** GET /api/v1/sites/:site_id/upgrade_pipelines (newest first). */
   list(siteId: string, params?: PageParams, options?: ListOptions): PagePromise<UpgradePipeline> {
-    return list<UpgradePipeline>(this.client, `/api/v1/sites/${seg(siteId)}/upgrade_pipelines`, params, options, SHAPES.upgradePipeline);
+    return list<UpgradePipeline>(this.client, apiPath`/sites/${siteId}/upgrade_pipelines`, params, options, SHAPES.upgradePipeline);
   }
   /** GET /api/v1/sites/:site_id/upgrade_pipelines/:id */
   get(siteId: string, id: string, options?: RequestOptions): Promise<UpgradePipeline> {
     return this.client.send<UpgradePipeline>({
       method: "GET",
-      path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}`,
+      path: apiPath`/sites/${siteId}/upgrade_pipelines/${id}`,
       ...options,
       expect: SHAPES.upgradePipeline,
     });
@@ -33,7 +34,7 @@ export class UpgradePipelines extends APIResource {
   create(siteId: string, body: UpgradePipelineCreateParams, options?: RequestOptions): Promise<UpgradePipeline> {
     return this.client.send<UpgradePipeline>({
       method: "POST",
-      path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines`,
+      path: apiPath`/sites/${siteId}/upgrade_pipelines`,
       body,
       ...options,
       expect: SHAPES.upgradePipeline,
@@ -45,7 +46,7 @@ export class UpgradePipelines extends APIResource {
   approve(siteId: string, id: string, body: UpgradePipelineApproveParams = {}, options?: RequestOptions): Promise<UpgradePipeline> {
     return this.client.send<UpgradePipeline>({
       method: "POST",
-      path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}/approve`,
+      path: apiPath`/sites/${siteId}/upgrade_pipelines/${id}/approve`,
       body,
       ...options,
       expect: SHAPES.upgradePipeline,
@@ -69,9 +70,9 @@ async function approvedEarlier(
 ): Promise<Settled | undefined> {
   if (error.status !== 422 && error.status !== 409) return undefined;
   const scope = { signal: options?.signal, accountId: options?.accountId, headers: options?.headers };
-  const response = await client.request<UpgradePipeline>({ method: "GET", path: `/api/v1/sites/${seg(siteId)}/upgrade_pipelines/${seg(id)}`, ...scope });
+  const response = await client.request<UpgradePipeline>({ method: "GET", path: apiPath`/sites/${siteId}/upgrade_pipelines/${id}`, ...scope });
   const pipeline = response.data;
   if (!pipeline.approved_at || (pipeline.comment ?? null) !== (body.comment ?? null)) return undefined;
-  if (pipeline.approved_by && (await client.get<Me>("/api/v1/me", scope)).id !== pipeline.approved_by) return undefined;
+  if (pipeline.approved_by && (await client.get<Me>(apiPath`/me`, scope)).id !== pipeline.approved_by) return undefined;
   return { response, note: "approved by an earlier attempt" };
 }

@@ -1,6 +1,7 @@
 // The core's import graph has no cycles, counting type-only imports too: every module stands above what it
 // imports (resources, pagination, uploads, auth and operations take the request types and a client
-// interface from below, never the client module). What the other parts import of it: scripts/check-boundaries.mjs.
+// interface from below, never the client module); and endpoint paths are built one way. What the other parts
+// import of it: scripts/check-boundaries.mjs.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -61,5 +62,19 @@ describe("the core's structure", () => {
     const graph = new Map(modules(SRC).map((file) => [file, importsOf(file)]));
     expect(graph.size).toBeGreaterThan(20);
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it("writes the version prefix in one place: every path is built by apiPath (internal/api-path.ts)", () => {
+    const outside = modules(SRC)
+      .filter((file) => !file.endsWith(path.join("internal", "api-path.ts")) && !file.includes(`${path.sep}generated${path.sep}`))
+      .flatMap((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .map((line, i) => ({ line, at: `${path.relative(SRC, file)}:${i + 1}` }))
+          // Comments may name endpoints; code may not spell the prefix.
+          .filter(({ line }) => /["'`]\/api\/v1/.test(line) && !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+          .map(({ at }) => at),
+      );
+    expect(outside).toEqual([]);
   });
 });
