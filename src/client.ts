@@ -6,6 +6,7 @@
 import type { Dispatcher } from "undici";
 import { APIPromise, type APIResponse } from "./api-promise.js";
 import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
+import { checkApiToken, checkBaseUrl, firstSetting } from "./connection.js";
 import { SiteOpsError } from "./errors.js";
 import { ConnectionCircuit } from "./internal/circuit.js";
 import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
@@ -58,9 +59,11 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export type HttpTransport = "undici" | "node:http";
 
 export interface ClientOptions {
-  /** URL of the service, e.g. `https://siteops.example.com`. Env SITEOPS_BASE_URL. Required. */
+  /** URL of the service, e.g. `https://siteops.example.com` (absolute http(s), no credentials, query or fragment;
+   * trimmed). Env SITEOPS_BASE_URL. Required. */
   baseUrl?: string;
-  /** API token (`sot_...`), sent as `Authorization: token ...`. Env SITEOPS_API_TOKEN. */
+  /** API token (`sot_...`), sent as `Authorization: token ...`; trimmed, and refused with whitespace inside.
+   * Env SITEOPS_API_TOKEN. */
   apiToken?: string;
   /** Custom credentials (e.g. a JwtAuth); wins over `apiToken`. `SiteOps.login()` sets it for you. */
   auth?: Auth;
@@ -122,20 +125,23 @@ export class SiteOps implements APIClient {
 
   constructor(options: ClientOptions = {}) {
     const env = process.env;
-    const baseUrl = options.baseUrl ?? env.SITEOPS_BASE_URL;
-    if (!baseUrl) throw new SiteOpsError("No base URL: pass `baseUrl` or set SITEOPS_BASE_URL.");
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new SiteOpsError(`Invalid base URL: ${baseUrl}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, "");
+    const foundBase = firstSetting([
+      { value: options.baseUrl, name: "baseUrl" },
+      { value: env.SITEOPS_BASE_URL, name: "SITEOPS_BASE_URL" },
+    ]);
+    if (!foundBase) throw new SiteOpsError("No base URL: pass `baseUrl` or set SITEOPS_BASE_URL.");
+    this.baseUrl = checkBaseUrl(foundBase);
+    const url = new URL(this.baseUrl);
     this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
     this.retryBudgetMs = options.retryBudgetMs ?? envNumber("SITEOPS_RETRY_BUDGET_MS") ?? DEFAULT_RETRY_BUDGET_MS;
-    const apiToken = options.apiToken ?? env.SITEOPS_API_TOKEN;
-    this.#credentials = options.auth ?? (apiToken ? new ApiTokenAuth(apiToken) : undefined);
+    const foundToken = options.auth
+      ? undefined
+      : firstSetting([
+          { value: options.apiToken, name: "apiToken" },
+          { value: env.SITEOPS_API_TOKEN, name: "SITEOPS_API_TOKEN" },
+        ]);
+    this.#credentials = options.auth ?? (foundToken ? new ApiTokenAuth(checkApiToken(foundToken)) : undefined);
     const logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
     this.#transport = {
       origin: url.origin,
