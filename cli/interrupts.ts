@@ -1,5 +1,6 @@
-// Ctrl-C and SIGTERM: the first one aborts the run's signal (waits stop, the command prints what was started
-// and what finished, and exits 130; what the service is doing carries on there); a second one exits at once.
+// Ctrl-C and SIGTERM (process signals) while a command runs: how a run is interrupted.
+// The first one aborts the run's AbortSignal (waits stop, the command prints what was started and what
+// finished, and exits 130; what the service is doing carries on there); a second one exits at once.
 
 import { EXIT } from "./exit-codes.js";
 

@@ -10,7 +10,7 @@ import { exitCodeOf, UsageError } from "./exit-codes.js";
 import { groupHelp, leafHelp } from "./help.js";
 import { errorLine } from "./output/format.js";
 import { styleFor, colorEnabled } from "./output/style.js";
-import { trapInterrupts } from "./signals.js";
+import { trapInterrupts } from "./interrupts.js";
 import { allFlags, isGroup, type CommandSpec, type LeafSpec } from "./spec.js";
 
 export interface DefinedCommand extends Command {

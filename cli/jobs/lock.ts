@@ -1,13 +1,14 @@
-// One run of a job at a time: `--lock FILE`, or by default a lock in the runtime dir named after the job
-// (its identity: the command, service, account and site selection; job.ts), so two overlapping runs of the
-// same job do not both run, whatever their output flags (--report, --quiet, ...). The
-// second one exits 75 (EX_TEMPFAIL) with a line saying who holds the lock. A lock left by a process that
-// died (same host, pid gone) is taken over. The file is created with O_EXCL and removed on exit.
+// A job's lock: one run of a job at a time (and privateDir, the owner-only directories a job's files live in).
+// `--lock FILE`, or by default a lock in the runtime dir named after the job (its identity: the command,
+// service, account and site selection; run-job.ts), so two overlapping runs of the same job do not both run,
+// whatever their output flags (--report, --quiet, ...). The second one exits 75 (EX_TEMPFAIL) with a line saying
+// who holds the lock. A lock left by a process that died (same host, pid gone) is taken over. The file is
+// created with O_EXCL and removed on exit.
 
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import { CliError, EXIT, UsageError } from "./exit-codes.js";
+import { CliError, EXIT, UsageError } from "../exit-codes.js";
 
 export interface Lock {
   file: string;
@@ -41,7 +42,7 @@ export function privateDir(dir: string, closed: number, what: string, hint: stri
   return dir;
 }
 
-/** The default lock file of a job: `<runtime dir>/<job name>.lock` (job.ts names jobs). */
+/** The default lock file of a job: `<runtime dir>/<job name>.lock` (run-job.ts names jobs). */
 export function defaultLockFile(env: NodeJS.ProcessEnv, job: string): string {
   return path.join(runtimeDir(env), `${job}.lock`);
 }

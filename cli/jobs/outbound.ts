@@ -1,65 +1,25 @@
-// How a scheduled job tells someone (issue 28): --metrics-file (Prometheus textfile), --ping (healthchecks.io /
-// Cronitor) and --notify (a webhook: the JSON report or a Slack message), wired into runJob (job.ts). All are
+// What a scheduled job tells the outside when it starts and ends: --metrics-file, --ping, --notify.
+// The metrics file (Prometheus textfile), the ping (healthchecks.io / Cronitor) and the notification (a webhook:
+// the JSON report or a Slack message), wired into runJob (run-job.ts); their flags are in flags.ts. All are
 // checked before the run; a ping or notification that cannot be delivered is one stderr line and never changes
 // the exit code. The URLs are secrets (the check's UUID, the webhook's key): read from the flag or from
 // SITEOPS_PING_URL / SITEOPS_NOTIFY_URL (kept off the command line, which `ps` shows), and never printed.
 
-import type { FlagSpec, Parsed } from "../args.js";
+import type { Parsed } from "../args.js";
 import { flagString } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { clean } from "../../src/internal/sanitize.js";
-import { type Delivery, deliver, parseUrl } from "./deliver.js";
-import { type JobReport, runFacts } from "./facts.js";
-import { checkMetricsPath, writeMetrics } from "./metrics.js";
-import { jsonNotification, slackNotification } from "./notify.js";
-import { endPing, pingUrl } from "./ping.js";
-
-export const SIGNAL_FLAGS: FlagSpec[] = [
-  {
-    name: "metrics-file",
-    type: "string",
-    value: "FILE",
-    description: "write the run's Prometheus metrics to FILE (*.prom, for node_exporter's textfile collector)",
-  },
-  {
-    name: "job-name",
-    type: "string",
-    value: "NAME",
-    description: "the job's name in metrics (job_name label), pings and notifications (default: the command, snapshot-create or snapshot-prune)",
-  },
-  {
-    name: "ping",
-    type: "string",
-    value: "URL",
-    description: "ping URL/start, then URL on success or URL/fail (healthchecks.io, Cronitor); default $SITEOPS_PING_URL",
-  },
-  {
-    name: "notify",
-    type: "string",
-    value: "URL",
-    description: "post the run's JSON report (or a Slack message) to URL; default $SITEOPS_NOTIFY_URL",
-  },
-  {
-    name: "notify-format",
-    type: "string",
-    value: "FORMAT",
-    choices: ["json", "slack"],
-    description: "what --notify posts: the run's JSON report, or a Slack message (default json)",
-  },
-  {
-    name: "notify-on",
-    type: "string",
-    value: "WHEN",
-    choices: ["failure", "always"],
-    description: "when --notify posts: after a failed run (exit code not 0), or after every run (default failure)",
-  },
-];
+import { type Delivery, deliver, parseUrl } from "./outbound/delivery.js";
+import { checkMetricsPath, writeMetrics } from "./outbound/metrics-file.js";
+import { jsonNotification, slackNotification } from "./outbound/notify.js";
+import { endPing, pingUrl } from "./outbound/ping.js";
+import { type JobReport, runFacts } from "./outbound/run-facts.js";
 
 /** Names of a job: letters, digits and `_ . : / -`, as a label value and in a message. */
 const JOB_NAME = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
-export interface JobSignals {
+export interface JobOutbound {
   /** The run holds its lock and starts: sends the /start ping (in the background). */
   started(): void;
   /** The run ended with `report` (exit code included): writes the metrics, sends the end ping and the
@@ -67,8 +27,8 @@ export interface JobSignals {
   finished(report: JobReport): Promise<number>;
 }
 
-/** Reads and checks the signal flags of a job (UsageError before anything runs). */
-export function jobSignals(ctx: Context, parsed: Parsed, command: string): JobSignals {
+/** Reads and checks the outbound flags of a job (UsageError before anything runs). */
+export function jobOutbound(ctx: Context, parsed: Parsed, command: string): JobOutbound {
   const job = flagString(parsed, "job-name") ?? command.replace(/\s+/g, "-");
   if (!JOB_NAME.test(job)) throw new UsageError("--job-name must be 1 to 100 letters, digits or _ . : / - (it is a Prometheus label value)");
   const metricsArg = flagString(parsed, "metrics-file");

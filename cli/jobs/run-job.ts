@@ -1,62 +1,20 @@
-// What the scheduled jobs (snapshot create, snapshot prune) share: the job's identity (command, service,
-// account, site selection: not output flags), the lock (--lock FILE, else a default one per job; --no-lock),
-// the JSON report (--report FILE, written also when the run fails), the poll interval from the environment,
-// and the JSON form of an error.
+// Runs a scheduled job's work (snapshot create, snapshot prune) under its lock, then reports and tells the outside.
+// The job's identity is the command, service, account and site selection (not output flags); the lock is
+// --lock FILE, else a default one per job (--no-lock: none); the JSON report (--report FILE) is written also when
+// the run fails; the metrics, pings and notification (outbound.ts) follow every end but a lock held by another run.
 
 import { createHash } from "node:crypto";
-import type { FlagSpec, Parsed } from "../../args.js";
-import { flagBool, flagList, flagString } from "../../args.js";
-import { APIError, SiteOpsError } from "../../../src/index.js";
-import type { Context } from "../../context.js";
-import { EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
-import { jobSignals, redactArgv, SIGNAL_FLAGS } from "../../jobs/signals.js";
-import { acquireLock, defaultLockFile, type Lock } from "../../lock.js";
-import { errorLine } from "../../output/format.js";
-import { buildReport, checkReportPath, type ReportHeader, writeReport } from "../../report.js";
-import { SELECTION_FLAGS } from "../../sites.js";
-import type { Target } from "../../credentials.js";
+import type { Parsed } from "../args.js";
+import { flagBool, flagList, flagString } from "../args.js";
+import type { Context } from "../context.js";
+import type { Target } from "../credentials.js";
+import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
+import { SELECTION_FLAGS } from "../sites.js";
+import { acquireLock, defaultLockFile, type Lock } from "./lock.js";
+import { type JobOutbound, jobOutbound, redactArgv } from "./outbound.js";
+import { buildReport, checkReportPath, errorInfo, type ReportHeader, writeReport } from "./report.js";
 
-export const JOB_FLAGS: FlagSpec[] = [
-  {
-    name: "lock",
-    type: "string",
-    value: "FILE",
-    description: "lock file; a second run with the same lock exits 75 (default: one per job in $XDG_RUNTIME_DIR/siteops)",
-  },
-  { name: "no-lock", type: "boolean", description: "run even if the same job is running" },
-  { name: "report", type: "string", value: "FILE", description: "write a JSON report of the run (every site's outcome) to FILE" },
-  ...SIGNAL_FLAGS,
-];
-
-/** The JSON form of a failure in reports and --json output. */
-export interface ErrorInfo {
-  message: string;
-  /** Stable code: the core's (NOT_FOUND, OPERATION_FAILED, WAIT_TIMEOUT, ...) or the CLI's. */
-  code: string;
-  http_status?: number;
-  request_id?: string;
-}
-
-export function errorInfo(err: unknown, secrets: readonly string[] = []): ErrorInfo {
-  const info: ErrorInfo = { message: errorLine(err, secrets), code: err instanceof SiteOpsError ? err.code : "ERROR" };
-  if (err instanceof APIError) {
-    info.http_status = err.status;
-    if (err.requestId) info.request_id = err.requestId;
-  }
-  return info;
-}
-
-/** Time between two polls while waiting: env SITEOPS_POLL_INTERVAL_MS, else the core's default. */
-export function pollIntervalFrom(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.SITEOPS_POLL_INTERVAL_MS?.trim();
-  if (!raw) return undefined;
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 600_000)
-    throw new UsageError(`SITEOPS_POLL_INTERVAL_MS must be a whole number of milliseconds from 1 to 600000 (got ${JSON.stringify(raw)})`);
-  return n;
-}
-
-/** A run's job: `name` (`snapshot-create-<16 hex>`) names its default lock and its state (job-state.ts). */
+/** A run's job: `name` (`snapshot-create-<16 hex>`) names its default lock and its state (run-state.ts). */
 export interface Job {
   name: string;
 }
@@ -74,10 +32,10 @@ function jobOf(command: string, target: Target, parsed: Parsed): Job {
 }
 
 /**
- * Runs a job under its lock and writes its report. Everything that can be refused (report path, signal flags,
- * credentials, lock) is checked before `work` makes a request. The report is written when `work` throws too,
- * and the job's signals (metrics, pings, notification: ../../jobs/signals.ts) follow every end but a lock
- * held by another run (exit 75: that run signals).
+ * Runs a job under its lock and writes its report. Everything that can be refused (report path, outbound
+ * flags, credentials, lock) is checked before `work` makes a request. The report is written when `work` throws
+ * too, and the job's outbound (metrics, pings, notification: outbound.ts) follows every end but a lock held by
+ * another run (exit 75: that run tells).
  */
 export async function runJob(
   ctx: Context,
@@ -90,7 +48,7 @@ export async function runJob(
   const lockArg = flagString(parsed, "lock");
   const noLock = flagBool(parsed, "no-lock") === true;
   if (lockArg !== undefined && noLock) throw new UsageError("give --lock FILE or --no-lock, not both");
-  const signals = jobSignals(ctx, parsed, command);
+  const outbound = jobOutbound(ctx, parsed, command);
   const header: ReportHeader = { command: `siteops ${command}`, base_url: "", started_at: new Date().toISOString() };
   let lock: Lock | undefined;
   try {
@@ -99,11 +57,11 @@ export async function runJob(
     header.started_at = new Date().toISOString();
     const job = jobOf(command, target, parsed);
     if (!noLock) lock = acquireLock(lockArg ?? defaultLockFile(ctx.env, job.name), `siteops ${command} ${redactArgv(ctx.argv).join(" ")}`.trim());
-    signals.started();
+    outbound.started();
     const { code, report } = await work(job);
-    return await finish(ctx, reportFile, header, code, report, signals);
+    return await finish(ctx, reportFile, header, code, report, outbound);
   } catch (err) {
-    if (exitCodeOf(err) !== EXIT.LOCKED) await finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) }, signals);
+    if (exitCodeOf(err) !== EXIT.LOCKED) await finish(ctx, reportFile, header, exitCodeOf(err), { error: errorInfo(err, ctx.secrets) }, outbound);
     throw err;
   } finally {
     lock?.release();
@@ -116,7 +74,7 @@ async function finish(
   header: ReportHeader,
   code: number,
   body: Record<string, unknown>,
-  signals: ReturnType<typeof jobSignals>,
+  outbound: JobOutbound,
 ): Promise<number> {
   const report = buildReport(header, code, body);
   if (file) {
@@ -127,6 +85,6 @@ async function finish(
       if (code === EXIT.OK) code = EXIT.FAILED;
     }
   }
-  const signalled = await signals.finished(report);
-  return code === EXIT.OK ? signalled : code;
+  const told = await outbound.finished(report);
+  return code === EXIT.OK ? told : code;
 }

@@ -1,6 +1,6 @@
-// What a scheduled job keeps between runs: the snapshot requests of its recent runs, so that a rerun (after
-// Ctrl-C, a crash or a timeout) adopts them instead of snapshotting every site again (the core's snapshotFleet
-// `adopt` and `onRequest`). One file per job, `<state dir>/<job name>.jsonl`, the state dir being
+// A job's state between runs: the snapshot requests its recent runs made, for a rerun to adopt.
+// A rerun (after Ctrl-C, a crash or a timeout) adopts them instead of snapshotting every site again (the core's
+// snapshotFleet `adopt` and `onRequest`). One file per job, `<state dir>/<job name>.jsonl`, the state dir being
 // $XDG_STATE_HOME/siteops (default ~/.local/state/siteops, owner-only): one JSON line per request, appended
 // before the request is sent and again once its snapshot is known, so a run killed between the two still left
 // the request's idempotency key behind. Each run first rewrites the file without the lines past their use (a
@@ -8,9 +8,9 @@
 
 import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { SnapshotRequestRecord } from "../src/index.js";
-import { writeFileExclusive } from "./config.js";
-import { CliError, EXIT, UsageError } from "./exit-codes.js";
+import type { SnapshotRequestRecord } from "../../src/index.js";
+import { writeFileExclusive } from "../config.js";
+import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { privateDir } from "./lock.js";
 
 /** The service keeps an idempotency key this long: a request older than that cannot be sent again as the same

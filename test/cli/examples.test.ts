@@ -31,8 +31,8 @@ function nightly(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-/** A night goes by: the job's state (job-state.ts) dates its runs a day earlier, out of the rerun window, so the
- * next nightly run snapshots again instead of adopting the last one's snapshots. */
+/** A night goes by: the job's state (cli/jobs/run-state.ts) dates its runs a day earlier, out of the rerun window,
+ * so the next nightly run snapshots again instead of adopting the last one's snapshots. */
 function nightPasses(): void {
   const dir = path.join(bed.box.dir, ".local", "state", "siteops");
   for (const name of readdirSync(dir)) {

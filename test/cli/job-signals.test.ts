@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pingUrl } from "../../cli/jobs/ping.js";
+import { pingUrl } from "../../cli/jobs/outbound/ping.js";
 import { startTestEmulator } from "../core/helpers.js";
 import { ROOT, runCli, startCli, transcripts, useTestBed } from "./helpers.js";
 

@@ -4,13 +4,13 @@
 import type { Snapshot } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { EXIT, worstExitCode } from "../../exit-codes.js";
+import type { ErrorInfo } from "../../jobs/report.js";
 import { formatBytes, formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
 import type { Progress } from "../../output/progress.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { renderTable, type Column } from "../../output/table.js";
-import type { ErrorInfo } from "./job.js";
 
 export type Outcome = "completed" | "requested" | "failed" | "timed_out" | "interrupted" | "not_started" | "skipped";
 

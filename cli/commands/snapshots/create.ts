@@ -2,7 +2,7 @@
 // stdin, streamed with the core's resumable upload and digest) or of many sites, N at a time, each through
 // the core's createSnapshot (create, upload, wait). One site failing does not stop the others; the exit code
 // says how the run went (0, 1, 3, 4, 130), --report writes every site's outcome for monitoring. A rerun of the
-// same job within --window adopts what the earlier run requested (job-state.ts keeps it) instead of doubling it.
+// same job within --window adopts what the earlier run requested (cli/jobs/run-state.ts keeps it) instead of doubling it.
 
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
@@ -10,15 +10,18 @@ import { flagBool, flagInt, flagString } from "../../args.js";
 import { type FleetSnapshotEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
-import { openJobState } from "../../job-state.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
+import { JOB_FLAGS } from "../../jobs/flags.js";
+import { errorInfo } from "../../jobs/report.js";
+import { runJob } from "../../jobs/run-job.js";
+import { openJobState } from "../../jobs/run-state.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
+import { pollIntervalFrom } from "../../poll-interval.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
-import { errorInfo, JOB_FLAGS, pollIntervalFrom, runJob } from "./job.js";
 import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./create-records.js";
 
 /** Sites snapshotted at a time unless --concurrency says otherwise (the GitHub Action's default too). */

@@ -3,13 +3,13 @@
 
 import type { Snapshot } from "../../../src/index.js";
 import type { Context } from "../../context.js";
+import type { ErrorInfo } from "../../jobs/report.js";
 import { formatBytes, formatDuration, formatLocalTime } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
 import type { Progress } from "../../output/progress.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { paintCell, renderTable, type Column } from "../../output/table.js";
-import type { ErrorInfo } from "./job.js";
 
 /** keep; delete (dry run); deleted; refused (the service kept it, 422); not_deleted (an error stopped the site). */
 type PruneAction = "keep" | "delete" | "deleted" | "refused" | "not_deleted";

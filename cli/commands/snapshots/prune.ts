@@ -6,12 +6,14 @@ import { flagBool, flagInt, flagString, type Parsed } from "../../args.js";
 import { isEmptyPolicy, mapPool, type PruneResult, pruneSnapshots, type RetentionPolicy, type Site } from "../../../src/index.js";
 import { parseDuration } from "../../duration.js";
 import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../../exit-codes.js";
+import { JOB_FLAGS } from "../../jobs/flags.js";
+import { errorInfo, type ErrorInfo } from "../../jobs/report.js";
+import { runJob } from "../../jobs/run-job.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress } from "../../output/progress.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
-import { errorInfo, JOB_FLAGS, runJob, type ErrorInfo } from "./job.js";
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from "./create.js";
 import { printPruneRecords, type PruneRecord } from "./prune-records.js";
 

@@ -11,12 +11,12 @@ import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress, type Progress } from "../../output/progress.js";
 import { clean } from "../../../src/internal/sanitize.js";
 import { statusColor } from "../../output/style.js";
+import { pollIntervalFrom } from "../../poll-interval.js";
 import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../../pipelines.js";
 import { defineCommand } from "../../runner.js";
 import { resolveSite } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { DEFAULT_TIMEOUT } from "../snapshots/create.js";
-import { pollIntervalFrom } from "../snapshots/job.js";
 
 const VERSION = /^\d+\.\d+$/;
 const FAILED = new Set(["failed", "rolled_back"]);

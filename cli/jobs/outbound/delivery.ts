@@ -1,13 +1,13 @@
-// One POST to a job's ping or notification URL, as undici's Pool sends the core's requests: a few attempts
-// (connection failures, 408, 429 and 5xx are tried again after a short jittered backoff, other answers are
-// final), each bounded by a timeout, never cancelled by Ctrl-C (the /fail ping of an interrupted run must
-// still go out). The URL is a secret (its path or query is the credential): a failure is described by the
-// receiver's host and what went wrong, never by the URL.
+// Delivers a ping or a notification: one POST to the URL, with retries and a timeout, never failing the run.
+// Sent as undici's Pool sends the core's requests: a few attempts (connection failures, 408, 429 and 5xx are
+// tried again after a short jittered backoff, other answers are final), each bounded by a timeout, never
+// cancelled by Ctrl-C (the /fail ping of an interrupted run must still go out). The URL is a secret (its path or
+// query is the credential): a failure is described by the receiver's host and what went wrong, never by the URL.
 
 import { Pool } from "undici";
-import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../src/internal/retry.js";
-import { sleep } from "../../src/internal/sleep.js";
-import { VERSION } from "../../src/internal/version.js";
+import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../../src/internal/retry.js";
+import { sleep } from "../../../src/internal/sleep.js";
+import { VERSION } from "../../../src/internal/version.js";
 
 /** Attempts per delivery (the first and two retries). */
 const DELIVERY_ATTEMPTS = 3;

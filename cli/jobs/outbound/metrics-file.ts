@@ -1,14 +1,14 @@
-// --metrics-file FILE: the run as Prometheus metrics for node_exporter's textfile collector (the text exposition
-// format, one file per job, `job_name` label). Written whole: a temporary file beside it (a dot name the
-// collector skips), created exclusively, then renamed over FILE, so the collector never reads half a file and a
-// link planted at FILE is replaced, never written through. The last success time is carried over from the
-// previous file when this run failed, so "no success for 26 h" can be alerted on from the file alone.
+// The metrics file (--metrics-file FILE): a run's Prometheus metrics for node_exporter's textfile collector.
+// The text exposition format, one file per job, `job_name` label. Written whole: a temporary file beside it (a
+// dot name the collector skips), created exclusively, then renamed over FILE, so the collector never reads half
+// a file and a link planted at FILE is replaced, never written through. The last success time is carried over
+// from the previous file when this run failed, so "no success for 26 h" can be alerted on from the file alone.
 
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { writeFileExclusive } from "../config.js";
-import { UsageError } from "../exit-codes.js";
-import type { RunFacts } from "./facts.js";
+import { writeFileExclusive } from "../../config.js";
+import { UsageError } from "../../exit-codes.js";
+import type { RunFacts } from "./run-facts.js";
 
 const PREFIX = "siteops_job";
 const LAST_SUCCESS = `${PREFIX}_last_success_timestamp_seconds`;

@@ -1,11 +1,12 @@
-// --notify URL: the run's JSON report (the --report document) posted to a webhook, or with --notify-format slack
-// a message that Slack's incoming webhooks (and Mattermost's, Rocket.Chat's, Discord's /slack endpoint) post
-// as it is: the outcome, the counts, the failed sites with their errors, the duration.
+// The notification (--notify URL): the run's JSON report, or a Slack message, posted to a webhook.
+// The JSON report is the --report document; with --notify-format slack it is a message that Slack's incoming
+// webhooks (and Mattermost's, Rocket.Chat's, Discord's /slack endpoint) post as it is: the outcome, the counts,
+// the failed sites with their errors, the duration.
 
-import { clean } from "../../src/internal/sanitize.js";
-import { formatBytes, formatDuration } from "../output/format.js";
-import type { Delivery } from "./deliver.js";
-import { capLines, exitLine, type JobReport, type RunFacts, sitesLine } from "./facts.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { formatBytes, formatDuration } from "../../output/format.js";
+import type { Delivery } from "./delivery.js";
+import { capLines, exitLine, type JobReport, type RunFacts, sitesLine } from "./run-facts.js";
 
 /** Failed sites a Slack message lists; the rest are counted ("... and 12 more"). */
 const SLACK_SITES = 20;

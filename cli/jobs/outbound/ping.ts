@@ -1,13 +1,14 @@
-// --ping URL, as healthchecks.io reads it (and the self-hosted checkers that copy it): URL/start when the run
-// starts, URL when it succeeds, URL/fail when it fails, the last two with a plain-text summary as the body (the
-// failed sites and their first errors, at most 10 KB), which the check shows beside the ping. Cronitor's
-// telemetry URLs (cronitor.link) get the same three events as ?state=run|complete|fail. The checker alerts on a
-// failure and on a missing success alike, so a run that never ends is seen too.
+// The pings (--ping URL): when a run starts, succeeds or fails, as healthchecks.io and Cronitor read them.
+// As healthchecks.io reads it (and the self-hosted checkers that copy it): URL/start when the run starts, URL
+// when it succeeds, URL/fail when it fails, the last two with a plain-text summary as the body (the failed sites
+// and their first errors, at most 10 KB), which the check shows beside the ping. Cronitor's telemetry URLs
+// (cronitor.link) get the same three events as ?state=run|complete|fail. The checker alerts on a failure and on
+// a missing success alike, so a run that never ends is seen too.
 
-import { clean } from "../../src/internal/sanitize.js";
-import { formatDuration } from "../output/format.js";
-import type { Delivery } from "./deliver.js";
-import { capLines, exitLine, type RunFacts, sitesLine } from "./facts.js";
+import { clean } from "../../../src/internal/sanitize.js";
+import { formatDuration } from "../../output/format.js";
+import type { Delivery } from "./delivery.js";
+import { capLines, exitLine, type RunFacts, sitesLine } from "./run-facts.js";
 
 /** The largest body a ping carries (healthchecks.io keeps the first 10 KB of a ping's body). */
 const PING_BODY_LIMIT = 10_000;

@@ -1,11 +1,12 @@
-// What a finished job run amounts to, read once from its JSON report (the document --report writes): sites by
-// outcome, snapshots created and pruned, bytes uploaded, the failed sites with their first errors. The metrics
-// file, the /fail ping's body and the Slack message all format these facts; none of them computes its own.
+// What a finished run amounts to, read once from its JSON report: the one source of metrics, pings and messages.
+// Sites by outcome, snapshots created and pruned, bytes uploaded, the failed sites with their first errors (from
+// the document --report writes). The metrics file, the /fail ping's body and the Slack message all format these
+// facts; none of them computes its own.
 
-import { EXIT } from "../exit-codes.js";
+import { EXIT } from "../../exit-codes.js";
 
-// The parts of the reports' records read here (create-records.ts, prune-records.ts), declared apart so that
-// this file does not import the command files that import it.
+// The parts of the reports' records read here (cli/commands/snapshots/create-records.ts, prune-records.ts),
+// declared apart so that the job's machinery does not import the command files built on it.
 interface ErrorPart {
   message: string;
   code: string;
