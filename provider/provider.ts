@@ -6,7 +6,7 @@ import { ApiErrors } from "./api-errors.js";
 import { loadClient } from "./load-core.js";
 import { shardFunction } from "./functions/shard-function.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
-import { log } from "./framework/log.js";
+import { log } from "./log.js";
 import type { Model, Planned } from "./framework/model.js";
 import type { ProviderDefinition } from "./framework/resource.js";
 import { defineSchema } from "./framework/schema.js";

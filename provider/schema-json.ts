@@ -69,7 +69,7 @@ function ctyType(t: CtyType): unknown {
 }
 
 function attribute(a: Attribute): JsonAttribute {
-  // The provider sends every description as markdown (see protocol/to-proto.ts); Terraform always prints the kind.
+  // The provider sends every description as markdown (see framework/wire/to-proto.ts); Terraform always prints the kind.
   const out: JsonAttribute = { type: ctyType(a.type) };
   if (a.description) out.description = a.description;
   out.description_kind = "markdown";

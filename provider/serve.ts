@@ -5,5 +5,5 @@ import { startRpcServer } from "./protocol/rpc-server.js";
 import { siteopsProvider } from "./provider.js";
 
 export const rpc: RpcModule = {
-  start: (options) => startRpcServer(new ProviderServer(siteopsProvider()) as ProviderServer<unknown>, options),
+  start: (options) => startRpcServer(new ProviderServer(siteopsProvider()), options),
 };

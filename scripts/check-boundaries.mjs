@@ -5,6 +5,10 @@
 //   - The parts (cli/, action/src/, provider/, emulator/, examples/) import the core through its public entry,
 //     src/index.ts (the package "siteops"), or package-private modules under src/internal/; nothing else by path.
 //     ALLOWED lists the exceptions, each with its reason.
+//   - Inside the provider, protocol/ stands below framework/ (terraform-plugin-go's tfprotov6 below the framework):
+//     it knows wire formats only (protobuf, gRPC, HTTP/2, the handshake, tfplugin6's messages and service), so it
+//     imports nothing of provider/ but itself, values/ (msgpack) and log.ts; the converters between tfplugin6
+//     messages and framework values live on the framework's side, in provider/framework/wire/.
 // Tests and benchmarks may import any module (they test and measure internals). Prints each violation.
 //
 //   node scripts/check-boundaries.mjs
@@ -38,6 +42,9 @@ function importsOf(file) {
   return specs.map((spec) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)).replace(/\.js$/, ".ts"));
 }
 
+/** Folder -> what its files may import of provider/ (PROVIDER_LAYERS: see the header). */
+const PROVIDER_LAYERS = { "provider/protocol/": ["provider/protocol/", "provider/values/", "provider/log.ts"] };
+
 const problems = [];
 for (const file of sources("src")) {
   for (const target of importsOf(file)) {
@@ -55,8 +62,16 @@ for (const dir of PARTS) {
     }
   }
 }
+for (const [folder, allowed] of Object.entries(PROVIDER_LAYERS)) {
+  for (const file of sources(folder.replace(/\/$/, ""))) {
+    for (const target of importsOf(file)) {
+      if (!target.startsWith("provider/") || allowed.some((a) => target.startsWith(a))) continue;
+      problems.push(`${file} imports ${target}: ${folder} stands below the rest of the provider (it may import ${allowed.join(", ")})`);
+    }
+  }
+}
 if (problems.length) {
   console.error(`check-boundaries: ${problems.length} import(s) across a part's boundary:\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.error("check-boundaries: the parts import the core through src/index.ts and src/internal/ only");
+console.error("check-boundaries: the parts import the core through src/index.ts and src/internal/ only; provider/protocol/ imports no layer above it");

@@ -1,24 +1,25 @@
-// The framework core: each protocol 6 RPC, in wire-neutral terms, over a ProviderDefinition (the resource RPCs'
-// work is in resource-rpcs.ts). Values are decoded by the schema into the typed models resources work with
-// (model.ts); every failure becomes a diagnostic, and nothing thrown here reaches gRPC.
+// The framework core: the tfplugin6 Provider service (protocol/tfplugin6.ts) over a ProviderDefinition, each
+// RPC's request decoded and its reply encoded by the converters in wire/ (the resource RPCs' work is in
+// resource-rpcs.ts). Values are decoded by the schema into the typed models resources work with (model.ts);
+// every failure becomes a diagnostic, and nothing thrown here reaches gRPC.
 import { setMaxListeners } from "node:events";
-import * as fromProto from "../protocol/from-proto.js";
-import * as toProto from "../protocol/to-proto.js";
-import type { ProtoDiagnostic } from "../protocol/to-proto.js";
+import { log } from "../log.js";
+import type * as tfplugin6 from "../protocol/tfplugin6.js";
 import type { CtyType, ObjectValue } from "../values/cty.js";
 import { Diagnostics } from "./diagnostics.js";
 import { FunctionError, type FunctionDefinition } from "./function.js";
-import { log } from "./log.js";
 import { decodeModel, type ModelMode } from "./model.js";
 import type { ErasedDataSource, ErasedProvider, ErasedResource } from "./erased.js";
 import type { AnyProvider, CallContext } from "./resource.js";
 import { applyResourceChange, importResourceState, objectOf, planResourceChange, readResource, type Contexts } from "./resource-rpcs.js";
 import { keepEquivalent } from "./semantic-equality.js";
-import { upgradeState, type UpgradeRequest } from "./state-upgrade.js";
+import { upgradeState } from "./state-upgrade.js";
 import { blockType, checkSchema, type Schema } from "./schema.js";
 import { validateBlock } from "./validation.js";
+import * as fromProto from "./wire/from-proto.js";
+import * as toProto from "./wire/to-proto.js";
 
-type Wire = fromProto.WireDynamicValue | null | undefined;
+type Wire = tfplugin6.ReceivedDynamicValue | null | undefined;
 
 interface Entry<T> {
   impl: T;
@@ -33,7 +34,7 @@ interface Entry<T> {
  */
 const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true };
 
-export class ProviderServer<D> {
+export class ProviderServer<D> implements tfplugin6.ProviderService {
   private readonly def: ErasedProvider<D>;
   private readonly resources = new Map<string, Entry<ErasedResource<D>>>();
   private readonly dataSources = new Map<string, Entry<ErasedDataSource<D>>>();
@@ -97,14 +98,14 @@ export class ProviderServer<D> {
     };
   }
 
-  async validateProviderConfig(req: { config?: Wire }) {
+  async validateProviderConfig(req: tfplugin6.ValidateProviderConfigRequest) {
     return this.guard("ValidateProviderConfig", async (diags) => {
       this.validate(this.def, this.providerType, req.config, diags);
       return {};
     });
   }
 
-  async validateResourceConfig(req: { type_name: string; config?: Wire }) {
+  async validateResourceConfig(req: tfplugin6.ConfigRequest) {
     return this.guard("ValidateResourceConfig", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
       this.validate(impl, type, req.config, diags);
@@ -112,7 +113,7 @@ export class ProviderServer<D> {
     });
   }
 
-  async validateDataResourceConfig(req: { type_name: string; config?: Wire }) {
+  async validateDataResourceConfig(req: tfplugin6.ConfigRequest) {
     return this.guard("ValidateDataResourceConfig", async (diags) => {
       const { impl, type } = this.dataSource(req.type_name);
       this.validate(impl, type, req.config, diags);
@@ -120,7 +121,7 @@ export class ProviderServer<D> {
     });
   }
 
-  async configureProvider(req: { terraform_version?: string; config?: Wire }) {
+  async configureProvider(req: tfplugin6.ConfigureProviderRequest) {
     return this.guard("ConfigureProvider", async (diags) => {
       const config = this.model(this.def.schema, this.object(this.providerType, req.config), "planned", diags);
       if (!config) return {};
@@ -133,30 +134,30 @@ export class ProviderServer<D> {
     });
   }
 
-  async upgradeResourceState(req: UpgradeRequest) {
+  async upgradeResourceState(req: tfplugin6.UpgradeResourceStateRequest) {
     return this.guard("UpgradeResourceState", async (diags) => {
       const { impl, type } = this.resource(req.type_name);
       return upgradeState(impl, type, req, diags);
     });
   }
 
-  async readResource(req: { type_name: string; current_state?: Wire; private?: Uint8Array | null }) {
+  async readResource(req: tfplugin6.ReadResourceRequest) {
     return this.guard("ReadResource", (diags) => readResource(this.resource(req.type_name), req, diags, this.contexts));
   }
 
-  async planResourceChange(req: { type_name: string; prior_state?: Wire; proposed_new_state?: Wire; config?: Wire; prior_private?: Uint8Array | null }) {
+  async planResourceChange(req: tfplugin6.PlanResourceChangeRequest) {
     return this.guard("PlanResourceChange", (diags) => planResourceChange(this.resource(req.type_name), req, diags, this.contexts));
   }
 
-  async applyResourceChange(req: { type_name: string; prior_state?: Wire; planned_state?: Wire; config?: Wire; planned_private?: Uint8Array | null }) {
+  async applyResourceChange(req: tfplugin6.ApplyResourceChangeRequest) {
     return this.guard("ApplyResourceChange", (diags) => applyResourceChange(this.resource(req.type_name), req, diags, this.contexts));
   }
 
-  async importResourceState(req: { type_name: string; id: string }) {
+  async importResourceState(req: tfplugin6.ImportResourceStateRequest) {
     return this.guard("ImportResourceState", (diags) => importResourceState(this.resource(req.type_name), req, diags, this.contexts));
   }
 
-  async readDataSource(req: { type_name: string; config?: Wire }) {
+  async readDataSource(req: tfplugin6.ConfigRequest) {
     return this.guard("ReadDataSource", async (diags) => {
       const { impl, type } = this.dataSource(req.type_name);
       const config = this.model(impl.schema, this.object(type, req.config), "known", diags);
@@ -176,7 +177,7 @@ export class ProviderServer<D> {
   }
 
   /** Runs a function. Its failures are FunctionErrors (Terraform shows them on the call), never diagnostics. */
-  async callFunction(req: { name: string; arguments?: Wire[] }) {
+  async callFunction(req: tfplugin6.CallFunctionRequest) {
     const f = this.functions.get(req.name);
     if (!f) return { error: { text: `The provider has no function named ${JSON.stringify(req.name)}.` } };
     const wire = req.arguments ?? [];
@@ -242,7 +243,7 @@ export class ProviderServer<D> {
     return objectOf(type, dv);
   }
 
-  private async guard<R extends object>(rpc: string, fn: (diags: Diagnostics) => Promise<R>): Promise<R & { diagnostics: ProtoDiagnostic[] }> {
+  private async guard<R extends object>(rpc: string, fn: (diags: Diagnostics) => Promise<R>): Promise<R & { diagnostics: tfplugin6.Diagnostic[] }> {
     const diags = new Diagnostics();
     const started = log.enabled("debug") ? Date.now() : 0;
     let out: R = {} as R;

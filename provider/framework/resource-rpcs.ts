@@ -1,8 +1,7 @@
 // The resource RPCs (ReadResource, PlanResourceChange, ApplyResourceChange, ImportResourceState) over one
 // resource: the framework's work around the resource's own methods (models, planning, semantic equality,
 // destroy plans, identity checks). provider-server.ts finds the resource and guards each call.
-import * as fromProto from "../protocol/from-proto.js";
-import * as toProto from "../protocol/to-proto.js";
+import type * as tfplugin6 from "../protocol/tfplugin6.js";
 import { isObject, type CtyType, type ObjectValue } from "../values/cty.js";
 import { path, type Diagnostics } from "./diagnostics.js";
 import type { ErasedResource } from "./erased.js";
@@ -10,8 +9,10 @@ import { decodeModel, type ModelMode } from "./model.js";
 import { planObject } from "./planning.js";
 import type { CallContext, PlanContext } from "./resource.js";
 import { keepEquivalent } from "./semantic-equality.js";
+import * as fromProto from "./wire/from-proto.js";
+import * as toProto from "./wire/to-proto.js";
 
-type Wire = fromProto.WireDynamicValue | null | undefined;
+type Wire = tfplugin6.ReceivedDynamicValue | null | undefined;
 
 export interface ResourceEntry<D> {
   impl: ErasedResource<D>;
@@ -24,12 +25,7 @@ export interface Contexts<D> {
   plan(): PlanContext<D>;
 }
 
-export async function readResource<D>(
-  { impl, type }: ResourceEntry<D>,
-  req: { current_state?: Wire; private?: Uint8Array | null },
-  diags: Diagnostics,
-  ctx: Contexts<D>,
-) {
+export async function readResource<D>({ impl, type }: ResourceEntry<D>, req: tfplugin6.ReadResourceRequest, diags: Diagnostics, ctx: Contexts<D>) {
   const current = fromProto.dynamicValue(type, req.current_state);
   if (current === null || !isObject(current)) return { new_state: toProto.dynamicValue(type, null), private: req.private ?? undefined };
   const state = stored(impl, current, "stored", diags);
@@ -41,12 +37,7 @@ export async function readResource<D>(
   return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
 }
 
-export async function planResourceChange<D>(
-  { impl, type }: ResourceEntry<D>,
-  req: { prior_state?: Wire; proposed_new_state?: Wire; config?: Wire; prior_private?: Uint8Array | null },
-  diags: Diagnostics,
-  ctx: Contexts<D>,
-) {
+export async function planResourceChange<D>({ impl, type }: ResourceEntry<D>, req: tfplugin6.PlanResourceChangeRequest, diags: Diagnostics, ctx: Contexts<D>) {
   const prior = fromProto.dynamicValue(type, req.prior_state) as ObjectValue | null;
   const proposed = fromProto.dynamicValue(type, req.proposed_new_state) as ObjectValue | null;
   const config = (fromProto.dynamicValue(type, req.config) as ObjectValue | null) ?? {};
@@ -77,7 +68,7 @@ export async function planResourceChange<D>(
 
 export async function applyResourceChange<D>(
   { impl, type }: ResourceEntry<D>,
-  req: { prior_state?: Wire; planned_state?: Wire; config?: Wire; planned_private?: Uint8Array | null },
+  req: tfplugin6.ApplyResourceChangeRequest,
   diags: Diagnostics,
   ctx: Contexts<D>,
 ) {
@@ -101,7 +92,12 @@ export async function applyResourceChange<D>(
   return { new_state: toProto.dynamicValue(type, state), private: toProto.privateBytes(res.private ?? priv) };
 }
 
-export async function importResourceState<D>({ impl, type }: ResourceEntry<D>, req: { type_name: string; id: string }, diags: Diagnostics, ctx: Contexts<D>) {
+export async function importResourceState<D>(
+  { impl, type }: ResourceEntry<D>,
+  req: tfplugin6.ImportResourceStateRequest,
+  diags: Diagnostics,
+  ctx: Contexts<D>,
+) {
   let partial: ObjectValue;
   if (impl.importState) partial = await impl.importState(req.id, diags, ctx.call());
   else if (impl.identity) {

@@ -1,22 +1,17 @@
 // UpgradeResourceState: stored state JSON, written by any earlier schema version, brought up to the current
 // one by the resource's upgraders, chained version by version.
-import * as toProto from "../protocol/to-proto.js";
+import type * as tfplugin6 from "../protocol/tfplugin6.js";
 import { fromJSON, type CtyType } from "../values/cty.js";
 import type { Diagnostics } from "./diagnostics.js";
 import type { ErasedResource } from "./erased.js";
-
-export interface UpgradeRequest {
-  type_name: string;
-  version?: number | { toNumber(): number };
-  raw_state?: { json?: Uint8Array | null; flatmap?: Record<string, string> } | null;
-}
+import * as toProto from "./wire/to-proto.js";
 
 export function upgradeState<D>(
   impl: ErasedResource<D>,
   type: CtyType,
-  req: UpgradeRequest,
+  req: tfplugin6.UpgradeResourceStateRequest,
   diags: Diagnostics,
-): { upgraded_state?: toProto.ProtoDynamicValue } {
+): { upgraded_state?: tfplugin6.DynamicValue } {
   const target = impl.schema.version ?? 0;
   let version = typeof req.version === "object" && req.version ? req.version.toNumber() : Number(req.version ?? 0);
   const raw = req.raw_state?.json;

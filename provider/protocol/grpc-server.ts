@@ -9,7 +9,7 @@
 // grpc-status (and grpc-message on failure).
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { log } from "../framework/log.js";
+import { log } from "../log.js";
 import { Http2Connection, type GrpcFailure } from "./http2/connection.js";
 
 export type UnaryHandler = (request: Buffer) => Promise<Uint8Array> | Uint8Array;

@@ -6,7 +6,7 @@ import { rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import { log } from "../framework/log.js";
+import { log } from "../log.js";
 import { generateServerCertificate, handshakeCertificate } from "./certificate.js";
 import type { GrpcServer } from "./grpc-server.js";
 import type { RpcOptions } from "./rpc-server.js";

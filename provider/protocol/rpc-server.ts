@@ -1,9 +1,10 @@
-// Everything the plugin needs after the handshake line: the protocol tables, the provider itself and the
-// gRPC server. A module of its own so that the process can print the handshake line before loading it
-// (scripts/build-provider.mjs bundles it into a separate file).
-import type { ProviderServer } from "../framework/provider-server.js";
+// Everything the plugin needs after the handshake line: the protocol tables and the gRPC server, serving a
+// tfplugin6 Provider service (tfplugin6.ts; the framework's ProviderServer is one). A module of its own so
+// that the process can print the handshake line before loading it (serve.ts binds the provider; scripts/
+// build-provider.mjs bundles them into a separate file).
 import { loadProtocol } from "./descriptor.js";
 import { createGrpcServer, type GrpcServer, type UnaryHandler } from "./grpc-server.js";
+import type { ProviderService } from "./tfplugin6.js";
 
 type Handler = (req: never) => Promise<object> | object;
 
@@ -15,7 +16,7 @@ export interface RpcOptions {
 
 const SHUTDOWN = "/plugin.GRPCController/Shutdown";
 
-export async function startRpcServer(provider: ProviderServer<unknown>, options: RpcOptions): Promise<GrpcServer> {
+export async function startRpcServer(provider: ProviderService, options: RpcOptions): Promise<GrpcServer> {
   const proto = loadProtocol();
   const unary: Record<string, UnaryHandler> = {};
   for (const method of proto.services.get("tfplugin6.Provider") ?? []) {
@@ -43,7 +44,7 @@ export async function startRpcServer(provider: ProviderServer<unknown>, options:
   });
 }
 
-function methodHandler(provider: ProviderServer<unknown>, name: string): Handler {
+function methodHandler(provider: ProviderService, name: string): Handler {
   const table: Record<string, Handler> = {
     GetMetadata: () => provider.getMetadata(),
     GetProviderSchema: () => provider.getProviderSchema(),

@@ -4,7 +4,7 @@
 // its progress in Terraform's log.
 import type { SiteOps, UpgradePipeline, UpgradePipelineCreateParams } from "../../src/index.js";
 import { path, type Diagnostics } from "../framework/diagnostics.js";
-import { log } from "../framework/log.js";
+import { log } from "../log.js";
 import type { NestedBlock } from "../framework/schema.js";
 import { oneOf, stringMatches } from "../framework/validators.js";
 import { isUnknown, type Value } from "../values/cty.js";

@@ -1,49 +1,28 @@
-// Framework -> wire: schemas, diagnostics, attribute paths and dynamic values as the messages of
-// tfplugin6.proto (field names exactly as there), ready for protobuf.ts to encode.
-import type { AttributePath, Diagnostic } from "../framework/diagnostics.js";
-import type { PrivateState } from "../framework/resource.js";
-import type { FunctionDefinition } from "../framework/function.js";
-import type { Block, Schema } from "../framework/schema.js";
-import { type CtyType, type Value } from "../values/cty.js";
-import { encodeMsgpack } from "../values/cty-msgpack.js";
-
-export interface ProtoDynamicValue {
-  msgpack?: Uint8Array;
-  json?: Uint8Array;
-}
-
-interface ProtoStep {
-  attribute_name?: string;
-  element_key_string?: string;
-  element_key_int?: number;
-}
-
-export interface ProtoAttributePath {
-  steps: ProtoStep[];
-}
-
-export interface ProtoDiagnostic {
-  severity: number;
-  summary: string;
-  detail: string;
-  attribute?: ProtoAttributePath;
-}
+// Framework -> wire: schemas, diagnostics, attribute paths, dynamic values, private state and function
+// signatures as the tfplugin6 messages (protocol/tfplugin6.ts), ready for protobuf.ts to encode.
+import type * as tfplugin6 from "../../protocol/tfplugin6.js";
+import { type CtyType, type Value } from "../../values/cty.js";
+import { encodeMsgpack } from "../../values/cty-msgpack.js";
+import type { AttributePath, Diagnostic } from "../diagnostics.js";
+import type { FunctionDefinition } from "../function.js";
+import type { PrivateState } from "../resource.js";
+import type { Block, Schema } from "../schema.js";
 
 const SEVERITY = { error: 1, warning: 2 } as const;
 const MARKDOWN = 1;
 const NESTING = { single: 1, list: 2, set: 3, map: 4, group: 5 } as const;
 
-export function dynamicValue(type: CtyType, value: Value): ProtoDynamicValue {
+export function dynamicValue(type: CtyType, value: Value): tfplugin6.DynamicValue {
   return { msgpack: encodeMsgpack(type, value) };
 }
 
-export function attributePath(p: AttributePath): ProtoAttributePath {
+export function attributePath(p: AttributePath): tfplugin6.AttributePath {
   return {
     steps: p.map((s) => ("attribute" in s ? { attribute_name: s.attribute } : "key" in s ? { element_key_string: s.key } : { element_key_int: s.index })),
   };
 }
 
-function diagnostic(d: Diagnostic): ProtoDiagnostic {
+function diagnostic(d: Diagnostic): tfplugin6.Diagnostic {
   return {
     severity: SEVERITY[d.severity],
     summary: d.summary,
@@ -52,7 +31,7 @@ function diagnostic(d: Diagnostic): ProtoDiagnostic {
   };
 }
 
-export function diagnostics(list: readonly Diagnostic[]): ProtoDiagnostic[] {
+export function diagnostics(list: readonly Diagnostic[]): tfplugin6.Diagnostic[] {
   return list.map(diagnostic);
 }
 
