@@ -19,7 +19,7 @@ import { buildCertificate } from "../provider/protocol/certificate.js";
 import { loadProtocol } from "../provider/protocol/descriptor.js";
 import { MAGIC_COOKIE_VALUE } from "../provider/protocol/plugin-server.js";
 import { blockType } from "../provider/framework/schema.js";
-import { siteSchema } from "../provider/resources/site-resource.js";
+import { siteSchema } from "../provider/resources/site-schema.js";
 import { UNKNOWN, type ObjectValue } from "../provider/values/cty.js";
 import { encodeMsgpack } from "../provider/values/cty-msgpack.js";
 import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";

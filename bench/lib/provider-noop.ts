@@ -16,7 +16,7 @@ import type { RpcModule } from "../../provider/protocol/plugin-server.js";
 import { startRpcServer } from "../../provider/protocol/rpc-server.js";
 import type { ProviderData } from "../../provider/provider-data.js";
 import { siteopsProvider } from "../../provider/provider.js";
-import { siteSchema, type SiteModel } from "../../provider/resources/site-resource.js";
+import { siteSchema, type SiteModel } from "../../provider/resources/site-schema.js";
 
 let created = 0;
 

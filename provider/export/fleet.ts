@@ -1,9 +1,10 @@
 // The fleet `siteops export terraform` and `siteops export cdktn` adopt (issue 27, item 3): the account's sites
 // and webhook endpoints (of one shard, when given), each with a stable, unique key for its resource address.
-// Read through the core's site selection; the two renderers (terraform.ts, cdktn.ts) format the same entries,
-// so both export the same objects under the same keys. Lives in provider/ because what it encodes is the
-// provider's schema (attribute names, import ids); the CLI imports it (docs/project-layout.md).
+// Read through the core's site selection; each object's arguments are those arguments.ts reads from its
+// resource's schema. The two renderers (terraform.ts, cdktn.ts) format the same entries, so both export the
+// same objects under the same keys. The CLI imports it from here (docs/project-layout.md).
 import { checkRecord, inShard, selectSites, type Shard, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
+import { EXPORTS, type Value } from "./arguments.js";
 
 export interface Fleet {
   sites: Site[];
@@ -62,9 +63,6 @@ function endpointBase(e: WebhookEndpoint): string {
   return slugOf(text, "endpoint");
 }
 
-/** An argument's value, before a renderer writes it in its language. */
-export type Value = string | boolean | readonly string[];
-
 /** One object to adopt: its key, its id (what the import block imports) and its arguments in the provider's
  * attribute names, exactly as the service has them (so the plan after the import is empty). */
 export interface Entry {
@@ -78,14 +76,6 @@ export interface FleetEntries {
   webhookEndpoints: Entry[];
 }
 
-/** The resource arguments of each type, in the order written. The endpoint's `secret` is not one: it is computed
- * only (the service shows it at creation, never again), so an imported endpoint holds null and plans no change.
- * `deletion_protection = true` is written out (it is the default) so that an adopted site is visibly protected. */
-export const ATTRIBUTES = {
-  siteops_site: ["name", "url", "wp_version", "php_version", "deletion_protection"],
-  siteops_webhook_endpoint: ["url", "description", "enabled_events", "enabled"],
-} as const;
-
 /** The fleet as entries with their keys. */
 export function fleetEntries(fleet: Fleet): FleetEntries {
   const siteSlugs = slugs(fleet.sites, (s) => slugOf(s.name, "site"));
@@ -94,23 +84,12 @@ export function fleetEntries(fleet: Fleet): FleetEntries {
     sites: fleet.sites.map((s) => ({
       key: siteSlugs.get(s.id)!,
       id: s.id,
-      attrs: [
-        ["name", s.name],
-        ["url", s.url],
-        ["wp_version", s.wp_version],
-        ["php_version", s.php_version],
-        ["deletion_protection", true],
-      ],
+      attrs: EXPORTS.siteops_site.attrs(s),
     })),
     webhookEndpoints: fleet.webhookEndpoints.map((e) => ({
       key: endpointSlugs.get(e.id)!,
       id: e.id,
-      attrs: [
-        ["url", e.url],
-        ...(typeof e.description === "string" && e.description ? [["description", e.description] as [string, Value]] : []),
-        ["enabled_events", [...e.enabled_events].sort()],
-        ["enabled", e.status === "enabled"],
-      ],
+      attrs: EXPORTS.siteops_webhook_endpoint.attrs(e),
     })),
   };
 }

@@ -3,7 +3,8 @@
 // add, change or destroy. Two forms: "map" (default: one resource block per type over a `locals` map keyed by
 // a stable slug, import blocks with for_each, which needs Terraform 1.7) or "blocks" (one resource and one
 // import block per object). The objects and their keys come from fleet.ts.
-import { ATTRIBUTES, describeCounts, type Entry, type FleetEntries, type Value } from "./fleet.js";
+import { EXPORTS, type ExportedType, type Value } from "./arguments.js";
+import { describeCounts, type Entry, type FleetEntries } from "./fleet.js";
 
 export type ExportForm = "map" | "blocks";
 
@@ -30,11 +31,11 @@ const pad = (rows: [string, string][], indent: string) => {
 
 const rendered = (entry: Entry): [string, string][] => entry.attrs.map(([k, v]) => [k, hclValue(v)]);
 
-function mapSection(type: keyof typeof ATTRIBUTES, local: string, items: Entry[]): string {
+function mapSection(type: ExportedType, local: string, items: Entry[]): string {
   if (items.length === 0) return "";
   const entries = items.map((i) => `    ${hclString(i.key)} = {\n${pad([["id", hclString(i.id)], ...rendered(i)], "      ")}\n    }`).join("\n");
   const present = new Set(items.flatMap((i) => i.attrs.map(([k]) => k)));
-  const body = ATTRIBUTES[type]
+  const body = EXPORTS[type].names
     .filter((n) => present.has(n))
     .map((n): [string, string] => [n, items.every((i) => i.attrs.some(([k]) => k === n)) ? `each.value.${n}` : `try(each.value.${n}, null)`]);
   return `locals {

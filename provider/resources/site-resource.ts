@@ -1,74 +1,20 @@
 // siteops_site: a WordPress site. Name and URL change in place (PATCH); WordPress and PHP versions through an
 // upgrade pipeline (site-upgrade.ts) unless the `upgrade` block says "direct". A 404 on read means it was
 // deleted out of band, and Terraform plans to create it again. Import takes the id, the URL or `name:NAME`.
-// URL and versions compare by meaning (same-meaning.ts); deletion_protection guards every delete (site-protection.ts).
+// Its schema is site-schema.ts (URL and versions compare by meaning: same-meaning.ts); deletion_protection guards
+// every delete (site-protection.ts).
 import type { Site, SiteUpdateParams, UpgradePipelineCreateParams } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
 import { ResponseFields } from "../response-fields.js";
-import type { Model } from "../framework/model.js";
-import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import type { Resource } from "../framework/resource.js";
-import { defineSchema, type Schema } from "../framework/schema.js";
-import { httpUrl, stringLengthBetween, stringMatches } from "../framework/validators.js";
+import type { Schema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
-import { sameUrl, sameVersion } from "./same-meaning.js";
-import { deletionProtectionAttribute, isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
-import {
-  planVersionChange,
-  reportPipelineFailure,
-  runUpgradePipeline,
-  upgradeBlock,
-  upgradePolicy,
-  VERSION_FIELDS,
-  type UpgradeModel,
-} from "./site-upgrade.js";
-
-const majorMinor = stringMatches(/^\d+\.\d+$/, 'must be a major.minor version such as "6.4"');
-
-export const siteSchema = defineSchema({
-  description:
-    "A WordPress site managed by Site Operations. All arguments can be changed in place; a change of `wp_version` or `php_version` runs an upgrade pipeline (see the `upgrade` block). Terraform deletes a site only after `deletion_protection = false` has been applied. Import by id, URL or `name:NAME`.",
-  // 1: deletion_protection (state written before it reads as protected).
-  version: 1,
-  attributes: {
-    id: { type: "string", computed: true, description: "Site identifier (`site_...`).", planModifiers: [useStateForUnknown()] },
-    name: { type: "string", required: true, description: "Display name, 1 to 255 characters.", validators: [stringLengthBetween(1, 255)] },
-    url: {
-      type: "string",
-      required: true,
-      description:
-        "Absolute http or https URL of the site; unique within the account. Compared by meaning: where the service stores it spelled otherwise (host case, a trailing `/`, a default port), the state keeps the configured spelling.",
-      validators: [httpUrl()],
-      semanticEquals: sameUrl,
-    },
-    wp_version: {
-      type: "string",
-      optional: true,
-      computed: true,
-      description: "WordPress version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.",
-      validators: [majorMinor],
-      planModifiers: [useStateForUnknown()],
-      semanticEquals: sameVersion,
-    },
-    php_version: {
-      type: "string",
-      optional: true,
-      computed: true,
-      description: "PHP version, `major.minor`. Defaults to the service's current version. `6.5` and `6.5.0` are one version.",
-      validators: [majorMinor],
-      planModifiers: [useStateForUnknown()],
-      semanticEquals: sameVersion,
-    },
-    status: { type: "string", computed: true, description: "Health status: `healthy`, `degraded`, `down`, `maintenance` or `unknown`." },
-    created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC.", planModifiers: [useStateForUnknown()] },
-    deletion_protection: deletionProtectionAttribute,
-  },
-  blocks: { upgrade: upgradeBlock },
-});
-
-export type SiteModel = Model<typeof siteSchema>;
+import { isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
+import { siteSchema, type SiteModel } from "./site-schema.js";
+import { planVersionChange, reportPipelineFailure, runUpgradePipeline, VERSION_FIELDS } from "./site-upgrade.js";
+import { upgradePolicy, type UpgradeModel } from "./site-upgrade-policy.js";
 
 /** The arguments a PATCH changes, in the API's field names (the same as the attributes'); the versions too
  * with the direct strategy. */

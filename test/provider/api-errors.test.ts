@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as core from "../../src/index.js";
 import { ApiErrors } from "../../provider/api-errors.js";
 import { Diagnostics, path } from "../../provider/framework/diagnostics.js";
-import { siteSchema } from "../../provider/resources/site-resource.js";
+import { siteSchema } from "../../provider/resources/site-schema.js";
 
 const errors = new ApiErrors(core, "api_token in the provider configuration");
 const response = (status: number, body: unknown) => core.APIError.generate(status, body, { "x-request-id": "req_1" });
