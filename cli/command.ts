@@ -1,8 +1,12 @@
 // What every `siteops` subcommand module exports: main.ts dispatches to these without the commands importing
 // main.ts back (no import cycle).
 
+import type { CommandDeclaration } from "./spec.js";
+
 export interface Command {
   summary: string;
+  /** Its declaration: --help, shell completion and docs/cli-reference.md are derived from it. */
+  spec: CommandDeclaration;
   /** Runs the command with the arguments after its name; resolves to the process exit code. */
   run(args: string[]): Promise<number>;
 }

@@ -1,28 +1,12 @@
 // Shell completion scripts for bash, zsh and fish, generated from the command declarations: commands,
-// subcommands (and their aliases), flags, and the values of flags with a fixed set of choices; file names
-// after --upload, --lock, --report and --out.
+// subcommands (and their aliases), flags, the values of flags with a fixed set of choices, and file names after
+// a flag whose value is a FILE or a DIR (--upload, --report, --out, --db, ...).
 
 import type { FlagSpec } from "./args.js";
-import { allFlags, isGroup, type CommandSpec, type LeafSpec } from "./spec.js";
+import { allFlags, type CommandDeclaration, isGroup } from "./spec.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
-
-/** A flag of a command with its own parser (without dashes): a name alone is a switch; an object is a flag
- * that takes a value, with the values it allows when they are fixed. */
-type PlainFlag = string | { name: string; choices?: readonly string[] };
-
-/** Commands implemented outside the declarations (their own parsers): completed by name and subcommand. */
-export interface PlainCommand {
-  name: string;
-  summary: string;
-  /** Subcommand -> its flags. */
-  subcommands?: Record<string, readonly PlainFlag[]>;
-  /** Flags of the command itself, when it has no subcommands. */
-  flags?: readonly PlainFlag[];
-}
-
-const FILE_FLAGS = new Set(["upload", "lock", "report", "db", "seed", "data-dir", "dir", "from", "out"]);
 
 interface Node {
   path: string;
@@ -30,20 +14,22 @@ interface Node {
   flags: FlagSpec[];
 }
 
-/** Every completable path ("", "sites", "sites list") with the words and flags offered there. */
 /** A declared command with the other names it answers to (registry.ts). */
 export interface Completable {
-  spec: CommandSpec;
+  spec: CommandDeclaration;
   aliases: readonly string[];
 }
 
-function nodes(commands: readonly Completable[], plain: readonly PlainCommand[]): { nodes: Node[]; aliases: [string, string][] } {
+/** Whether a flag's value is a path (`FILE`, `DIR`, `FILE|-`, `FILE|:memory:`): file names are offered after it. */
+const takesPath = (flag: FlagSpec) => flag.type === "string" && /\b(FILE|DIR)\b/.test(flag.value ?? "");
+
+/** Every completable path ("", "sites", "sites list") with the words and flags offered there. */
+function nodes(commands: readonly Completable[]): { nodes: Node[]; aliases: [string, string][] } {
   const out: Node[] = [];
   const aliases: [string, string][] = [];
-  const leafFlags = (leaf: LeafSpec) => allFlags(leaf);
   out.push({
     path: "",
-    words: [...commands.map(({ spec }) => ({ word: spec.name, summary: spec.summary })), ...plain.map((p) => ({ word: p.name, summary: p.summary }))],
+    words: commands.map(({ spec }) => ({ word: spec.name, summary: spec.summary })),
     flags: [
       { name: "help", type: "boolean", description: "show help" },
       { name: "version", type: "boolean", description: "print the version" },
@@ -52,20 +38,14 @@ function nodes(commands: readonly Completable[], plain: readonly PlainCommand[])
   for (const { spec, aliases: names } of commands) {
     for (const alias of names) aliases.push([alias, spec.name]);
     if (!isGroup(spec)) {
-      out.push({ path: spec.name, words: [], flags: leafFlags(spec) });
+      out.push({ path: spec.name, words: [], flags: allFlags(spec) });
       continue;
     }
     out.push({ path: spec.name, words: spec.subcommands.map((s) => ({ word: s.name, summary: s.summary })), flags: [] });
     for (const leaf of spec.subcommands) {
       for (const alias of leaf.aliases ?? []) aliases.push([`${spec.name} ${alias}`, `${spec.name} ${leaf.name}`]);
-      out.push({ path: `${spec.name} ${leaf.name}`, words: [], flags: leafFlags(leaf) });
+      out.push({ path: `${spec.name} ${leaf.name}`, words: [], flags: allFlags(leaf) });
     }
-  }
-  const plainFlags = (flags: readonly PlainFlag[]): FlagSpec[] =>
-    flags.map((f) => (typeof f === "string" ? { name: f, type: "boolean", description: "" } : { ...f, type: "string", description: "" }));
-  for (const p of plain) {
-    out.push({ path: p.name, words: Object.keys(p.subcommands ?? {}).map((w) => ({ word: w, summary: "" })), flags: plainFlags(p.flags ?? []) });
-    for (const [sub, flags] of Object.entries(p.subcommands ?? {})) out.push({ path: `${p.name} ${sub}`, words: [], flags: plainFlags(flags) });
   }
   return { nodes: out, aliases };
 }
@@ -83,6 +63,11 @@ function valueFlags(all: readonly Node[]): string[] {
   ].sort();
 }
 
+/** The flags after which file names are offered (bash and zsh: by name, whatever the command). */
+function pathFlags(all: readonly Node[]): string[] {
+  return [...new Set(all.flatMap((n) => n.flags.filter(takesPath).map((f) => `--${f.name}`)))].sort();
+}
+
 /** `path --flag` and the values it allows, for each flag with fixed choices: per command, since one flag name
  * may allow other values elsewhere (`siteops emulator --profile minimal`, `siteops sites list --profile NAME`). */
 function choiceFlags(all: readonly Node[]): [string, readonly string[]][] {
@@ -91,14 +76,14 @@ function choiceFlags(all: readonly Node[]): [string, readonly string[]][] {
 
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
-export function completionScript(shell: Shell, commands: readonly Completable[], plain: readonly PlainCommand[]): string {
-  const { nodes: all, aliases } = nodes(commands, plain);
+export function completionScript(shell: Shell, commands: readonly Completable[]): string {
+  const { nodes: all, aliases } = nodes(commands);
   if (shell === "fish") return fish(all, aliases);
   const values = valueFlags(all).join("|");
   const choices = choiceFlags(all)
     .map(([key, list]) => `      ${q(key)}) words=${q(list.join(" "))} ;;`)
     .join("\n");
-  const files = [...FILE_FLAGS].map((f) => `--${f}`).join("|");
+  const files = pathFlags(all).join("|");
   const table = all.map((n) => `      ${q(n.path)}) words=${q([...n.words.map((w) => w.word), ...flagWords(n.flags)].join(" "))} ;;`).join("\n");
   const alias = aliases.map(([from, to]) => `      ${q(from)}) path=${q(to)} ;;`).join("\n");
   // The same word logic for both shells: find the command path in the words before the cursor (skipping
@@ -220,7 +205,7 @@ function fish(all: readonly Node[], aliases: readonly [string, string][]): strin
     for (const f of n.flags) {
       const parts = [`complete -c siteops -n ${q(cond)} -l ${f.name}`];
       if (f.short) parts.push(`-s ${f.short}`);
-      if (f.type === "string" && !f.optionalValue) parts.push(FILE_FLAGS.has(f.name) ? "-r -F" : "-x");
+      if (f.type === "string" && !f.optionalValue) parts.push(takesPath(f) ? "-r -F" : "-x");
       if (f.choices) parts.push(`-a ${q(f.choices.join(" "))}`);
       parts.push(`-d ${q(f.description)}`);
       lines.push(parts.join(" "));

@@ -6,7 +6,6 @@ import { unsupportedNode } from "../src/internal/node-support.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
-import type { PlainCommand } from "./completion.js";
 import type { LeafSpec } from "./spec.js";
 
 let host: Host | undefined;
@@ -46,33 +45,13 @@ const completionLeaf: LeafSpec = {
     const shell = parsed.args[0]!;
     if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unknown shell ${JSON.stringify(shell)}: one of ${SHELLS.join(", ")}`);
     const declared = [];
-    const plain = [];
-    for (const entry of COMMANDS) {
-      const command = await entry.load(host);
-      if ("spec" in command) declared.push({ spec: command.spec, aliases: entry.aliases });
-      else plain.push({ name: entry.name, summary: command.summary, ...PLAIN_COMPLETION[entry.name] });
-    }
+    for (const entry of COMMANDS) declared.push({ spec: (await entry.load(host)).spec, aliases: entry.aliases });
     declared.push({ spec: completionLeaf, aliases: [] });
-    ctx.stdout.write(completionScript(shell as (typeof SHELLS)[number], declared, plain));
+    ctx.stdout.write(completionScript(shell as (typeof SHELLS)[number], declared));
     return EXIT.OK;
   },
 };
 const completion: DefinedCommand = defineCommand(completionLeaf);
-
-/** Commands with their own parsers: completed by their subcommands and flags listed here, each as its parser
- * declares it (test/cli/completion.test.ts compares them with each command's --help). */
-const PLAIN_COMPLETION: Record<string, Pick<PlainCommand, "subcommands" | "flags">> = {
-  emulator: {
-    flags: [
-      ...["port", "host", "db", "data-dir", "seed", "step-seconds", "rate-limit", "access-ttl", "refresh-ttl", "login-throttle", "public-url"].map((name) => ({
-        name,
-      })),
-      { name: "profile", choices: ["default", "minimal"] },
-      ...["demo", "log", "allow-private-webhooks", "help"],
-    ],
-  },
-  provider: { subcommands: { install: [{ name: "dir" }, { name: "from" }, { name: "platform" }, "executable", "help"] } },
-};
 
 /** Runs `siteops ...argv`; resolves to the exit code. `entry` is what bin/siteops.js provides. */
 export async function main(argv: string[], entry?: Host): Promise<number> {

@@ -2,12 +2,11 @@
 // API commands, and `siteops sites list` not for the emulator), with the other names they answer to.
 
 import type { Command } from "./command.js";
-import type { DefinedCommand } from "./runner.js";
 
 export interface Entry {
   name: string;
   aliases: readonly string[];
-  load(host?: Host): Promise<Command | DefinedCommand>;
+  load(host?: Host): Promise<Command>;
 }
 
 /** What the installed entry point (bin/siteops.js) provides: the commands that are not in the CLI bundle

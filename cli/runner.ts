@@ -7,7 +7,7 @@ import { parseArgv } from "./args.js";
 import type { Command } from "./command.js";
 import { createContext, type Context } from "./context.js";
 import { exitCodeOf, UsageError } from "./exit-codes.js";
-import { groupHelp, leafHelp } from "./help.js";
+import { groupHelp, leafHelp, wantsHelp } from "./help.js";
 import { errorLine } from "./output/format.js";
 import { styleFor, colorEnabled } from "./output/style.js";
 import { trapInterrupts } from "./interrupts.js";
@@ -24,11 +24,6 @@ export function defineCommand(spec: CommandSpec): DefinedCommand {
     run: (args) => runSpec(spec, args),
   };
 }
-
-const wantsHelp = (args: readonly string[]) => {
-  const end = args.indexOf("--");
-  return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
-};
 
 async function runSpec(spec: CommandSpec, args: string[]): Promise<number> {
   const path = `siteops ${spec.name}`;

@@ -79,7 +79,7 @@ describe("siteops emulator", () => {
       [["emulator", "--rate-limit", "lots"], /--rate-limit must be N\/SECONDS/],
       [["emulator", "--login-throttle", "10/900"], /--login-throttle must be USER,ADDRESS\/SECONDS/],
       [["emulator", "--public-url", "siteops.example"], /--public-url must be an absolute http\(s\) URL/],
-      [["emulator", "--bogus"], /Unknown option '--bogus'/],
+      [["emulator", "--bogus"], /unknown flag --bogus for siteops emulator/],
       [["emulator", "--seed", path.join(dir, "missing.json")], /seed: cannot read .*missing\.json: ENOENT/],
       [["emulator", "--seed", badSeed], /seed: accounts\[0\]\.users\[0\]\.role must be owner, admin or member/],
       [["frobnicate"], /unknown command "frobnicate"/],

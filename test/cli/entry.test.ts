@@ -68,7 +68,7 @@ describe("bin/siteops.js", () => {
 
   it("loads the commands outside the bundle (provider, emulator)", async () => {
     const r = await runCli(["provider", "--help"], { env });
-    expect(r.stdout).toMatch(/^usage: siteops provider install/);
+    expect(r.stdout).toMatch(/^install the Terraform provider .*\n\nusage: siteops provider install /);
     const help = await runCli(["--help"], { env });
     expect(help.stdout).toMatch(/emulator\s+run the Site Operations emulator/);
     expect(help.stderr).toBe("");

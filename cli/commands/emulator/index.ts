@@ -1,10 +1,13 @@
 // `siteops emulator`: run the Site Operations emulator until interrupted (docs/design.md section 3).
+// Its flags are declared once (emulatorDeclaration): --help, the parser and shell completion derive from them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { type FlagSpec, flagBool, flagString, type Parsed, parseArgv } from "../../args.js";
 import type { Command } from "../../command.js";
 import type { EmulatorOptions } from "../../../emulator/index.js";
+import { leafHelp, wantsHelp } from "../../help.js";
 import { packageRoot } from "../../package-root.js";
+import { allFlags, type LeafDeclaration } from "../../spec.js";
 
 /**
  * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
@@ -22,28 +25,67 @@ const EMULATOR_PEERS = [
   "@fastify/formbody",
 ];
 
-const HELP = `usage: siteops emulator [options]
+/** The port the command listens on unless --port says otherwise (the emulator started in-process picks a free one). */
+const DEFAULT_PORT = 4747;
 
-  --port N              TCP port (default 4747; 0 picks a free one)
-  --host ADDR           listen address (default 127.0.0.1)
-  --db FILE|:memory:    SQLite database (default :memory:)
-  --data-dir DIR        where uploaded snapshot data is stored (default: a temp dir)
-  --seed FILE           seed JSON applied when the database is empty
-  --demo                seed a demo account and print its credentials
-  --step-seconds N      emulator-clock seconds per snapshot/pipeline step (default 2; 0 = at once)
-  --rate-limit N/SECONDS|off   e.g. 100/60 (default off)
-  --access-ttl SECONDS  JWT access token lifetime (default 900)
-  --refresh-ttl SECONDS refresh token lifetime (default 604800)
-  --log                 log requests to stderr
-  --allow-private-webhooks   let webhook endpoints target private and loopback addresses
-                        (a receiver on this machine); link-local, metadata and the emulator itself never
-  --login-throttle USER,ADDRESS/SECONDS|off   failed logins per user and per client address before
-                        a 429 (default 10,50/900)
-  --public-url URL      base of absolute links (pagination Link); default: the listening URL
-  --profile default|minimal   default, or minimal: the other choice wherever the spec says "not
-                        shown" (pages of 5 without headers, short ids, an HTML 401, ...)
+type ProfileName = NonNullable<EmulatorOptions["profile"]>;
+/** Every profile of the emulator (emulator/profile.ts): one added there does not compile here until listed. */
+const PROFILES = Object.keys({ default: true, minimal: true } satisfies Record<ProfileName, true>) as ProfileName[];
 
-Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.`;
+const EMULATOR_FLAGS = [
+  { name: "port", type: "string", value: "N", description: `TCP port (default ${DEFAULT_PORT}; 0 picks a free one)` },
+  { name: "host", type: "string", value: "ADDR", description: "listen address (default 127.0.0.1)" },
+  { name: "db", type: "string", value: "FILE|:memory:", description: "SQLite database (default :memory:)" },
+  { name: "data-dir", type: "string", value: "DIR", description: "where uploaded snapshot data is stored (default: a temp dir)" },
+  { name: "seed", type: "string", value: "FILE", description: "seed JSON applied when the database is empty" },
+  { name: "demo", type: "boolean", description: "seed a demo account and print its credentials" },
+  { name: "step-seconds", type: "string", value: "N", description: "emulator-clock seconds per snapshot/pipeline step (default 2; 0 = at once)" },
+  {
+    name: "rate-limit",
+    type: "string",
+    value: "N/SECONDS|off",
+    description: "at most N requests per SECONDS per credential (or address), e.g. 100/60 (default off)",
+  },
+  { name: "access-ttl", type: "string", value: "SECONDS", description: "JWT access token lifetime (default 900)" },
+  { name: "refresh-ttl", type: "string", value: "SECONDS", description: "refresh token lifetime (default 604800)" },
+  { name: "log", type: "boolean", description: "log requests to stderr" },
+  {
+    name: "allow-private-webhooks",
+    type: "boolean",
+    description: "let webhook endpoints target private and loopback addresses (a receiver on this machine); link-local, metadata and the emulator itself never",
+  },
+  {
+    name: "login-throttle",
+    type: "string",
+    value: "USER,ADDRESS/SECONDS|off",
+    description: "failed logins per user and per client address before a 429 (default 10,50/900)",
+  },
+  { name: "public-url", type: "string", value: "URL", description: "base of absolute links (pagination Link); default: the listening URL" },
+  {
+    name: "profile",
+    type: "string",
+    value: "PROFILE",
+    choices: PROFILES,
+    description:
+      'what the emulator answers where the spec says "not shown": minimal makes the other choice each time, e.g. pages of 5 without headers, short ids, an HTML 401 (default "default")',
+  },
+] as const satisfies readonly FlagSpec[];
+
+type EmulatorFlag = (typeof EMULATOR_FLAGS)[number]["name"];
+
+/** `siteops emulator` as --help, shell completion and docs/cli-reference.md know it. */
+const emulatorDeclaration: LeafDeclaration = {
+  name: "emulator",
+  summary: "run the Site Operations emulator",
+  description: 'Runs until Ctrl-C. Prints one JSON line to stdout when ready ({"url":...}); logs go to stderr.',
+  flags: EMULATOR_FLAGS,
+  examples: [
+    "siteops emulator --demo",
+    "siteops emulator --port 0 --db ./emulator.db --data-dir ./emulator-data --seed seed.json",
+    "siteops emulator --demo --profile minimal --log",
+  ],
+  standalone: true,
+};
 
 /** The package's declared peer ranges (from the siteops package this command runs in; none when not found). */
 function peerRanges(): Record<string, string> {
@@ -106,72 +148,46 @@ function publicUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
-function profile(raw: string | undefined): "default" | "minimal" | undefined {
-  if (raw === undefined || raw === "default" || raw === "minimal") return raw;
-  throw new Error(`--profile must be default or minimal, got "${raw}"`);
-}
-
-/** The flags as startEmulator's options; throws one line naming the flag for a bad one. */
-function parseFlags(args: string[]): { help: true } | { help: false; options: EmulatorOptions } {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      db: { type: "string" },
-      "data-dir": { type: "string" },
-      seed: { type: "string" },
-      demo: { type: "boolean" },
-      "step-seconds": { type: "string" },
-      "rate-limit": { type: "string" },
-      "access-ttl": { type: "string" },
-      "refresh-ttl": { type: "string" },
-      log: { type: "boolean" },
-      "allow-private-webhooks": { type: "boolean" },
-      "login-throttle": { type: "string" },
-      "public-url": { type: "string" },
-      profile: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) return { help: true };
+/** The flags as startEmulator's options; throws one line naming the flag for a bad value. */
+function emulatorOptions(parsed: Parsed): EmulatorOptions {
+  const text = (name: EmulatorFlag) => flagString(parsed, name);
+  const on = (name: EmulatorFlag) => flagBool(parsed, name);
+  const profile = text("profile");
   return {
-    help: false,
-    options: {
-      port: number("port", values.port, 0) ?? 4747,
-      host: values.host,
-      db: values.db,
-      dataDir: values["data-dir"],
-      seed: values.seed,
-      demo: values.demo,
-      stepSeconds: number("step-seconds", values["step-seconds"], 0),
-      rateLimit: rateLimit(values["rate-limit"]),
-      accessTtl: number("access-ttl", values["access-ttl"], 1),
-      refreshTtl: number("refresh-ttl", values["refresh-ttl"], 1),
-      logger: values.log,
-      allowPrivateWebhookTargets: values["allow-private-webhooks"],
-      loginThrottle: loginThrottle(values["login-throttle"]),
-      publicUrl: publicUrl(values["public-url"]),
-      profile: profile(values.profile),
-    },
+    port: number("port", text("port"), 0) ?? DEFAULT_PORT,
+    host: text("host"),
+    db: text("db"),
+    dataDir: text("data-dir"),
+    seed: text("seed"),
+    demo: on("demo"),
+    stepSeconds: number("step-seconds", text("step-seconds"), 0),
+    rateLimit: rateLimit(text("rate-limit")),
+    accessTtl: number("access-ttl", text("access-ttl"), 1),
+    refreshTtl: number("refresh-ttl", text("refresh-ttl"), 1),
+    logger: on("log"),
+    allowPrivateWebhookTargets: on("allow-private-webhooks"),
+    loginThrottle: loginThrottle(text("login-throttle")),
+    publicUrl: publicUrl(text("public-url")),
+    // The parser let through only the declared choices.
+    profile: PROFILES.find((p) => p === profile),
   };
 }
 
 const command: Command = {
-  summary: "run the Site Operations emulator",
+  summary: emulatorDeclaration.summary,
+  spec: emulatorDeclaration,
   async run(args) {
-    let flags: ReturnType<typeof parseFlags>;
+    if (wantsHelp(args)) {
+      console.log(leafHelp("siteops emulator", emulatorDeclaration));
+      return 0;
+    }
+    let options: EmulatorOptions;
     try {
-      flags = parseFlags(args);
+      options = emulatorOptions(parseArgv(args, allFlags(emulatorDeclaration), [], "siteops emulator"));
     } catch (err) {
       // Bad flags are a usage error (exit 2, as for every siteops command), found before anything starts.
-      console.error(`error: siteops emulator: ${(err as Error).message}`);
+      console.error(`error: ${(err as Error).message}`);
       return 2;
-    }
-    if (flags.help) {
-      console.log(HELP);
-      return 0;
     }
     const missing = missingPeersMessage();
     if (missing) {
@@ -179,8 +195,8 @@ const command: Command = {
       return 2;
     }
     const { startEmulator } = await import("../../../emulator/index.js");
-    const emulator = await startEmulator(flags.options);
-    const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: flags.options.db ?? ":memory:" };
+    const emulator = await startEmulator(options);
+    const line: Record<string, unknown> = { url: emulator.url, port: emulator.port, db: options.db ?? ":memory:" };
     if (emulator.context.profile.name !== "default") line.profile = emulator.context.profile.name;
     if (emulator.demo) line.demo = emulator.demo;
     process.stdout.write(`${JSON.stringify(line)}\n`);

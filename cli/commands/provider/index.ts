@@ -1,48 +1,85 @@
 // `siteops provider install [--dir DIR] [--executable [--from DIR]]`: puts the Terraform provider into
 // Terraform's implied local mirror (or another plugin directory), so that a plain `terraform init` finds
 // `source = "siteops/siteops"` offline: the Node.js launcher this package carries, or the single executable
-// for this platform from a release directory (`npm run build:release`), checked against its SHA256SUMS.
+// for this platform from a release directory (`npm run build:release`), checked against its SHA256SUMS. Its
+// flags are declared once (installDeclaration): --help, the parser and shell completion derive from them.
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { type FlagSpec, flagBool, flagString, parseArgv } from "../../args.js";
 import type { Command } from "../../command.js";
+import { leafHelp, wantsHelp } from "../../help.js";
 import { packageRoot } from "../../package-root.js";
+import { allFlags, type GroupDeclaration, type LeafDeclaration } from "../../spec.js";
 
 const HOSTNAME = "registry.terraform.io";
 const NAMESPACE = "siteops";
 const TYPE = "siteops";
 
-const HELP = `usage: siteops provider install [--dir DIR] [--executable [--from DIR] [--platform OS_ARCH]]
+const INSTALL_FLAGS = [
+  {
+    name: "dir",
+    type: "string",
+    value: "DIR",
+    description:
+      "plugin directory (default: ~/.terraform.d/plugins, Terraform's implied local mirror; use a directory named in a filesystem_mirror block of your CLI config instead if you have one)",
+  },
+  { name: "executable", type: "boolean", description: "install the single executable instead of the Node.js launcher" },
+  {
+    name: "from",
+    type: "string",
+    value: "DIR",
+    description: `with --executable: where the release files are, \`terraform-provider-${TYPE}_<version>_<os>_<arch>.zip\` and \`terraform-provider-${TYPE}_<version>_SHA256SUMS\`, as downloaded from a release or made by \`npm run build:release\` in a source checkout (default: dist/release/ of this package)`,
+  },
+  {
+    name: "platform",
+    type: "string",
+    value: "OS_ARCH",
+    description:
+      "with --executable: the platform of the machine that will run Terraform, if not this one (e.g. linux_amd64, for a configuration's own terraform.d/plugins that a remote agent will use)",
+  },
+] as const satisfies readonly FlagSpec[];
 
-Installs the siteops Terraform provider of this package's version where Terraform looks for providers
+type InstallFlag = (typeof INSTALL_FLAGS)[number]["name"];
+
+const installDeclaration: LeafDeclaration = {
+  name: "install",
+  summary: "install the Terraform provider into Terraform's local plugin directory",
+  usage: "[--dir DIR] [--executable [--from DIR] [--platform OS_ARCH]]",
+  // Blocks indented by four spaces, between blank lines: verbatim in a terminal and in docs/cli-reference.md.
+  description: `Installs the siteops Terraform provider of this package's version where Terraform looks for providers
 without a registry. By default that is the provider this package carries (dist/provider/), which runs on
 Node.js >= 22 on the machine that runs Terraform (SITEOPS_NODE names another node executable than PATH's):
 
-  DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/<version>/<os>_<arch>/terraform-provider-${TYPE}_v<version>
+    DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/<version>/<os>_<arch>/terraform-provider-${TYPE}_v<version>
 
 With --executable it is the single executable for this platform instead, which needs no Node.js: the
 release zip, checked against the release's SHA256SUMS and installed as it is (Terraform unpacks it):
 
-  DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/terraform-provider-${TYPE}_<version>_<os>_<arch>.zip
-
-  --dir DIR      plugin directory (default: ~/.terraform.d/plugins, Terraform's implied local mirror;
-                 use a directory named in a filesystem_mirror block of your CLI config instead if you have one)
-  --executable   install the single executable instead of the Node.js launcher
-  --from DIR     where the release files are: terraform-provider-${TYPE}_<version>_<os>_<arch>.zip and
-                 terraform-provider-${TYPE}_<version>_SHA256SUMS, as downloaded from a release or made by
-                 \`npm run build:release\` in a source checkout (default: dist/release/ of this package)
-  --platform OS_ARCH
-                 the platform of the machine that will run Terraform, if not this one (e.g. linux_amd64,
-                 for a configuration's own terraform.d/plugins that a remote agent will use)
+    DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/terraform-provider-${TYPE}_<version>_<os>_<arch>.zip
 
 Then, in your configuration:
-  terraform {
-    required_providers {
-      siteops = { source = "${NAMESPACE}/${TYPE}" }
-    }
-  }`;
+
+    terraform {
+      required_providers {
+        ${TYPE} = { source = "${NAMESPACE}/${TYPE}" }
+      }
+    }`,
+  flags: INSTALL_FLAGS,
+  examples: ["siteops provider install", "siteops provider install --executable --from ./release --platform linux_amd64 --dir ./terraform.d/plugins"],
+  standalone: true,
+};
+
+/** `siteops provider` as --help, shell completion and docs/cli-reference.md know it. */
+const providerDeclaration: GroupDeclaration = {
+  name: "provider",
+  summary: installDeclaration.summary,
+  subcommands: [installDeclaration],
+};
+
+/** `siteops provider install`'s help: the only subcommand's, also for `siteops provider --help`. */
+const HELP = leafHelp("siteops provider install", installDeclaration);
 
 export function terraformPlatform(platform = process.platform, arch = process.arch): string {
   const os = platform === "win32" ? "windows" : platform;
@@ -132,8 +169,17 @@ export function installExecutable(pluginDir: string, releaseDir?: string, root =
   return { zip: packed, version, platform };
 }
 
+/** The install flags by their declared names (a UsageError for a bad command line). */
+function installFlags(args: readonly string[]) {
+  const parsed = parseArgv(args, allFlags(installDeclaration), [], "siteops provider install");
+  const text = (name: InstallFlag) => flagString(parsed, name);
+  const on = (name: InstallFlag) => flagBool(parsed, name) === true;
+  return { dir: text("dir"), executable: on("executable"), from: text("from"), platform: text("platform") };
+}
+
 const command: Command = {
-  summary: "install the Terraform provider into Terraform's local plugin directory",
+  summary: providerDeclaration.summary,
+  spec: providerDeclaration,
   async run(args) {
     const [sub, ...rest] = args;
     if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
@@ -144,35 +190,32 @@ const command: Command = {
       console.error(`siteops provider: unknown subcommand "${sub}"\n\n${HELP}`);
       return 2;
     }
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        dir: { type: "string" },
-        executable: { type: "boolean" },
-        from: { type: "string" },
-        platform: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help) {
+    if (wantsHelp(rest)) {
       console.log(HELP);
       return 0;
     }
+    let flags: ReturnType<typeof installFlags>;
+    try {
+      flags = installFlags(rest);
+    } catch (err) {
+      // Bad flags are a usage error (exit 2, as for every siteops command), found before anything is installed.
+      console.error(`error: ${(err as Error).message}`);
+      return 2;
+    }
     for (const flag of ["from", "platform"] as const) {
-      if (values[flag] !== undefined && !values.executable) {
+      if (flags[flag] !== undefined && !flags.executable) {
         console.error(`siteops provider install: --${flag} is about the single executable; use it with --executable`);
         return 2;
       }
     }
-    if (values.platform !== undefined && !/^[a-z0-9]+_[a-z0-9]+$/.test(values.platform)) {
-      console.error(`siteops provider install: --platform must look like linux_amd64 (OS_ARCH), not "${values.platform}"`);
+    const { platform, from } = flags;
+    if (platform !== undefined && !/^[a-z0-9]+_[a-z0-9]+$/.test(platform)) {
+      console.error(`siteops provider install: --platform must look like linux_amd64 (OS_ARCH), not "${platform}"`);
       return 2;
     }
-    const pluginDir = path.resolve(values.dir ?? path.join(homedir(), ".terraform.d", "plugins"));
-    if (values.executable) {
-      const result = installExecutable(pluginDir, values.from === undefined ? undefined : path.resolve(values.from), undefined, values.platform);
+    const pluginDir = path.resolve(flags.dir ?? path.join(homedir(), ".terraform.d", "plugins"));
+    if (flags.executable) {
+      const result = installExecutable(pluginDir, from === undefined ? undefined : path.resolve(from), undefined, platform);
       console.log(`installed siteops/siteops ${result.version} (single executable, ${result.platform}) at ${result.zip}`);
     } else {
       const result = installProvider(pluginDir);
