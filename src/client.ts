@@ -43,16 +43,16 @@ export const DEFAULT_RETRY_BUDGET_MS = 60_000;
 export const DEFAULT_PACING = true;
 /** Keep-alive connections to the service. */
 export const DEFAULT_CONNECTIONS = 32;
-/** The HTTP stack requests go through: undici's Pool, about twice node:http's requests/s once its code is warm
- * (long-lived processes). `"node:http"` takes about 30 % less CPU in a fresh process making 200 requests (the
- * Terraform provider's apply): Node's parser is native and its JS precompiled, where undici's parser is
- * WebAssembly and its JS cold (bench/core-transport.bench.ts). */
+/** The HTTP stack requests go through: undici's Pool, the faster once its code is warm (long-lived processes).
+ * `"node:http"` takes less CPU in a fresh process making a few hundred requests (the Terraform provider's apply):
+ * Node's parser is native and its JS precompiled, where undici's parser is WebAssembly and its JS cold. Figures:
+ * BENCHMARKS.md, "Transports" (`npm run bench -- core-transport`). */
 export const DEFAULT_TRANSPORT: HttpTransport = "undici";
 /** Idle keep-alive sockets are closed after this. */
 export const DEFAULT_KEEP_ALIVE_MS = 10_000;
 /** Largest response head accepted: Node's default, stated here so that a response is read the same whatever
- * `--max-http-header-size` says (on either transport), and so that undici does not load node:http (~4 ms of a
- * cold start) to ask. */
+ * `--max-http-header-size` says (on either transport), and so that undici does not load node:http (a cost at
+ * every cold start) to ask. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** The HTTP stack of a client: undici (its Pool, or the `dispatcher` given), or Node's built-in node:http. */

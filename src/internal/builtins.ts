@@ -1,6 +1,6 @@
 // Node built-ins that the first request never needs (hashing, the hash worker) or that only one transport
-// needs (node:http, node:https), loaded on first use rather than when the core loads: node:crypto alone is a
-// few ms of a bundled action's or provider's start-up, node:http ~4 ms.
+// needs (node:http, node:https), loaded on first use rather than when the core loads: each is a measurable part
+// of a bundled action's or provider's start-up (BENCHMARKS.md, the action's and the provider's start-up).
 // process.getBuiltinModule (Node >= 20.16) does exactly this; older 20.x use a require.
 
 import { createRequire } from "node:module";

@@ -15,7 +15,7 @@ export interface FileHashing {
 
 // Plain CommonJS run with `eval: true`: no file to ship next to the bundle, no loader involved.
 // Blocking reads into one reused buffer: the worker has nothing else to do, and it allocates nothing per
-// read, which keeps RSS flat (a read stream's fresh buffer per read piled up ~60 MiB before each GC).
+// read, which keeps RSS flat (a read stream's fresh buffer per read piles up garbage until the next GC).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
@@ -40,7 +40,7 @@ try {
 }
 `;
 
-/** Below this a worker's start-up (~30 ms) costs more than hashing on this thread. */
+/** Below this a worker's start-up costs more than hashing on this thread. */
 const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Hashes bytes [0, size) of `file`: on a worker thread when it is large, else on this one. */

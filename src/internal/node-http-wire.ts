@@ -45,7 +45,7 @@ export class NodeHttpWire implements Wire {
   constructor(origin: string, options: WireOptions) {
     const url = new URL(origin);
     this.#secure = url.protocol === "https:";
-    // Loaded here, not when the core loads: a client on undici never needs them (~4 ms of a cold start).
+    // Loaded here, not when the core loads: a client on undici never needs them, and they cost every cold start.
     this.#http = this.#secure ? builtin("node:https") : builtin("node:http");
     this.#host = url.hostname.replace(/^\[(.*)\]$/, "$1"); // [::1] -> ::1
     this.#port = Number(url.port) || (this.#secure ? 443 : 80);

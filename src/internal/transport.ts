@@ -60,8 +60,8 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
   if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   const timeout = init.timeout ?? t.timeout;
   const path = t.basePath + init.path + queryString(init.query);
-  // Timed for the logger only, with hrtime: performance.now() would load node:perf_hooks (~1 ms of a cold start),
-  // and the CLI and the action always have a logger (retry lines).
+  // Timed for the logger only, with hrtime: performance.now() would load node:perf_hooks at a cold start, and the
+  // CLI and the action always have a logger (retry lines).
   const started = t.logger ? process.hrtime.bigint() : 0n;
   let status: number | undefined;
   let requestId: string | undefined;

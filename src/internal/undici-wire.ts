@@ -43,8 +43,8 @@ export class UndiciWire implements Wire {
       // undici sends async iterables too (documented), its typings only list the other kinds.
       body: r.body as Dispatcher.DispatchOptions["body"],
       signal: r.signal,
-      // undici's own timers, not an AbortSignal per request: an AbortController + listener per call halved
-      // throughput in the sites.get benchmark.
+      // undici's own timers, not an AbortSignal per request: an AbortController + listener per call cost much of
+      // the throughput of `npm run bench -- core-sites-get` (BENCHMARKS.md, API core).
       headersTimeout: r.timeout,
       bodyTimeout: r.timeout,
     });

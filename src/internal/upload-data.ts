@@ -12,7 +12,7 @@ import { APIUserAbortError, SiteOpsError } from "../errors.js";
 import { builtin } from "./builtins.js";
 
 /** Read size, and how many read buffers are reused in turn (see fileChunks). 256 KiB stays in the CPU's
- * cache between the read, the hashing and the socket write; 4 MiB buffers measured ~10% more CPU. */
+ * cache between the read, the hashing and the socket write; larger buffers cost more CPU (bench/results/core.md). */
 const READ_BUFFER_BYTES = 256 * 1024;
 const RING_BUFFERS = 4;
 
@@ -82,7 +82,7 @@ export class RunningHash {
  * Bytes [start, end) of `file` as an async iterable for undici, read into a small ring of reused buffers.
  * undici pulls the next chunk only once the previous one was handed to the socket (written, or after
  * 'drain'), so a buffer is free again long before the ring comes back to it; a fresh buffer per read would
- * instead pile up ~64 MiB of garbage between two GCs. Must not be wrapped in a Readable (it would read
+ * instead pile up garbage between two GCs. Must not be wrapped in a Readable (it would read
  * ahead and overwrite buffers not yet sent). The whole-data Content-Digest guards against any mix-up.
  */
 export async function* fileChunks(
