@@ -34,7 +34,7 @@ export const PIPELINE_FIELDS = [
   "created_at",
   "updated_at",
   "completed_at",
-] as const;
+] as const satisfies readonly (keyof UpgradePipeline)[];
 
 function checkPipelineId(id: string): string {
   if (!PIPELINE_ID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not an upgrade pipeline id (upg_...)`);

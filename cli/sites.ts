@@ -20,7 +20,7 @@ import {
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
 
-export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const;
+export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const satisfies readonly SiteStatus[];
 
 /** Every site of the account, oldest first. */
 export function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {

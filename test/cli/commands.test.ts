@@ -79,6 +79,8 @@ describe("snapshots", () => {
     const listed = json<{ id: string; site_id: string }[]>(await cli("snapshots", "list", "--site", "Blog", "--json"));
     expect(listed[0]!.id).toBe(id); // newest first
     expect(json<{ id: string }>(await cli("snapshots", "get", id, "--site", "Blog", "--json")).id).toBe(id);
+    // --json=FIELDS takes every field --json prints (error was left out of the list once).
+    expect(json(await cli("snapshots", "get", id, "--site", "Blog", "--json=id,error"))).toEqual({ id, error: null });
     expect((await cli("snapshots", "delete", id, "--site", "Blog", "--yes")).code).toBe(0);
     expect(json<{ id: string }[]>(await cli("snapshots", "list", "--site", "Blog", "--json")).map((s) => s.id)).not.toContain(id);
   });

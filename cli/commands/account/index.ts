@@ -1,6 +1,6 @@
 // `siteops me`, `siteops accounts list`, `siteops users list`: who you are and who else is in the account.
 
-import type { Account, User } from "../../../src/index.js";
+import type { Account, Me, User } from "../../../src/index.js";
 import { EXIT } from "../../exit-codes.js";
 import { formatAgo } from "../../output/format.js";
 import { printObject, printStream } from "../../output/printer.js";
@@ -8,13 +8,13 @@ import type { Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";
 
-const USER_FIELDS = ["id", "email", "name", "role", "two_factor_enabled", "created_at"] as const;
+const USER_FIELDS = ["id", "email", "name", "role", "two_factor_enabled", "created_at"] as const satisfies readonly (keyof User)[];
 
 export const me = defineCommand({
   name: "me",
   summary: "show the signed-in user and the current account",
   flags: [],
-  jsonFields: [...USER_FIELDS, "current_account_id"],
+  jsonFields: [...USER_FIELDS, "current_account_id"] satisfies (keyof Me)[],
   async run(ctx) {
     const user = await (await ctx.client()).me({ signal: ctx.signal });
     printObject(ctx, user, [
@@ -34,7 +34,7 @@ const accountsList: LeafSpec = {
   aliases: ["ls"],
   summary: "list the accounts you belong to (use one with --account ID)",
   flags: [],
-  jsonFields: ["id", "name", "personal", "owner_id", "created_at", "updated_at"],
+  jsonFields: ["id", "name", "personal", "owner_id", "created_at", "updated_at"] satisfies (keyof Account)[],
   async run(ctx) {
     const columns: Column<Account>[] = [
       { header: "ID", value: (a) => a.id },

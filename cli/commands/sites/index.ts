@@ -23,7 +23,7 @@ import { defineCommand } from "../../runner.js";
 import { listSites, resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 
-export const SITE_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const;
+export const SITE_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const satisfies readonly (keyof Site)[];
 const VERSION = /^\d+\.\d+$/;
 
 export function siteColumns(ctx: Context): Column<Site>[] {

@@ -77,7 +77,7 @@ export const createLeaf: LeafSpec = {
     },
     ...JOB_FLAGS,
   ],
-  jsonFields: ["site", "outcome", "adopted", "snapshot", "error", "duration_ms"],
+  jsonFields: ["site", "outcome", "adopted", "snapshot", "error", "duration_ms"] satisfies (keyof SnapshotRecord)[],
   examples: [
     "siteops snapshot create --site Blog",
     "siteops snapshot create --all --status healthy --concurrency 8 --trigger scheduled --quiet --report /var/log/siteops/nightly.json",

@@ -27,9 +27,10 @@ export const SNAPSHOT_FIELDS = [
   "php_version",
   "size_bytes",
   "checksum_sha256",
+  "error",
   "created_at",
   "completed_at",
-] as const;
+] as const satisfies readonly (keyof Snapshot)[];
 
 export function snapshotColumns(ctx: Context, sites?: Map<string, Site>): Column<Snapshot>[] {
   const style = ctx.stdout.style;

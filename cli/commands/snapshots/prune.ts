@@ -50,7 +50,7 @@ export const pruneLeaf: LeafSpec = {
     { name: "concurrency", short: "c", type: "string", value: "N", description: `sites at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})` },
     ...JOB_FLAGS,
   ],
-  jsonFields: ["site", "dry_run", "snapshots", "error"],
+  jsonFields: ["site", "dry_run", "snapshots", "error"] satisfies (keyof PruneRecord)[],
   examples: [
     "siteops snapshot prune --all --keep-daily 7 --keep-weekly 4 --keep-monthly 12 --dry-run",
     "siteops snapshot prune --site Blog --keep-last 10 --older-than 30d",

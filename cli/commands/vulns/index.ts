@@ -1,7 +1,14 @@
 // `siteops vulns list|update`: vulnerability records of one site or the fleet, and dismissing or reopening one.
 
 import { flagInt, flagList, flagString } from "../../args.js";
-import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams } from "../../../src/index.js";
+import type {
+  DismissedReason,
+  Site,
+  VulnerabilityRecord,
+  VulnerabilityRecordUpdateParams,
+  VulnerabilitySeverity,
+  VulnerabilityStatus,
+} from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { formatAgo } from "../../output/format.js";
@@ -28,9 +35,9 @@ const FIELDS = [
   "detected_at",
   "fixed_at",
   "updated_at",
-] as const;
-const SEVERITIES = ["low", "medium", "high", "critical"] as const;
-const STATUSES = ["open", "ignored", "fixed"] as const;
+] as const satisfies readonly (keyof VulnerabilityRecord)[];
+const SEVERITIES = ["low", "medium", "high", "critical"] as const satisfies readonly VulnerabilitySeverity[];
+const STATUSES = ["open", "ignored", "fixed"] as const satisfies readonly VulnerabilityStatus[];
 const REASONS: readonly DismissedReason[] = ["fix_started", "inaccurate", "no_bandwidth", "not_used", "tolerable_risk"];
 
 function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityRecord>[] {
@@ -103,7 +110,7 @@ const update: LeafSpec = {
   summary: "dismiss (ignore) a vulnerability record with a reason, or reopen it",
   flags: [
     { name: "site", short: "s", type: "string", value: "ID|NAME", description: "the record's site (required)" },
-    { name: "status", type: "string", value: "STATE", choices: ["ignored", "open"], description: "the new state" },
+    { name: "status", type: "string", value: "STATE", choices: ["ignored", "open"] satisfies VulnerabilityStatus[], description: "the new state" },
     { name: "reason", type: "string", value: "REASON", choices: REASONS, description: "why it is ignored (required with --status ignored)" },
     { name: "comment", type: "string", value: "TEXT", description: "a note with the dismissal" },
   ],

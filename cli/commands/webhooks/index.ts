@@ -13,7 +13,16 @@ import { confirm } from "../../prompt.js";
 import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";
 
-const FIELDS = ["id", "url", "description", "enabled_events", "status", "secret", "created_at", "updated_at"] as const;
+const FIELDS = [
+  "id",
+  "url",
+  "description",
+  "enabled_events",
+  "status",
+  "secret",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof WebhookEndpoint)[];
 const WEBHOOK_ID = /^we_[A-Za-z0-9]+$/;
 
 function columns(ctx: Context): Column<WebhookEndpoint>[] {
