@@ -22,7 +22,7 @@ type ArgumentOf<S extends Schema> =
 type ValueOf<R> = (record: R) => Value | undefined;
 
 /** How one resource type is exported. */
-export interface ResourceExport<R> {
+interface ResourceExport<R> {
   schema: Schema;
   /** What export does not write though it is (or names) a member of the schema, each with why. */
   leftOut: Readonly<Record<string, string>>;

@@ -17,7 +17,7 @@ export interface DynamicValue {
 type Received = ReceivedDynamicValue | null | undefined;
 
 /** One step of an AttributePath: exactly one of the three is set (a oneof). */
-export interface AttributePathStep {
+interface AttributePathStep {
   attribute_name?: string;
   element_key_string?: string;
   element_key_int?: number;
