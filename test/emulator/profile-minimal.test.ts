@@ -285,6 +285,6 @@ describe("siteops emulator --profile", () => {
 
   it("refuses another value with one line naming --profile, exit 2", async () => {
     const r = await collect(process.execPath, [...CLI_FROM_SOURCE, "emulator", "--profile", "nope"], { cwd: ROOT });
-    expect([r.code, r.stdout, r.stderr.trim().split("\n")]).toEqual([2, "", ['error: siteops emulator: --profile must be default or minimal, got "nope"']]);
+    expect([r.code, r.stdout, r.stderr.trim().split("\n")]).toEqual([2, "", ['error: --profile must be one of default, minimal (got "nope")']]);
   });
 });
