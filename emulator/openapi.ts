@@ -6,7 +6,7 @@
 // may make (docs/design.md section 2, Authentication).
 import type { RouteOptions } from "fastify";
 import type { App } from "./http.js";
-import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "./schemas/common.js";
+import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "../wire/common.js";
 
 interface Collected {
   method: string;

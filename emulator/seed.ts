@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import type { EmulatorContext } from "./context.js";
 import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import { MAX_GENERATED_SITES, MAX_GENERATED_SNAPSHOTS_PER_SITE, type SeedFile } from "./options.js";
-import { CONTROL_CHARACTERS, hasControlCharacters } from "./schemas/common.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../wire/common.js";
 import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
 import { createSite } from "./services/sites.js";
 import { siteUrlKeyOf } from "./site-urls.js";

@@ -1,7 +1,7 @@
 // Turns Ajv's schema errors into Rails-style field messages ("can't be blank", "is invalid"), so
 // schema validation and hand-written rules produce the same 422 shape.
 import type { FieldErrors } from "./errors.js";
-import { TEXT_PATTERN } from "./schemas/common.js";
+import { TEXT_PATTERN } from "../wire/common.js";
 
 interface AjvError {
   keyword: string;

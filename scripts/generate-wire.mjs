@@ -18,7 +18,7 @@ export class GenerateError extends Error {
 /** The registry of named wire schemas, loaded from the emulator's source (tsx; no build needed). */
 export async function loadWireTypes(root = ROOT) {
   const { tsImport } = await import("tsx/esm/api");
-  const mod = await tsImport(pathToFileURL(path.join(root, "emulator/schemas/wire.ts")).href, {
+  const mod = await tsImport(pathToFileURL(path.join(root, "wire/registry.ts")).href, {
     parentURL: import.meta.url,
     tsconfig: path.join(root, "tsconfig.json"),
   });

@@ -1,5 +1,5 @@
 // The health-check response-time chart: an inline SVG polyline drawn from the data, oldest on the left.
-import type { HealthCheckJson } from "../schemas/health-checks.js";
+import type { HealthCheckJson } from "../../wire/health-checks.js";
 import { html, utc, type Html } from "./html.js";
 
 const W = 600;

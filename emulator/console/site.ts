@@ -6,7 +6,7 @@ import { listHealthChecks } from "../services/health-checks.js";
 import { getSite, loadSite } from "../services/sites.js";
 import { listSnapshots } from "../services/snapshots.js";
 import { approvePipeline, listPipelines, loadPipeline } from "../services/upgrade-pipelines.js";
-import type { UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
+import type { UpgradePipelineJson } from "../../wire/upgrade-pipelines.js";
 import { responseTimeChart } from "./chart.js";
 import type { Console } from "./ui.js";
 import { badge, digest, html, page, size, time } from "./html.js";

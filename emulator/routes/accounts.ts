@@ -4,8 +4,8 @@ import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { IdParams, PageQuery } from "../schemas/common.js";
-import { AccountSchema } from "../schemas/users.js";
+import { IdParams, PageQuery } from "../../wire/common.js";
+import { AccountSchema } from "../../wire/users.js";
 import { getAccount, listAccounts } from "../services/users.js";
 
 const tags = ["accounts"];

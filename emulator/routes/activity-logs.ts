@@ -5,8 +5,8 @@ import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../auth/guards.js";
 import { badRequest } from "../errors.js";
 import { paginate } from "../pagination.js";
-import { PageQuery } from "../schemas/common.js";
-import { ActivityLogFiltersSchema, ActivityLogSchema } from "../schemas/activity-logs.js";
+import { PageQuery } from "../../wire/common.js";
+import { ActivityLogFiltersSchema, ActivityLogSchema } from "../../wire/activity-logs.js";
 import { listActivity } from "../services/activity-logs.js";
 
 /** An ISO 8601 time from the query, normalised to the stored form; 400 when it is not one. */

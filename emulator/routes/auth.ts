@@ -3,8 +3,8 @@
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { originOf, requireAuth } from "../auth/guards.js";
-import { NoContent } from "../schemas/common.js";
-import { ApiTokenLoginSchema, ApiTokenSchema, LoginSchema, RefreshSchema, RevokeResultSchema, RevokeSchema, TokenPairSchema } from "../schemas/auth.js";
+import { NoContent } from "../../wire/common.js";
+import { ApiTokenLoginSchema, ApiTokenSchema, LoginSchema, RefreshSchema, RevokeResultSchema, RevokeSchema, TokenPairSchema } from "../../wire/auth.js";
 import { createApiToken, revokeOwnCredential } from "../services/api-tokens.js";
 import { defaultAccountOf, signIn, issueTokenPair, revokeToken, rotateRefreshToken } from "../services/sessions.js";
 

@@ -5,8 +5,8 @@ import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { PageQuery, SiteItemParams, SiteParams } from "../schemas/common.js";
-import { HealthCheckSchema } from "../schemas/health-checks.js";
+import { PageQuery, SiteItemParams, SiteParams } from "../../wire/common.js";
+import { HealthCheckSchema } from "../../wire/health-checks.js";
 import { getHealthCheck, listHealthChecks } from "../services/health-checks.js";
 import { loadSite } from "../services/sites.js";
 

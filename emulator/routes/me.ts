@@ -2,7 +2,7 @@
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../auth/guards.js";
-import { MeSchema } from "../schemas/users.js";
+import { MeSchema } from "../../wire/users.js";
 import { getMe } from "../services/users.js";
 
 export function registerMeRoutes(app: App, ctx: EmulatorContext): void {

@@ -4,8 +4,8 @@ import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { originOf, requireAuth, requireWriter } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { IdParams, NoContent, PageQuery } from "../schemas/common.js";
-import { SiteCreateSchema, SiteSchema, SiteUpdateSchema } from "../schemas/sites.js";
+import { IdParams, NoContent, PageQuery } from "../../wire/common.js";
+import { SiteCreateSchema, SiteSchema, SiteUpdateSchema } from "../../wire/sites.js";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "../services/sites.js";
 
 const tags = ["sites"];

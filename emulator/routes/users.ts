@@ -4,8 +4,8 @@ import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { requireAuth } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { PageQuery } from "../schemas/common.js";
-import { UserSchema } from "../schemas/users.js";
+import { PageQuery } from "../../wire/common.js";
+import { UserSchema } from "../../wire/users.js";
 import { listMembers } from "../services/users.js";
 
 export function registerUserRoutes(app: App, ctx: EmulatorContext): void {

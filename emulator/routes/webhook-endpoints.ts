@@ -4,8 +4,8 @@ import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
 import { originOf, requireAuth, requireWriter } from "../auth/guards.js";
 import { paginate } from "../pagination.js";
-import { IdParams, NoContent, PageQuery } from "../schemas/common.js";
-import { EndpointCreateSchema, EndpointUpdateSchema, WebhookEndpointCreatedSchema, WebhookEndpointSchema } from "../schemas/webhook-endpoints.js";
+import { IdParams, NoContent, PageQuery } from "../../wire/common.js";
+import { EndpointCreateSchema, EndpointUpdateSchema, WebhookEndpointCreatedSchema, WebhookEndpointSchema } from "../../wire/webhook-endpoints.js";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from "../services/webhook-endpoints.js";
 
 const tags = ["webhook_endpoints"];

@@ -2,7 +2,7 @@
 // of the write (a request's caller, IP and id; or the system).
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN, type Origin } from "../auth/auth-context.js";
-import type { ActivityLogJson } from "../schemas/activity-logs.js";
+import type { ActivityLogJson } from "../../wire/activity-logs.js";
 import { activityPage, insertActivity, type ActivityFilter } from "../store/activity-logs.js";
 import type { PageSource } from "../store/db.js";
 

@@ -6,8 +6,8 @@
 // through the control API sticks to the site (sites.forced_health) until the next forced call.
 import { randomInt } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
-import type { HealthCheckJson, HealthStatus } from "../schemas/health-checks.js";
-import type { SiteStatus } from "../schemas/sites.js";
+import type { HealthCheckJson, HealthStatus } from "../../wire/health-checks.js";
+import type { SiteStatus } from "../../wire/sites.js";
 import { notFound } from "../errors.js";
 import type { PageSource } from "../store/db.js";
 import { findHealthCheck, healthChecksPage, insertHealthCheck, latestHealthStatus } from "../store/health-checks.js";

@@ -8,7 +8,7 @@
 //   the site is checked again) | failed -> one step later rolled_back
 import type { EmulatorContext } from "../context.js";
 import { upgradeBreaks } from "../catalogue/upgrades.js";
-import type { PipelineStatus, Step, StepName } from "../schemas/upgrade-pipelines.js";
+import type { PipelineStatus, Step, StepName } from "../../wire/upgrade-pipelines.js";
 import { parseJson } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import { duePipelines, findPipeline, nextPipelineDueMs, pipelineToJson, updatePipelineRow, type PipelineRow } from "../store/upgrade-pipelines.js";

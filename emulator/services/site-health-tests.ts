@@ -2,7 +2,7 @@
 // after the WordPress Site Health screen. Pure: the site's row and its ignored findings in, items out.
 import { CURRENT_WP_VERSION, compareVersions } from "../versions.js";
 import { affecting } from "../catalogue/vulnerabilities.js";
-import type { HealthCheckItem } from "../schemas/health-checks.js";
+import type { HealthCheckItem } from "../../wire/health-checks.js";
 import type { SiteRow } from "../store/sites.js";
 
 /** PHP branches that no longer receive security fixes. */

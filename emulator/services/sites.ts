@@ -4,10 +4,10 @@
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
-import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
-import type { SiteInput, SiteJson, SitePatch } from "../schemas/sites.js";
+import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import type { PageSource } from "../store/db.js";
 import {
   deleteSiteRow,

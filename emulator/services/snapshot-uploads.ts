@@ -15,7 +15,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { HttpError, MESSAGES, badRequest, notFound, unprocessable } from "../errors.js";
 import { randomAlphanumeric } from "../ids.js";
 import { UPLOAD_LIMIT } from "../options.js";
-import type { SnapshotJson } from "../schemas/snapshots.js";
+import type { SnapshotJson } from "../../wire/snapshots.js";
 import { findSnapshot, setSnapshotDataPath, setUploadProgress, snapshotToJson, type SnapshotRow } from "../store/snapshots.js";
 import { completeSnapshot } from "./snapshots.js";
 import { siteDataDir, snapshotDataPath } from "./snapshot-files.js";

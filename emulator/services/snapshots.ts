@@ -7,7 +7,7 @@ import { createHash, randomInt } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN, type Origin } from "../auth/auth-context.js";
 import { notFound, unprocessable } from "../errors.js";
-import type { SnapshotInput, SnapshotJson } from "../schemas/snapshots.js";
+import type { SnapshotInput, SnapshotJson } from "../../wire/snapshots.js";
 import type { PageSource } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import {

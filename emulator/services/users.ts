@@ -2,7 +2,7 @@
 // they belong to. Another account's records do not exist for the caller (404).
 import type { EmulatorContext } from "../context.js";
 import { notFound } from "../errors.js";
-import type { AccountJson, UserJson } from "../schemas/users.js";
+import type { AccountJson, UserJson } from "../../wire/users.js";
 import type { PageSource } from "../store/db.js";
 import { accountsPage, findAccountOf, findMember, membersPage } from "../store/users.js";
 

@@ -6,9 +6,9 @@ import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
-import { CONTROL_CHARACTERS, hasControlCharacters } from "../schemas/common.js";
+import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { EVENT_TYPES } from "../events.js";
-import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
+import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../../wire/webhook-endpoints.js";
 import type { PageSource } from "../store/db.js";
 import {
   countEndpoints,

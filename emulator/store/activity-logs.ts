@@ -1,6 +1,6 @@
 // The activity_logs table: one row per write, and the filtered listing of GET /activity_logs.
 import type { Actor } from "../auth/auth-context.js";
-import type { ActivityLogJson } from "../schemas/activity-logs.js";
+import type { ActivityLogJson } from "../../wire/activity-logs.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
 
 export interface ActivityLogInsert {

@@ -1,5 +1,5 @@
 // The health_checks table.
-import type { HealthCheckItem, HealthCheckJson, HealthStatus } from "../schemas/health-checks.js";
+import type { HealthCheckItem, HealthCheckJson, HealthStatus } from "../../wire/health-checks.js";
 import { isId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
 

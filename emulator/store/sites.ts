@@ -10,7 +10,7 @@
 // before it, remembered per account, so walking 10,000 sites page by page costs an index seek per page, not an
 // OFFSET scan that grows with N. The account's count is remembered the same way. New sites only ever append
 // (seq grows), so an insert keeps every remembered page start and only drops the count; a delete drops both.
-import type { SiteJson, SiteStatus } from "../schemas/sites.js";
+import type { SiteJson, SiteStatus } from "../../wire/sites.js";
 import { isId } from "../ids.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import { stmt, type Database, type PageSource } from "./db.js";

@@ -1,6 +1,6 @@
 // The snapshots table: rows, their state changes (capture steps, upload progress, completion) and the
 // due steps of service captures.
-import type { SnapshotJson, SnapshotStatus, SnapshotTrigger } from "../schemas/snapshots.js";
+import type { SnapshotJson, SnapshotStatus, SnapshotTrigger } from "../../wire/snapshots.js";
 import { isId } from "../ids.js";
 import { stmt, type Database, type PageSource } from "./db.js";
 

@@ -1,5 +1,5 @@
 // The upgrade_pipelines table: rows, their transitions, and which pipelines are still active.
-import type { PipelineStatus, Step, UpgradePipelineJson } from "../schemas/upgrade-pipelines.js";
+import type { PipelineStatus, Step, UpgradePipelineJson } from "../../wire/upgrade-pipelines.js";
 import { isId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
 

@@ -1,6 +1,6 @@
 // The users, memberships and accounts tables.
 import type { Role } from "../auth/auth-context.js";
-import type { AccountJson, UserJson } from "../schemas/users.js";
+import type { AccountJson, UserJson } from "../../wire/users.js";
 import { isId } from "../ids.js";
 import { stmt, type Database, type PageSource } from "./db.js";
 

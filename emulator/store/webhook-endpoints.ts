@@ -1,5 +1,5 @@
 // The webhook_endpoints table.
-import type { EndpointStatus, WebhookEndpointJson } from "../schemas/webhook-endpoints.js";
+import type { EndpointStatus, WebhookEndpointJson } from "../../wire/webhook-endpoints.js";
 import { isId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
 
