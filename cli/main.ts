@@ -1,8 +1,8 @@
 // The `siteops` command: finds the command in the registry (each loaded only when used), and answers the
 // top-level help, --version and `completion` itself. Exit codes: exit-codes.ts.
 import { pathToFileURL } from "node:url";
-import { VERSION } from "../src/internal/version.js";
-import { unsupportedNode } from "../src/internal/node-support.js";
+import { VERSION } from "../common/version.js";
+import { unsupportedNode } from "../common/node-support.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";

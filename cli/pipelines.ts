@@ -7,7 +7,7 @@ import type { Context } from "./context.js";
 import { UsageError } from "./exit-codes.js";
 import { formatAgo } from "./output/format.js";
 import { printObject } from "./output/printer.js";
-import { clean } from "../src/internal/sanitize.js";
+import { clean } from "../common/sanitize.js";
 import { statusColor, styleFor, type Style } from "./output/style.js";
 import { paintCell, type Column } from "./output/table.js";
 import { listSites, siteIdOf } from "./sites.js";

@@ -5,7 +5,7 @@ import type { Clock } from "./clock.js";
 import type { Scheduler } from "./jobs/scheduler.js";
 import { enabledEndpoints } from "./store/webhook-endpoints.js";
 import { insertDelivery } from "./store/webhook-deliveries.js";
-import { WEBHOOK_EVENT_TYPES } from "../src/internal/webhook-events.js";
+import { WEBHOOK_EVENT_TYPES } from "../common/webhook-events.js";
 import type { IdIssuer } from "./ids.js";
 
 /** The event types the service delivers: the one list the client and the provider check subscriptions with. */

@@ -2,7 +2,7 @@
 // the provider and its RPC server (serve.ts, a separate file in the bundle, compiled code cached between
 // runs: compile-cache.ts), serving until Terraform's go-plugin client sends Shutdown.
 import { createRequire } from "node:module";
-import { unsupportedNode } from "../src/internal/node-support.js";
+import { unsupportedNode } from "../common/node-support.js";
 import { enableCompileCache } from "./compile-cache.js";
 import { servePlugin, type RpcModule } from "./protocol/plugin-server.js";
 

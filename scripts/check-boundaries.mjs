@@ -3,8 +3,9 @@
 // (docs/project-layout.md, "Public and package-private").
 //   - The core (src/) imports none of the parts built on it: cli/, action/, provider/, emulator/.
 //   - The parts (cli/, action/src/, provider/, emulator/, examples/) import the core through its public entry,
-//     src/index.ts (the package "siteops"), or package-private modules under src/internal/; nothing else by path.
-//     ALLOWED lists the exceptions, each with its reason.
+//     src/index.ts (the package "siteops"); nothing else of src/ by path: src/internal/ is the core's own.
+//     ALLOWED lists the exceptions, each with its reason. What the parts share and users should not rely on
+//     lives in common/ (package-private), which imports nothing of the repository: every part may use it.
 //   - Inside the provider, protocol/ stands below framework/ (terraform-plugin-go's tfprotov6 below the framework):
 //     it knows wire formats only (protobuf, gRPC, HTTP/2, the handshake, tfplugin6's messages and service), so it
 //     imports nothing of provider/ but itself, values/ (msgpack) and log.ts; the converters between tfplugin6
@@ -46,6 +47,11 @@ function importsOf(file) {
 const PROVIDER_LAYERS = { "provider/protocol/": ["provider/protocol/", "provider/values/", "provider/log.ts"] };
 
 const problems = [];
+for (const file of sources("common")) {
+  for (const target of importsOf(file)) {
+    if (!target.startsWith("common/")) problems.push(`${file} imports ${target}: common/ stands below every part and imports none of them`);
+  }
+}
 for (const file of sources("src")) {
   for (const target of importsOf(file)) {
     const part = ["cli/", "action/", "provider/", "emulator/"].find((p) => target.startsWith(p));
@@ -56,9 +62,9 @@ for (const dir of PARTS) {
   for (const file of sources(dir)) {
     if (GENERATED.test(file)) continue;
     for (const target of importsOf(file)) {
-      if (!target.startsWith("src/") || target === "src/index.ts" || target.startsWith("src/internal/")) continue;
+      if (!target.startsWith("src/") || target === "src/index.ts") continue;
       if (ALLOWED[file]?.includes(target)) continue;
-      problems.push(`${file} imports ${target}: import the core from src/index.ts (its public API) or src/internal/ (package-private)`);
+      problems.push(`${file} imports ${target}: import the core from src/index.ts (its public API); what the parts share goes in common/`);
     }
   }
 }
@@ -74,4 +80,6 @@ if (problems.length) {
   console.error(`check-boundaries: ${problems.length} import(s) across a part's boundary:\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.error("check-boundaries: the parts import the core through src/index.ts and src/internal/ only; provider/protocol/ imports no layer above it");
+console.error(
+  "check-boundaries: the parts import the core through src/index.ts only, common/ imports nothing of the repository; provider/protocol/ imports no layer above it",
+);

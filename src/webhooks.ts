@@ -3,7 +3,7 @@
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { WebhookVerificationError } from "./errors.js";
-import type { WEBHOOK_EVENT_TYPES } from "./internal/webhook-events.js";
+import type { WEBHOOK_EVENT_TYPES } from "../common/webhook-events.js";
 import type { HealthCheck } from "./resources/health-checks.js";
 import type { Site } from "./resources/sites.js";
 import type { Snapshot } from "./resources/snapshots.js";

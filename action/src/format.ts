@@ -1,8 +1,8 @@
 // How errors read in the log, the annotations and the job summary: the core's describeError with the action's
-// advice, as sentences (sizes and durations: src/internal/format.ts, shared with the CLI).
+// advice, as sentences (sizes and durations: common/format.ts, shared with the CLI).
 
 import { describeError, SiteSelectionError } from "../../src/index.js";
-import { formatDuration } from "../../src/internal/format.js";
+import { formatDuration } from "../../common/format.js";
 
 /** A pipeline's state as a predicate: "succeeded", "failed", "was rolled back", "is running", "is awaiting
  * approval" (not "is succeeded"). */

@@ -1,9 +1,9 @@
 // The action's log and annotations. Every line may carry service data (site names, ids, error messages), and
 // `core.info` escapes nothing: a name holding "\n::add-mask::..." would otherwise become a workflow command
-// of its own. Each message is made inert here (src/internal/sanitize.ts, shared with the CLI) before it is printed.
+// of its own. Each message is made inert here (common/sanitize.ts, shared with the CLI) before it is printed.
 
 import * as core from "@actions/core";
-import { inertLine } from "../../src/internal/sanitize.js";
+import { inertLine } from "../../common/sanitize.js";
 
 type Annotation = { title?: string };
 

@@ -3,9 +3,9 @@
 // in a name must not end the HTML block and turn the rest of the cell into Markdown).
 
 import * as core from "@actions/core";
-import { formatBytes, formatDuration } from "../../src/internal/format.js";
+import { formatBytes, formatDuration } from "../../common/format.js";
 import { formatShard, type Shard, type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
-import { clean } from "../../src/internal/sanitize.js";
+import { clean } from "../../common/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 
 export interface SnapshotRow {

@@ -9,7 +9,7 @@ import type { Parsed } from "../args.js";
 import { flagString } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit-codes.js";
-import { clean } from "../../src/internal/sanitize.js";
+import { clean } from "../../common/sanitize.js";
 import { type Delivery, deliver, parseUrl } from "./outbound/delivery.js";
 import { checkMetricsPath, writeMetrics } from "./outbound/metrics-file.js";
 import { jsonNotification, slackNotification } from "./outbound/notify.js";

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { APIError, SiteOpsError } from "../../src/index.js";
-import { VERSION } from "../../src/internal/version.js";
+import { VERSION } from "../../common/version.js";
 import { writeFileExclusive } from "../config.js";
 import { UsageError } from "../exit-codes.js";
 import { errorLine } from "../output/format.js";

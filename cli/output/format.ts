@@ -1,8 +1,8 @@
 // How sizes, durations, times and errors read in the CLI's output. Every string from the service is cleaned.
 
 import { describeError } from "../../src/index.js";
-import { clean } from "../../src/internal/sanitize.js";
-export { formatBytes, formatDuration } from "../../src/internal/format.js";
+import { clean } from "../../common/sanitize.js";
+export { formatBytes, formatDuration } from "../../common/format.js";
 
 /** "3 min ago", "2 days ago" (terminals); scripts get the ISO time itself. */
 export function formatAgo(iso: string | null | undefined, now = Date.now()): string {

@@ -3,7 +3,7 @@
 // (--jsonl, written as each page arrives, so memory stays flat for big fleets).
 
 import type { Context } from "../context.js";
-import { safeJson } from "../../src/internal/sanitize.js";
+import { safeJson } from "../../common/sanitize.js";
 import { renderFields, renderTable, type Column } from "./table.js";
 
 export function pick<T extends object>(value: T, fields: readonly string[] | undefined): object {

@@ -3,7 +3,7 @@
 // it as they happen. Not on a terminal (cron, CI logs): no escape codes, one timestamped line per event.
 // With --quiet: failures only.
 
-import { guardLine } from "../../src/internal/sanitize.js";
+import { guardLine } from "../../common/sanitize.js";
 import type { Output } from "../context.js";
 
 type Level = "info" | "notice" | "warn" | "error";

@@ -1,7 +1,7 @@
 // Tables: aligned columns under a header on a terminal (the widest column is cut to fit its width); one
 // tab-separated line per row, without header, when piped (`cut -f1`, `awk -F'\t'`), as `gh` does.
 
-import { clean, guardLine } from "../../src/internal/sanitize.js";
+import { clean, guardLine } from "../../common/sanitize.js";
 import { visibleLength, type Style } from "./style.js";
 
 export interface Column<T> {

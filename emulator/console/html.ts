@@ -1,6 +1,6 @@
 // HTML for the console: an escaping tagged template (every interpolation is escaped unless it is
 // already Html), the page layout with the navigation, and how times, sizes and digests read.
-import { formatBytes } from "../../src/internal/format.js";
+import { formatBytes } from "../../common/format.js";
 
 export class Html {
   constructor(readonly text: string) {}

@@ -1,7 +1,7 @@
 // Opens the SQLite database (Node's built-in node:sqlite, no native add-on to build), applies migrations, and
 // sets the pragmas the emulator relies on: WAL for concurrent readers, foreign keys for cascading deletes.
 import type { DatabaseSync, SQLInputValue, StatementResultingChanges } from "node:sqlite";
-import { unsupportedNode } from "../../src/internal/node-support.js";
+import { unsupportedNode } from "../../common/node-support.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import { MIGRATIONS } from "./migrations.js";
 

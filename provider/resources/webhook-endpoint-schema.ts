@@ -3,7 +3,7 @@
 import { useStateForUnknown } from "../framework/plan-modifiers.js";
 import { defineSchema } from "../framework/schema.js";
 import { eachElement, httpUrl, oneOf, sizeAtLeast, stringLengthBetween } from "../framework/validators.js";
-import { WEBHOOK_EVENT_TYPES } from "../../src/internal/webhook-events.js";
+import { WEBHOOK_EVENT_TYPES } from "../../common/webhook-events.js";
 import { sameUrl } from "./same-meaning.js";
 
 export const webhookEndpointSchema = defineSchema({

@@ -2,28 +2,20 @@
 // connection circuit) and the growing delays of the waiters: one backoff shape, one reading of the server's
 // Retry-After / RateLimit-Reset, and one per-call retry state that keeps retries inside a time budget.
 
+import { backoffDelay as delayOf, RETRYABLE_STATUSES, type Backoff } from "../../common/backoff.js";
+
+export { RETRYABLE_STATUSES, type Backoff };
+
 /** First backoff delay (before jitter); each later one doubles. */
 export const INITIAL_RETRY_DELAY_MS = 500;
 /** Largest backoff delay (before jitter). */
 export const MAX_RETRY_DELAY_MS = 30_000;
 
-/** Statuses that may succeed when sent again. Other 4xx cannot, and are never retried. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
-
-export interface Backoff {
-  initialMs: number;
-  maxMs: number;
-  /** "full": a uniformly random delay in [0, d) ("full jitter"), so that clients failing together spread out;
-   * "none": exactly d (the waiters' poll schedule). */
-  jitter: "full" | "none";
-}
-
 export const RETRY_BACKOFF: Backoff = { initialMs: INITIAL_RETRY_DELAY_MS, maxMs: MAX_RETRY_DELAY_MS, jitter: "full" };
 
-/** Delay number `n` (0 for the first): initialMs * 2^n capped at maxMs, jittered as the shape says. */
+/** Delay number `n` of the core's retries (see common/backoff.ts). */
 export function backoffDelay(n: number, shape: Backoff = RETRY_BACKOFF, random: () => number = Math.random): number {
-  const d = Math.min(shape.initialMs * 2 ** Math.min(n, 52), shape.maxMs);
-  return shape.jitter === "full" ? Math.floor(d * random()) : d;
+  return delayOf(n, shape, random);
 }
 
 /**

@@ -7,7 +7,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, SiteO
 import { parseBody, queryString } from "./http.js";
 import type { RequestLogger } from "./logger.js";
 import { redactHeaders } from "./redact.js";
-import { VERSION } from "./version.js";
+import { VERSION } from "../../common/version.js";
 import type { Wire, WireBody } from "./wire.js";
 
 /** What an attempt needs from the client, fixed at construction. */

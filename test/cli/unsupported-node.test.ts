@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MIN_NODE, unsupportedNode } from "../../src/internal/node-support.js";
+import { MIN_NODE, unsupportedNode } from "../../common/node-support.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let node20 = "";

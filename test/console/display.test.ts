@@ -3,7 +3,7 @@
 // every time with its zone, and the activity filter's placeholders shown whole.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SiteOps } from "../../src/index.js";
-import { formatBytes } from "../../src/internal/format.js";
+import { formatBytes } from "../../common/format.js";
 import { startTestEmulator } from "../emulator/helpers.js";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { TOKENS, USERS, haveChromium, screenshot, signIn, useConsoleEnv } from "./helpers.js";

@@ -1,7 +1,7 @@
-// src/internal/sanitize.ts, the one neutraliser of service text for the CLI and the GitHub Action (both also tested
+// common/sanitize.ts, the one neutraliser of service text for the CLI and the GitHub Action (both also tested
 // end to end: test/cli/sanitize.test.ts, test/action/hostile-text.test.ts).
 import { describe, expect, it } from "vitest";
-import { clean, guardLine, inertLine, safeJson } from "../../src/internal/sanitize.js";
+import { clean, guardLine, inertLine, safeJson } from "../../common/sanitize.js";
 
 describe("sanitize", () => {
   it("escapes control characters, separators, bidi overrides and the runner's ##[ syntax", () => {

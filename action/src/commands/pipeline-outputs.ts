@@ -1,7 +1,7 @@
 // The outputs of the upgrade and approve commands, and the pipeline a failed call still returned.
 
 import type { UpgradePipeline } from "../../../src/index.js";
-import { safeJson } from "../../../src/internal/sanitize.js";
+import { safeJson } from "../../../common/sanitize.js";
 
 export function pipelineOutputs(command: string, pipeline: UpgradePipeline | undefined, error?: string): Record<string, string> {
   const status = pipeline?.status ?? "";

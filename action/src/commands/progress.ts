@@ -2,7 +2,7 @@
 // tracker saw: after a timeout or failure that is what the outputs and the summary report.
 
 import type { OperationEvent, Snapshot, UpgradePipeline } from "../../../src/index.js";
-import { formatBytes } from "../../../src/internal/format.js";
+import { formatBytes } from "../../../common/format.js";
 import { log } from "../log.js";
 import { pipelineState } from "../format.js";
 

@@ -3,8 +3,8 @@
 // not stop the others; the step fails at the end when any did.
 
 import { formatShard, inShard, selectSites, type Shard, type SiteOps, type SiteSnapshotResult, snapshotFleet } from "../../../src/index.js";
-import { formatBytes, formatDuration } from "../../../src/internal/format.js";
-import { clean, safeJson } from "../../../src/internal/sanitize.js";
+import { formatBytes, formatDuration } from "../../../common/format.js";
+import { clean, safeJson } from "../../../common/sanitize.js";
 import { errorLine } from "../format.js";
 import type { SnapshotInputs } from "../inputs.js";
 import { log } from "../log.js";

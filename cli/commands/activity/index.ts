@@ -3,13 +3,13 @@
 
 import { flagBool, flagInt, flagString } from "../../args.js";
 import type { ActivityLog, ActivityLogListParams } from "../../../src/index.js";
-import { sleep } from "../../../src/internal/sleep.js";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Context } from "../../context.js";
 import { parseDuration, parseTime } from "../../duration.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { formatLocalTime } from "../../output/format.js";
 import { pick, printStream } from "../../output/printer.js";
-import { safeJson } from "../../../src/internal/sanitize.js";
+import { safeJson } from "../../../common/sanitize.js";
 import { renderTable, type Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import { siteIdOf } from "../../sites.js";
@@ -106,7 +106,7 @@ export default defineCommand({
     let newest = timeOf(backlog.at(-1)) ?? new Date().toISOString();
     try {
       for (;;) {
-        await sleep(interval, { signal: ctx.signal });
+        await sleep(interval, undefined, { signal: ctx.signal });
         const fresh: ActivityLog[] = [];
         // `since` is inclusive: entries of the same millisecond come again and are skipped by id.
         for await (const entry of client.activityLogs.list({ ...params, per_page: 100, since: newest }, { signal: ctx.signal })) {

@@ -12,7 +12,7 @@ import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../../credentia
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { errorLine } from "../../output/format.js";
 import { printObject } from "../../output/printer.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { ask, readStdinLine } from "../../prompt.js";
 import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";

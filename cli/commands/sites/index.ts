@@ -15,7 +15,7 @@ import {
 import type { Context } from "../../context.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { printObject, printStream } from "../../output/printer.js";
-import { clean, safeJson } from "../../../src/internal/sanitize.js";
+import { clean, safeJson } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { paintCell, type Column } from "../../output/table.js";
 import { confirm } from "../../prompt.js";

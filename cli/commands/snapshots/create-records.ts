@@ -8,7 +8,7 @@ import type { ErrorInfo } from "../../jobs/report.js";
 import { formatBytes, formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
 import type { Progress } from "../../output/progress.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { renderTable, type Column } from "../../output/table.js";
 

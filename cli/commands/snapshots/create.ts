@@ -18,7 +18,7 @@ import { runJob } from "../../jobs/run-job.js";
 import { openJobState } from "../../jobs/run-state.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";

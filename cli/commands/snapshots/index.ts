@@ -6,7 +6,7 @@ import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { formatAgo, formatBytes } from "../../output/format.js";
 import { printObject, printStream } from "../../output/printer.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { paintCell, type Column } from "../../output/table.js";
 import { confirm } from "../../prompt.js";

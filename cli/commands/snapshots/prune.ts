@@ -11,7 +11,7 @@ import { errorInfo, type ErrorInfo } from "../../jobs/report.js";
 import { runJob } from "../../jobs/run-job.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress } from "../../output/progress.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from "./create.js";

@@ -9,7 +9,7 @@ import { parseDuration } from "../../duration.js";
 import { EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress, type Progress } from "../../output/progress.js";
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../../pipelines.js";

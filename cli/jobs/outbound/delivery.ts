@@ -5,9 +5,9 @@
 // query is the credential): a failure is described by the receiver's host and what went wrong, never by the URL.
 
 import { Pool } from "undici";
-import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../../src/internal/retry.js";
-import { sleep } from "../../../src/internal/sleep.js";
-import { VERSION } from "../../../src/internal/version.js";
+import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../../common/backoff.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { VERSION } from "../../../common/version.js";
 
 /** Attempts per delivery (the first and two retries). */
 const DELIVERY_ATTEMPTS = 3;

@@ -3,7 +3,7 @@
 // webhooks (and Mattermost's, Rocket.Chat's, Discord's /slack endpoint) post as it is: the outcome, the counts,
 // the failed sites with their errors, the duration.
 
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { formatBytes, formatDuration } from "../../output/format.js";
 import type { Delivery } from "./delivery.js";
 import { capLines, exitLine, type JobReport, type RunFacts, sitesLine } from "./run-facts.js";

@@ -5,7 +5,7 @@
 // (cronitor.link) get the same three events as ?state=run|complete|fail. The checker alerts on a failure and on
 // a missing success alike, so a run that never ends is seen too.
 
-import { clean } from "../../../src/internal/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { formatDuration } from "../../output/format.js";
 import type { Delivery } from "./delivery.js";
 import { capLines, exitLine, type RunFacts, sitesLine } from "./run-facts.js";
