@@ -3,6 +3,7 @@
 // A token saved for one base URL is never sent to another: with SITEOPS_BASE_URL pointing elsewhere, the
 // profile's token is not used.
 
+import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../common/settings.js";
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, type ProfileConfig } from "./config.js";
 import { CliError, EXIT, UsageError } from "./exit-codes.js";
 
@@ -45,8 +46,8 @@ export function loadProfile(env: NodeJS.ProcessEnv, profile?: string): { name: s
 
 export function resolveTarget(input: TargetInput): Target {
   const { env } = input;
-  const envBase = env.SITEOPS_BASE_URL?.trim() || undefined;
-  const envToken = env.SITEOPS_API_TOKEN?.trim() || undefined;
+  const envBase = firstSetting([{ value: env.SITEOPS_BASE_URL, name: "SITEOPS_BASE_URL" }])?.value;
+  const envToken = firstSetting([{ value: env.SITEOPS_API_TOKEN, name: "SITEOPS_API_TOKEN" }])?.value;
   const configFile = configPath(env);
   // Both from the environment (CI, containers): the config file is not read at all.
   const profile =
@@ -70,7 +71,8 @@ export function resolveTarget(input: TargetInput): Target {
       `not logged in to ${baseUrl} (profile "${profile.name}"): run siteops auth login${envBase ? ` --base-url ${baseUrl}` : ""}, or set SITEOPS_API_TOKEN`,
     );
   }
-  if (/\s/.test(token)) throw new UsageError(`${envToken ? "SITEOPS_API_TOKEN" : `the token of profile "${profile.name}"`} contains whitespace`);
+  const tokenProblem = apiTokenProblem({ value: token, name: envToken ? "SITEOPS_API_TOKEN" : `the token of profile "${profile.name}"` });
+  if (tokenProblem) throw new UsageError(tokenProblem);
   return {
     baseUrl,
     token,
@@ -81,24 +83,13 @@ export function resolveTarget(input: TargetInput): Target {
   };
 }
 
-/** An absolute http(s) URL without credentials, query or fragment; no trailing slash. `source` names where it
- * came from in the error. */
+/** The base URL from `value` (trimmed), or a usage error naming `source` and what is wrong (common/settings.ts: the
+ * same words as the client, the action and the provider). */
 export function normalizeBaseUrl(value: string, source: string): string {
-  const text = value.trim();
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new UsageError(`${source}: ${JSON.stringify(value)} has no scheme: use https://${text.replace(/^\/+/, "")} (or http:// for a local emulator)`);
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${source}: ${JSON.stringify(value)} is not a valid URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new UsageError(`${source}: the URL must be http or https (got ${url.protocol.replace(/:$/, "")})`);
-  if (url.username || url.password) throw new UsageError(`${source}: the URL must not contain credentials; log in with siteops auth login`);
-  if (url.search || url.hash) throw new UsageError(`${source}: the URL must not have a query or fragment`);
-  return url.href.replace(/\/+$/, "");
+  const found = { value: value.trim(), name: source };
+  const problem = baseUrlProblem(found);
+  if (problem) throw new UsageError(problem);
+  return baseUrlOf(found.value);
 }
 
 function sameUrl(a: string, b: string): boolean {

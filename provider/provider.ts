@@ -2,6 +2,7 @@
 // data sources.
 import type * as Core from "../src/index.js";
 import type { SiteOps } from "../src/index.js";
+import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../common/settings.js";
 import { ApiErrors } from "./api-errors.js";
 import { loadClient } from "./load-core.js";
 import { shardFunction } from "./functions/shard-function.js";
@@ -110,25 +111,26 @@ const setting = (config: KnownConfig, k: "base_url" | "api_token" | "email" | "p
 
 /** The API client's options from the block and the environment (block first); undefined after a diagnostic. */
 function clientOptions(config: KnownConfig, diags: Diagnostics) {
-  const baseUrl = setting(config, "base_url") ?? (process.env.SITEOPS_BASE_URL || undefined);
-  if (!baseUrl) {
+  const found = firstSetting([
+    { value: config.base_url, name: "base_url" },
+    { value: process.env.SITEOPS_BASE_URL, name: "SITEOPS_BASE_URL" },
+  ]);
+  if (!found) {
     diags.error("Missing SiteOps base URL", "Set base_url in the provider block or the SITEOPS_BASE_URL environment variable.", path("base_url"));
     return undefined;
   }
-  try {
-    const u = new URL(baseUrl);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
-  } catch {
-    const from = setting(config, "base_url") ? "base_url" : "SITEOPS_BASE_URL";
-    diags.error("Invalid SiteOps base URL", `${from} must be an absolute http or https URL, got: ${JSON.stringify(baseUrl)}.`, path("base_url"));
+  const problem = baseUrlProblem(found);
+  if (problem) {
+    diags.error("Invalid SiteOps base URL", `${problem}.`, path("base_url"));
     return undefined;
   }
+  const baseUrl = baseUrlOf(found.value);
   const maxConcurrency = config.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
   if (diags.hasErrors) return undefined;
   return {
     baseUrl,
     // Node's built-in HTTP client: each provider process lives for one command and a few hundred requests,
-    // where undici's WebAssembly parser and cold code cost ~30% more CPU per request (BENCHMARKS.md, API core 7).
+    // where undici's WebAssembly parser and cold code cost more CPU per request (BENCHMARKS.md, "Transports").
     transport: "node:http" as const,
     ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
     ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
@@ -179,8 +181,18 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
         }));
     return { client, errors: new ApiErrors(() => core, "email/password in the provider configuration"), sites: new SiteReader(client) };
   }
-  const fromConfig = setting(config, "api_token");
-  const apiToken = fromConfig ?? (process.env.SITEOPS_API_TOKEN || undefined);
+  const token = firstSetting([
+    { value: config.api_token, name: "api_token" },
+    { value: process.env.SITEOPS_API_TOKEN, name: "SITEOPS_API_TOKEN" },
+  ]);
+  const fromConfig = token?.name === "api_token";
+  const apiToken = token?.value;
+  const tokenProblem = token && apiTokenProblem(token);
+  if (tokenProblem) {
+    // The problem names the setting, never the value.
+    diags.error("Invalid SiteOps API token", `${tokenProblem}.`, path("api_token"));
+    return undefined;
+  }
   if (!apiToken) {
     diags.error(
       "Missing SiteOps credentials",

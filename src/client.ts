@@ -6,8 +6,8 @@
 import type { Dispatcher } from "undici";
 import { APIPromise, type APIResponse } from "./api-promise.js";
 import { ApiTokenAuth, obtainCredentials, type Auth, type LoginOptions } from "./auth.js";
-import { checkApiToken, checkBaseUrl, firstSetting } from "./connection.js";
-import { SiteOpsError } from "./errors.js";
+import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../common/settings.js";
+import { ConnectionSettingError, SiteOpsError } from "./errors.js";
 import { ConnectionCircuit } from "./internal/circuit.js";
 import { createDebugLogger, type RequestLogger } from "./internal/logger.js";
 import { envNumber } from "./internal/http.js";
@@ -130,7 +130,9 @@ export class SiteOps implements APIClient {
       { value: env.SITEOPS_BASE_URL, name: "SITEOPS_BASE_URL" },
     ]);
     if (!foundBase) throw new SiteOpsError("No base URL: pass `baseUrl` or set SITEOPS_BASE_URL.");
-    this.baseUrl = checkBaseUrl(foundBase);
+    const baseProblem = baseUrlProblem(foundBase);
+    if (baseProblem) throw new ConnectionSettingError(foundBase.name, baseProblem);
+    this.baseUrl = baseUrlOf(foundBase.value);
     const url = new URL(this.baseUrl);
     this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
@@ -141,7 +143,9 @@ export class SiteOps implements APIClient {
           { value: options.apiToken, name: "apiToken" },
           { value: env.SITEOPS_API_TOKEN, name: "SITEOPS_API_TOKEN" },
         ]);
-    this.#credentials = options.auth ?? (foundToken ? new ApiTokenAuth(checkApiToken(foundToken)) : undefined);
+    const tokenProblem = foundToken && apiTokenProblem(foundToken);
+    if (tokenProblem) throw new ConnectionSettingError(foundToken.name, tokenProblem);
+    this.#credentials = options.auth ?? (foundToken ? new ApiTokenAuth(foundToken.value) : undefined);
     const logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
     this.#transport = {
       origin: url.origin,

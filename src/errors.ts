@@ -180,6 +180,18 @@ export class PaginationError extends SiteOpsError {
   override readonly code: string = "PAGINATION_FAILED";
 }
 
+/** A base URL or API token the client cannot use (`code` INVALID_SETTING): the message names where it came from
+ * (`baseUrl`, `SITEOPS_API_TOKEN`, ...) and what is wrong. */
+export class ConnectionSettingError extends SiteOpsError {
+  override readonly code: string = "INVALID_SETTING";
+  /** The option or environment variable the value came from. */
+  readonly setting: string;
+  constructor(setting: string, message: string) {
+    super(message);
+    this.setting = setting;
+  }
+}
+
 /** A webhook delivery whose signature, timestamp or payload cannot be trusted. */
 export class WebhookVerificationError extends SiteOpsError {
   override readonly code: string = "WEBHOOK_VERIFICATION_FAILED";

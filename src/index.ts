@@ -89,7 +89,6 @@ export {
   type ShardSites,
 } from "./operations/shard-files.js";
 export { sameUrl, sameVersion, urlKey } from "./equivalence.js";
-export { checkApiToken, checkBaseUrl, ConnectionSettingError, firstSetting, type FoundSetting, type SettingSource } from "./connection.js";
 export { checkRecord, type FieldKind, type RecordShape, type ResponseOrigin } from "./response-shapes.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {

@@ -1,33 +1,20 @@
 // The action's input values one by one (URL, version, boolean, number, file, quoting): each check appends a
 // one-line problem naming the input and returns a fallback, so inputs.ts can report every problem at once.
 
+import { baseUrlOf, baseUrlProblem, type FoundSetting } from "../../common/settings.js";
 import { statSync } from "node:fs";
 import { readShardFile, ShardFileError, type ShardSites } from "../../src/index.js";
 
 const VERSION = /^\d+\.\d+$/;
 
-export function parseBaseUrl(value: string | undefined, problems: string[]): string | undefined {
-  if (!value) {
+export function parseBaseUrl(found: FoundSetting | undefined, problems: string[]): string | undefined {
+  if (!found) {
     problems.push("'base-url' is required (or set SITEOPS_BASE_URL)");
     return undefined;
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    problems.push(`'base-url' must be an absolute http(s) URL (got ${quote(value)})`);
-    return undefined;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(`'base-url' must be an http or https URL (got ${quote(url.protocol)})`);
-    return undefined;
-  }
-  // A password in the URL would be printed wherever the URL is; the token is the credential.
-  if (url.username || url.password) {
-    problems.push("'base-url' must not contain credentials: pass the token in 'api-token'");
-    return undefined;
-  }
-  return url.href.replace(/\/+$/, "");
+  const problem = baseUrlProblem(found);
+  if (problem) problems.push(problem);
+  return problem ? undefined : baseUrlOf(found.value);
 }
 
 export function parseVersion(name: string, value: string | undefined, problems: string[]): string | undefined {

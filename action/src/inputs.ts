@@ -1,6 +1,7 @@
 // The action's inputs, read once and checked into one typed object. Every problem found is reported at once,
 // in one line naming the input, before anything talks to the service.
 
+import { apiTokenProblem, firstSetting } from "../../common/settings.js";
 import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/index.js";
 import { checkFile, parseBaseUrl, parseSitesFile, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
 
@@ -107,10 +108,15 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   const get = (name: string): string | undefined => source.get(name).trim() || undefined;
 
   // The token first, so it is masked before any other line is printed.
-  const apiToken = get("api-token") ?? source.env.SITEOPS_API_TOKEN?.trim() ?? "";
+  const token = firstSetting([
+    { value: source.get("api-token"), name: "'api-token'" },
+    { value: source.env.SITEOPS_API_TOKEN, name: "SITEOPS_API_TOKEN" },
+  ]);
+  const apiToken = token?.value ?? "";
   if (apiToken) source.mask(apiToken);
   else problems.push("'api-token' is required (or set SITEOPS_API_TOKEN)");
-  if (/\s/.test(apiToken)) problems.push("'api-token' must not contain whitespace");
+  const tokenProblem = token && apiTokenProblem(token);
+  if (tokenProblem) problems.push(tokenProblem);
 
   const rawCommand = get("command");
   let command: Command | undefined;
@@ -118,7 +124,13 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   else if ((COMMANDS as readonly string[]).includes(rawCommand.toLowerCase())) command = rawCommand.toLowerCase() as Command;
   else problems.push(`'command' must be one of ${COMMANDS.join(", ")} (got ${quote(rawCommand)})`);
 
-  const baseUrl = parseBaseUrl(get("base-url") ?? source.env.SITEOPS_BASE_URL?.trim(), problems);
+  const baseUrl = parseBaseUrl(
+    firstSetting([
+      { value: source.get("base-url"), name: "'base-url'" },
+      { value: source.env.SITEOPS_BASE_URL, name: "SITEOPS_BASE_URL" },
+    ]),
+    problems,
+  );
   const wait = parseBoolean("wait", get("wait"), true, problems);
   const timeoutMinutes = parseNumber("timeout-minutes", get("timeout-minutes"), DEFAULT_TIMEOUT_MINUTES, problems, {
     min: 0,

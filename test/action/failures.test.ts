@@ -27,7 +27,7 @@ describe("failures", () => {
     const line = r.errors[0]!;
     expect(line).toMatch(/^Invalid input: /);
     for (const fragment of [
-      `'base-url' must be an http or https URL (got "ftp:")`,
+      "'base-url' must be an http or https URL (got ftp)",
       `'wait' must be true or false (got "yes")`,
       `'timeout-minutes' must be a number of minutes above 0 and at most 1440 (got "-1")`,
       "'upload-file' \"",

@@ -90,11 +90,11 @@ describe("parseInputs", () => {
   it("names each malformed input", () => {
     expect(problems({ ...base, command: "deploy" })).toEqual([`'command' must be one of snapshot, upgrade, approve (got "deploy")`]);
     expect(problems({ ...base, "base-url": "siteops.example.com", command: "snapshot", site: "all, Blog" })).toEqual([
-      `'base-url' must be an absolute http(s) URL (got "siteops.example.com")`,
+      "'base-url' has no scheme: use https://siteops.example.com (or http:// for a local emulator)",
       "'site' is 'all' or a list of sites, not both",
     ]);
     expect(problems({ ...base, "base-url": "https://user:pw@siteops.example.com", command: "snapshot", site: "Blog", concurrency: "2.5" })).toEqual([
-      "'base-url' must not contain credentials: pass the token in 'api-token'",
+      "'base-url' must not contain credentials: give the API token instead",
       `'concurrency' must be a whole number from 1 to 64 (got "2.5")`,
     ]);
     expect(problems({ ...base, command: "upgrade", site: "all", "require-approval": "yes" })).toEqual([

@@ -73,6 +73,20 @@ describe("provider configuration", () => {
     expect(r.stderr).toContain("SITEOPS_BASE_URL");
   });
 
+  it("reads the base URL and token as the client, the CLI and the action do: trimmed, a token with whitespace inside refused by name", async () => {
+    tf.write(required + `provider "siteops" {}\n` + meOutput);
+    const trimmed = await tf.ok(["apply", "-auto-approve", "-no-color"], { env: { SITEOPS_BASE_URL: ` ${tf.url}/ `, SITEOPS_API_TOKEN: `${OWNER_TOKEN}\n` } });
+    expect(trimmed.stdout).toContain(`email = "${OWNER_EMAIL}"`);
+    const spaced = await tf.run(["plan", "-no-color"], { env: { SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: `${OWNER_TOKEN} ${OWNER_TOKEN}` } });
+    expect(spaced.code).toBe(1);
+    expect(spaced.stderr).toContain("Error: Invalid SiteOps API token");
+    expect(spaced.stderr).toContain("SITEOPS_API_TOKEN must not contain whitespace.");
+    expect(spaced.stderr).not.toContain(OWNER_TOKEN);
+    const schemeless = await tf.run(["plan", "-no-color"], { env: { SITEOPS_BASE_URL: "siteops.example.com", SITEOPS_API_TOKEN: OWNER_TOKEN } });
+    expect(schemeless.code).toBe(1);
+    expect(schemeless.stderr).toContain("SITEOPS_BASE_URL has no scheme: use https://siteops.example.com");
+  });
+
   it("missing credentials point at api_token", async () => {
     tf.write(required + `provider "siteops" {\n  base_url = "${tf.url}"\n}\n` + meOutput);
     const r = await tf.run(["plan", "-no-color"]);

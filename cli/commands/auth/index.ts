@@ -3,6 +3,7 @@
 // `auth logout` revokes it); --with-token saves a token you already have. Either is kept in the config file
 // under the profile, for that base URL only, and never printed.
 
+import { apiTokenProblem } from "../../../common/settings.js";
 import { hostname } from "node:os";
 import { flagBool, flagString } from "../../args.js";
 import { AuthenticationError, describeError, type Me, OtpRequiredError, SiteOps } from "../../../src/index.js";
@@ -85,7 +86,8 @@ const login: LeafSpec = {
     let me: Me;
     if (withToken) {
       token = await readStdinLine(ctx.stdin, "the token");
-      if (/\s/.test(token)) throw new UsageError("the token on stdin contains whitespace");
+      const tokenProblem = apiTokenProblem({ value: token, name: "the token on stdin" });
+      if (tokenProblem) throw new UsageError(tokenProblem);
       ctx.secrets.push(token);
       try {
         me = await whoAmI(baseUrl, token, accountId, ctx.signal);

@@ -1,7 +1,8 @@
-// The one reading of a base URL and an API token (src/connection.ts) that the client, the CLI, the action and the
+// The one reading of a base URL and an API token (common/settings.ts) that the client, the CLI, the action and the
 // provider share: the same trimming, the same refusals, the same words, each naming the source it came from.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkApiToken, checkBaseUrl, ConnectionSettingError, firstSetting, SiteOps } from "../../src/index.js";
+import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../../common/settings.js";
+import { ConnectionSettingError, SiteOps } from "../../src/index.js";
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -23,32 +24,18 @@ describe("firstSetting", () => {
   });
 });
 
-describe("checkApiToken and checkBaseUrl", () => {
+describe("apiTokenProblem and baseUrlProblem", () => {
   it("refuse a token with whitespace inside, naming the source", () => {
-    expect(checkApiToken({ value: "sot_abc", name: "SITEOPS_API_TOKEN" })).toBe("sot_abc");
-    const err = (() => {
-      try {
-        checkApiToken({ value: "sot_abc sot_def", name: "'api-token'" });
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(err).toBeInstanceOf(ConnectionSettingError);
-    expect(err).toMatchObject({ code: "INVALID_SETTING", setting: "'api-token'", message: "'api-token' must not contain whitespace" });
+    expect(apiTokenProblem({ value: "sot_abc", name: "SITEOPS_API_TOKEN" })).toBeUndefined();
+    expect(apiTokenProblem({ value: "sot_abc sot_def", name: "'api-token'" })).toBe("'api-token' must not contain whitespace");
   });
 
-  it("take an absolute http(s) URL without credentials, query or fragment, and drop its trailing slash", () => {
-    expect(checkBaseUrl({ value: "https://SiteOps.Example.com/", name: "x" })).toBe("https://siteops.example.com");
-    expect(checkBaseUrl({ value: "http://127.0.0.1:4747/prefix/", name: "x" })).toBe("http://127.0.0.1:4747/prefix");
+  it("take an absolute http(s) URL without credentials, query or fragment; baseUrlOf drops its trailing slash", () => {
+    expect(baseUrlProblem({ value: "https://SiteOps.Example.com/", name: "x" })).toBeUndefined();
+    expect(baseUrlOf("https://SiteOps.Example.com/")).toBe("https://siteops.example.com");
+    expect(baseUrlOf("http://127.0.0.1:4747/prefix/")).toBe("http://127.0.0.1:4747/prefix");
     const problems = ["siteops.example.com", "ftp://a.example", "https://u:p@a.example", "https://a.example/?x=1", "https://a.example/#f", "https://"].map(
-      (value) => {
-        try {
-          checkBaseUrl({ value, name: "SITEOPS_BASE_URL" });
-          return "accepted";
-        } catch (e) {
-          return (e as Error).message;
-        }
-      },
+      (value) => baseUrlProblem({ value, name: "SITEOPS_BASE_URL" }),
     );
     expect(problems).toEqual([
       "SITEOPS_BASE_URL has no scheme: use https://siteops.example.com (or http:// for a local emulator)",
@@ -69,7 +56,7 @@ describe("the client reads them the same way", () => {
     expect(so.baseUrl).toBe("https://siteops.example.com");
     await so.close();
     vi.stubEnv("SITEOPS_API_TOKEN", "sot_one sot_two");
-    expect(() => new SiteOps()).toThrow("SITEOPS_API_TOKEN must not contain whitespace");
+    expect(() => new SiteOps()).toThrow(new ConnectionSettingError("SITEOPS_API_TOKEN", "SITEOPS_API_TOKEN must not contain whitespace"));
     expect(() => new SiteOps({ apiToken: "a\tb" })).toThrow("apiToken must not contain whitespace");
     expect(() => new SiteOps({ baseUrl: "siteops.example.com" })).toThrow("baseUrl has no scheme");
   });
