@@ -9,6 +9,7 @@ export default tseslint.config(
       "provider/cdktf/**",
       "provider/cdktn/**",
       "src/generated/**",
+      "wire/generated/**",
       "action/dist/**",
       "dist/**",
       "docs/**",

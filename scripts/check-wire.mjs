@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// CI check (.ci/run runs every scripts/check-*.mjs): the committed src/generated/ must be exactly what
-// `npm run generate:wire` produces from the emulator's current schemas; when it is not, the check lists
-// the differing lines.
+// CI check (.ci/run runs every scripts/check-*.mjs): the committed src/generated/ (the client's wire types) and
+// wire/generated/ (the field tables) must be exactly what `npm run generate:wire` produces from the schemas of
+// wire/; when they are not, the check lists the differing lines.
 //
 //   node scripts/check-wire.mjs [--registry FILE]
-//     --registry FILE   compare against types generated from this module's WIRE_TYPES instead of
-//                       emulator/schemas/wire.ts (to test the check, or to debug)
+//     --registry FILE   compare against what this module's WIRE_TYPES and RESOURCES generate instead of
+//                       wire/registry.ts (to test the check, or to debug)
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { GenerateError, ROOT, WIRE_DIR, loadWireTypes, renderWire } from "./generate-wire.mjs";
+import { GenerateError, OUTPUTS, ROOT, loadRegistry, renderWire } from "./generate-wire.mjs";
 
 const MAX_LINES = 40;
 
@@ -47,13 +47,13 @@ function lineChanges(before, after) {
 }
 
 /** Differences between a fresh generation and the committed files: [] when up to date. */
-export async function staleWire({ root = ROOT, wireTypes } = {}) {
-  const fresh = renderWire(wireTypes ?? (await loadWireTypes(root)));
+export async function staleWire({ root = ROOT, registry } = {}) {
+  const fresh = renderWire(await loadRegistry(registry));
   const problems = [];
   for (const [name, text] of fresh) {
-    const file = path.join(root, WIRE_DIR, name);
+    const file = path.join(root, name);
     if (!existsSync(file)) {
-      problems.push(`${WIRE_DIR}/${name} is missing`);
+      problems.push(`${name} is missing`);
       continue;
     }
     const committed = readFileSync(file, "utf8");
@@ -61,29 +61,24 @@ export async function staleWire({ root = ROOT, wireTypes } = {}) {
     const changes = lineChanges(committed, text);
     const shown = changes.slice(0, MAX_LINES).map((c) => `    ${c}`);
     if (changes.length > MAX_LINES) shown.push(`    ... and ${changes.length - MAX_LINES} more lines`);
-    problems.push(`${WIRE_DIR}/${name} differs:\n${shown.join("\n") || "    (order or whitespace only)"}`);
+    problems.push(`${name} differs:\n${shown.join("\n") || "    (order or whitespace only)"}`);
   }
   return problems;
 }
 
 async function main() {
   const { values } = parseArgs({ options: { registry: { type: "string" } } });
-  let wireTypes;
-  if (values.registry) {
-    const { tsImport } = await import("tsx/esm/api");
-    wireTypes = (await tsImport(pathToFileURL(path.resolve(values.registry)).href, { parentURL: import.meta.url, tsconfig: path.join(ROOT, "tsconfig.json") }))
-      .WIRE_TYPES;
-  }
-  const problems = await staleWire({ wireTypes });
+  const problems = await staleWire(values.registry ? { registry: path.resolve(values.registry) } : {});
+  const dirs = [...new Set(OUTPUTS.map((f) => `${path.dirname(f)}/`))].join(" and ");
   if (problems.length) {
     console.error(
-      `check-wire: ${WIRE_DIR}/ is stale (a schema in emulator/schemas/ changed without regenerating the wire types):\n` +
+      `check-wire: ${dirs} are stale (a schema in wire/ changed without npm run generate:wire):\n` +
         problems.map((p) => `  ${p}`).join("\n") +
         "\nRun `npm run generate:wire` and commit the result.",
     );
     return 1;
   }
-  console.error(`check-wire: ${WIRE_DIR}/ is up to date with emulator/schemas/`);
+  console.error(`check-wire: ${dirs} are up to date with wire/`);
   return 0;
 }
 

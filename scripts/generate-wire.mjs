@@ -1,28 +1,27 @@
 #!/usr/bin/env node
-// `npm run generate:wire`: writes src/generated/wire.ts, the client's request, response and error types,
-// from the emulator's TypeBox schemas (emulator/schemas/wire.ts lists them by name): the schemas the
-// routes validate with and /openapi.json documents are the one source of the wire. The output imports
-// nothing. scripts/check-wire.mjs renders the same into memory and fails CI when the committed file differs.
+// `npm run generate:wire`: writes, from the TypeBox schemas of wire/ (wire/registry.ts lists the published types
+// and the resources), src/generated/wire.ts, the client's request, response and error types, and
+// wire/generated/fields.ts, each resource's field table (scripts/generate-wire-fields.mjs). The schemas the
+// emulator's routes validate with and /openapi.json documents are the one source of the wire. Both outputs import
+// nothing. scripts/check-wire.mjs renders the same into memory and fails CI when a committed file differs.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { FIELDS_README, FieldTableError, renderFieldTables } from "./generate-wire-fields.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const WIRE_DIR = "src/generated";
-export const WIRE_FILES = ["wire.ts", "README.md"];
+/** What the generator writes, by path from the root. */
+export const OUTPUTS = ["src/generated/wire.ts", "src/generated/README.md", "wire/generated/fields.ts", "wire/generated/README.md"];
 
 export class GenerateError extends Error {
   name = "GenerateError";
 }
 
-/** The registry of named wire schemas, loaded from the emulator's source (tsx; no build needed). */
-export async function loadWireTypes(root = ROOT) {
+/** A registry module's named wire schemas and resources, loaded from source (tsx; no build needed). */
+export async function loadRegistry(file = path.join(ROOT, "wire/registry.ts")) {
   const { tsImport } = await import("tsx/esm/api");
-  const mod = await tsImport(pathToFileURL(path.join(root, "wire/registry.ts")).href, {
-    parentURL: import.meta.url,
-    tsconfig: path.join(root, "tsconfig.json"),
-  });
-  return mod.WIRE_TYPES;
+  const mod = await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url, tsconfig: path.join(ROOT, "tsconfig.json") });
+  return { wireTypes: mod.WIRE_TYPES, resources: mod.RESOURCES };
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -35,9 +34,13 @@ function docComment(text, indent) {
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n${indent} */\n`;
 }
 
-/** TypeScript for one JSON schema; `names` maps schema objects to the names they are emitted under. */
+/** A schema's shape less what marks it as a field (origin, description): a named type used as a field stays a
+ * reference to its name. */
+const shapeKey = (schema) => JSON.stringify(schema, (key, value) => (key === "x-origin" || key === "description" ? undefined : value));
+
+/** TypeScript for one JSON schema; `names` maps schema objects (and their shapes) to the names they are emitted under. */
 function render(schema, names, indent, self) {
-  const named = names.get(schema);
+  const named = names.get(schema) ?? names.shapes.get(shapeKey(schema));
   if (named && schema !== self) return named;
   const union = (parts) => [...new Set(parts)].join(" | ");
   if (schema.anyOf) return union(schema.anyOf.map((s) => render(s, names, indent)));
@@ -78,14 +81,14 @@ function renderObject(schema, names, indent) {
   const inner = `${indent}  `;
   const lines = props.map(([key, prop]) => {
     const name = IDENT.test(key) ? key : literal(key);
-    return `${docComment(prop.description ?? names.docOf?.(prop), inner)}${inner}${name}${required.has(key) ? "" : "?"}: ${render(prop, names, inner)};`;
+    return `${docComment(prop.description, inner)}${inner}${name}${required.has(key) ? "" : "?"}: ${render(prop, names, inner)};`;
   });
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
 export const HEADER = [
   "// GENERATED FILE - DO NOT EDIT. Regenerate with `npm run generate:wire` (scripts/generate-wire.mjs)",
-  "// from the emulator's TypeBox schemas (emulator/schemas/wire.ts), the same ones /openapi.json documents.",
+  "// from the TypeBox schemas of wire/ (wire/registry.ts), the ones the emulator validates with and /openapi.json documents.",
   "",
 ].join("\n");
 
@@ -93,49 +96,57 @@ const README = `<!-- GENERATED FILE - DO NOT EDIT. Regenerate with \`npm run gen
 # Generated wire types
 
 \`wire.ts\` holds the request, response and error bodies of the Site Operations API as TypeScript types,
-generated from the emulator's TypeBox schemas (\`emulator/schemas/\`, listed by name in
-\`emulator/schemas/wire.ts\`): the schemas the emulator validates with and \`/openapi.json\` documents. It imports
-nothing. \`src/resources/*.ts\` re-export these types under the names the package publishes.
+generated from the TypeBox schemas of \`wire/\` (listed by name in \`wire/registry.ts\`): the schemas the
+emulator validates with and \`/openapi.json\` documents. It imports nothing, so the client ships no typebox.
+\`src/resources/*.ts\` re-export these types under the names the package publishes.
 
 ## Regenerating
 
-After changing a schema in \`emulator/schemas/\`:
+After changing a schema in \`wire/\`:
 
 \`\`\`sh
-npm run generate:wire         # rewrites src/generated/ from emulator/schemas/wire.ts
-node scripts/check-wire.mjs   # what CI runs: fails, listing the differences, when this folder is stale
+npm run generate:wire         # rewrites src/generated/ and wire/generated/ from wire/registry.ts
+node scripts/check-wire.mjs   # what CI runs: fails, listing the differences, when either is stale
 \`\`\`
 `;
 
-/** The generated files, name -> content, for a list of named schemas. */
-export function renderWire(wireTypes) {
+/** The generated files, path from the root -> content, for a registry's named schemas and resources. */
+export function renderWire({ wireTypes, resources }) {
   const names = new Map();
+  names.shapes = new Map();
   for (const w of wireTypes) {
     if (names.has(w.schema)) throw new GenerateError(`${w.name} and ${names.get(w.schema)} are the same schema`);
     names.set(w.schema, w.name);
+    names.shapes.set(shapeKey(w.schema), w.name);
   }
   const blocks = wireTypes.map((w) => {
     const body = render(w.schema, names, "", w.schema);
     const doc = docComment(w.doc ?? w.schema.description, "");
     return body.startsWith("{") && w.schema.type === "object" ? `${doc}export interface ${w.name} ${body}\n` : `${doc}export type ${w.name} = ${body};\n`;
   });
-  return new Map([
-    ["wire.ts", `${HEADER}\n${blocks.join("\n")}`],
-    ["README.md", README],
-  ]);
+  let fields;
+  try {
+    fields = renderFieldTables(resources);
+  } catch (err) {
+    throw err instanceof FieldTableError ? new GenerateError(err.message) : err;
+  }
+  const texts = [`${HEADER}\n${blocks.join("\n")}`, README, fields, FIELDS_README];
+  return new Map(OUTPUTS.map((file, i) => [file, texts[i]]));
 }
 
-export async function generateWire({ root = ROOT, outDir = path.join(root, WIRE_DIR) } = {}) {
-  const files = renderWire(await loadWireTypes(root));
-  mkdirSync(outDir, { recursive: true });
-  for (const [name, text] of files) writeFileSync(path.join(outDir, name), text);
-  return { outDir, files: [...files.keys()] };
+export async function generateWire({ root = ROOT } = {}) {
+  const files = renderWire(await loadRegistry());
+  for (const [file, text] of files) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return { files: [...files.keys()] };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   try {
-    const { outDir, files } = await generateWire();
-    console.error(`generate:wire: ${files.join(", ")} written to ${path.relative(process.cwd(), outDir) || outDir}`);
+    const { files } = await generateWire();
+    console.error(`generate:wire: ${files.join(", ")} written`);
   } catch (err) {
     console.error(`generate:wire: ${err instanceof GenerateError ? err.message : err instanceof Error ? err.stack : err}`);
     process.exit(1);

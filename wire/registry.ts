@@ -1,8 +1,8 @@
-// The wire types the client publishes, by the name it publishes them under: scripts/generate-wire.mjs
-// turns each schema into a TypeScript type in src/generated/wire.ts. A schema used inside another under
-// its own name here becomes a reference to that name. Adding a field to a resource: change its schema,
-// `npm run generate:wire`, done.
-import type { TSchema } from "typebox";
+// What scripts/generate-wire.mjs publishes of wire/: the types the client exports, by the name it exports them
+// under (each a TypeScript type in src/generated/wire.ts; a schema used inside another under its own name here
+// becomes a reference to that name), and the resources whose field tables it writes to wire/generated/fields.ts.
+// Adding a field to a resource: docs/project-layout.md, "Adding a field to a resource".
+import type { TObject, TSchema } from "typebox";
 import { ActivityLogFiltersSchema, ActivityLogSchema } from "./activity-logs.js";
 import { ApiTokenLoginSchema, ApiTokenSchema, LoginSchema, RevokeResultSchema, TokenPairSchema } from "./auth.js";
 import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "./common.js";
@@ -30,7 +30,31 @@ export interface WireType {
 
 const t = (name: string, schema: TSchema, doc?: string): WireType => ({ name, schema, doc });
 
-/** In the order they are written out. */
+/** A resource of the field tables: what answers show, and what create and update take. */
+export interface WireResource {
+  /** The table's name in wire/generated/fields.ts is this plus `Fields` (siteFields). */
+  name: string;
+  read: TObject;
+  /** The answer to the create where it shows more than `read` (a webhook endpoint's secret). */
+  created?: TObject;
+  create?: TObject;
+  update?: TObject;
+}
+
+/** The resources of the field tables, in the order they are written out. */
+export const RESOURCES: readonly WireResource[] = [
+  { name: "site", read: SiteSchema, create: SiteCreateSchema, update: SiteUpdateSchema },
+  { name: "webhookEndpoint", read: WebhookEndpointSchema, created: WebhookEndpointCreatedSchema, create: EndpointCreateSchema, update: EndpointUpdateSchema },
+  { name: "snapshot", read: SnapshotSchema, create: SnapshotCreateSchema },
+  { name: "upgradePipeline", read: UpgradePipelineSchema, create: PipelineCreateSchema },
+  { name: "vulnerabilityRecord", read: VulnerabilityRecordSchema, update: RecordUpdateSchema },
+  { name: "healthCheck", read: HealthCheckSchema },
+  { name: "activityLog", read: ActivityLogSchema },
+  { name: "user", read: UserSchema },
+  { name: "account", read: AccountSchema },
+];
+
+/** The published types, in the order they are written out. */
 export const WIRE_TYPES: readonly WireType[] = [
   t("Site", SiteSchema),
   t("SiteStatus", SiteStatusSchema),

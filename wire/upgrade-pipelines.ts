@@ -1,6 +1,7 @@
 // Upgrade pipeline on the wire (docs/design.md section 2): the resource, its create and approve bodies.
 import { Type, type Static } from "typebox";
 import { Nullable, Text } from "./common.js";
+import { allAssumed, spec } from "./field.js";
 
 export const PipelineStatusSchema = Type.Union([
   Type.Literal("pending"),
@@ -20,23 +21,25 @@ export const PipelineStepSchema = Type.Object({
 });
 
 export const UpgradePipelineSchema = Type.Object({
-  id: Type.String(),
-  site_id: Type.String(),
-  status: PipelineStatusSchema,
-  from_wp_version: Type.String(),
-  to_wp_version: Type.String({ description: "The current version when the pipeline does not change it" }),
-  from_php_version: Type.String(),
-  to_php_version: Type.String(),
-  snapshot_id: Nullable(Type.String()),
-  requires_approval: Type.Boolean(),
-  approved_at: Nullable(Type.String()),
-  approved_by: Nullable(Type.String({ description: "Id of the user who approved" })),
-  comment: Nullable(Type.String()),
-  error: Nullable(Type.String()),
-  steps: Type.Array(PipelineStepSchema),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  completed_at: Nullable(Type.String()),
+  id: spec(Type.String()),
+  site_id: spec(Type.String()),
+  ...allAssumed({
+    status: PipelineStatusSchema,
+    from_wp_version: Type.String(),
+    to_wp_version: Type.String({ description: "The current version when the pipeline does not change it" }),
+    from_php_version: Type.String(),
+    to_php_version: Type.String(),
+    snapshot_id: Nullable(Type.String()),
+    requires_approval: Type.Boolean(),
+    approved_at: Nullable(Type.String()),
+    approved_by: Nullable(Type.String({ description: "Id of the user who approved" })),
+    comment: Nullable(Type.String()),
+    error: Nullable(Type.String()),
+    steps: Type.Array(PipelineStepSchema),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    completed_at: Nullable(Type.String()),
+  }),
 });
 
 export type UpgradePipelineJson = Static<typeof UpgradePipelineSchema>;
@@ -45,15 +48,19 @@ export type Step = Static<typeof PipelineStepSchema>;
 export type StepName = Step["name"];
 export type StepStatus = Step["status"];
 
-export const PipelineCreateSchema = Type.Object({
-  to_wp_version: Type.Optional(Type.String({ description: "Target WordPress version (major.minor); at least one target is required" })),
-  to_php_version: Type.Optional(Type.String({ description: "Target PHP version (major.minor)" })),
-  requires_approval: Type.Optional(Type.Boolean({ description: "Stop at awaiting_approval before applying (default true)" })),
-  snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A completed snapshot of this site; else the pipeline takes one" })),
-});
+export const PipelineCreateSchema = Type.Object(
+  allAssumed({
+    to_wp_version: Type.Optional(Type.String({ description: "Target WordPress version (major.minor); at least one target is required" })),
+    to_php_version: Type.Optional(Type.String({ description: "Target PHP version (major.minor)" })),
+    requires_approval: Type.Optional(Type.Boolean({ description: "Stop at awaiting_approval before applying (default true)" })),
+    snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A completed snapshot of this site; else the pipeline takes one" })),
+  }),
+);
 
 export type PipelineInput = Static<typeof PipelineCreateSchema>;
 
-export const PipelineApproveSchema = Type.Object({
-  comment: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
-});
+export const PipelineApproveSchema = Type.Object(
+  allAssumed({
+    comment: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
+  }),
+);

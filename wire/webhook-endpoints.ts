@@ -1,42 +1,48 @@
-// Webhook endpoint on the wire (docs/design.md section 2): the resource (its secret only in the create
-// response) and its create/update bodies.
+// Webhook endpoint on the wire (docs/design.md section 2): its fields declared once, and from them the resource
+// (its secret only in the create response) and its create/update bodies.
 import { Type, type Static } from "typebox";
-import { Text } from "./common.js";
+import { Nullable, Text } from "./common.js";
+import { assumed, defineFields, spec, writable } from "./field.js";
 
 const EndpointStatusSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
 
-const endpointFields = {
-  id: Type.String(),
-  url: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  enabled_events: Type.Array(Type.String(), { description: 'Event types delivered; ["*"] means all' }),
-  status: EndpointStatusSchema,
-  created_at: Type.String(),
-  updated_at: Type.String(),
-};
+const endpoint = defineFields({
+  id: spec(Type.String({ description: "Webhook endpoint identifier (`we_...`)." })),
+  url: writable(assumed(Type.String({ description: "https URL that receives the deliveries." })), {
+    create: "required",
+    update: true,
+    input: Type.String({
+      description: "https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks)",
+    }),
+  }),
+  description: writable(assumed(Nullable(Type.String(), { description: "Free text shown in the service's UI." })), {
+    create: "optional",
+    update: true,
+    input: Type.Union([Text(), Type.Null()]),
+  }),
+  enabled_events: writable(
+    assumed(Type.Array(Type.String(), { description: 'Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all.' })),
+    { create: "optional", update: true },
+  ),
+  status: writable(assumed(Type.With(EndpointStatusSchema, { description: "Whether deliveries are sent: `enabled` (the default) or `disabled`." })), {
+    create: "optional",
+    update: true,
+  }),
+  created_at: assumed(Type.String({ description: "Creation time, ISO 8601 UTC." })),
+  updated_at: assumed(Type.String({ description: "Time of the last change, ISO 8601 UTC." })),
+});
+
+const secret = assumed(Type.String({ description: "Signing secret (`whsec_...`), returned by the service only when the endpoint is created." }));
 
 /** The secret is never read back: only the create response carries it (WebhookEndpointCreatedSchema). */
-export const WebhookEndpointSchema = Type.Object({
-  ...endpointFields,
-  secret: Type.Optional(Type.String({ description: "`whsec_...`: present in the create response only. Keep it to verify deliveries" })),
-});
-export const WebhookEndpointCreatedSchema = Type.Object({ ...endpointFields, secret: Type.String() });
+export const WebhookEndpointSchema = Type.Object({ ...endpoint.read, secret: Type.Optional(secret) });
+export const WebhookEndpointCreatedSchema = Type.Object({ ...endpoint.read, secret });
 
 export type EndpointStatus = Static<typeof EndpointStatusSchema>;
 export type WebhookEndpointJson = Static<typeof WebhookEndpointSchema>;
 
-export const EndpointCreateSchema = Type.Object({
-  url: Type.String({ description: "https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks)" }),
-  description: Type.Optional(Type.Union([Text(), Type.Null()])),
-  enabled_events: Type.Optional(Type.Array(Type.String(), { description: 'Default ["*"]: every event' })),
-  status: Type.Optional(EndpointStatusSchema),
-});
-export const EndpointUpdateSchema = Type.Object({
-  url: Type.Optional(Type.String()),
-  description: Type.Optional(Type.Union([Text(), Type.Null()])),
-  enabled_events: Type.Optional(Type.Array(Type.String())),
-  status: Type.Optional(EndpointStatusSchema),
-});
+export const EndpointCreateSchema = Type.Object(endpoint.create);
+export const EndpointUpdateSchema = Type.Object(endpoint.update);
 
 export type EndpointInput = Static<typeof EndpointCreateSchema>;
 export type EndpointPatch = Static<typeof EndpointUpdateSchema>;

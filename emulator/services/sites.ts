@@ -8,6 +8,7 @@ import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
+import { siteFields } from "../../wire/generated/fields.js";
 import type { PageSource } from "../store/db.js";
 import {
   deleteSiteRow,
@@ -21,13 +22,15 @@ import {
   updateSiteRow,
   type SiteRow,
 } from "../store/sites.js";
+import { pickColumns, updateFields } from "../store/wire-columns.js";
 import { diff, recordActivity } from "./activity-logs.js";
 import { firstHealthCheck } from "./health-checks.js";
 import { detectVulnerabilities, firstVulnerabilityScan, fixVulnerabilities } from "./vulnerability-records.js";
 import { removeSiteData } from "./snapshot-files.js";
 
 const VERSION_RE = new RegExp(VERSION_PATTERN);
-const PATCH_FIELDS = ["name", "url", "wp_version", "php_version"] as const;
+/** What a PATCH may change (wire/generated/fields.ts). */
+const PATCH_FIELDS = updateFields(siteFields);
 
 /** The site of this account, or 404 (another account's site does not exist for the caller). */
 export function loadSite(ctx: EmulatorContext, accountId: string, siteId: string): SiteRow {
@@ -86,9 +89,9 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
   // The rows written here are known as written: no read-backs (this is the path `terraform apply` runs per site).
   const site = ctx.db.transaction(() => {
     const created = insertSite(ctx.db, {
+      ...input,
       id: ctx.newId("site"),
       account_id: accountId,
-      name: input.name,
       url: ctx.profile.storedUrl(input.url),
       wp_version: input.wp_version ?? CURRENT_WP_VERSION,
       php_version: input.php_version ?? CURRENT_PHP_VERSION,
@@ -109,22 +112,16 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
 /** Applies a PATCH; a change of version re-runs the vulnerability scan. Returns the site as stored. */
 export function updateSite(ctx: EmulatorContext, accountId: string, siteId: string, patch: SitePatch, origin: Origin): SiteJson {
   const before = loadSite(ctx, accountId, siteId);
-  const fields: SitePatch = {};
+  const fields: Record<string, unknown> = {};
   for (const f of PATCH_FIELDS) if (patch[f] !== undefined) fields[f] = patch[f];
-  checkFields(ctx, accountId, fields, siteId);
-  if (fields.url != null) fields.url = ctx.profile.storedUrl(fields.url);
-  const after = { ...before, ...fields };
-  const changes = diff(before, after, [...PATCH_FIELDS]);
+  checkFields(ctx, accountId, fields as SitePatch, siteId);
+  if (typeof fields.url === "string") fields.url = ctx.profile.storedUrl(fields.url);
+  const after = { ...before, ...fields } as SiteRow;
+  const changes = diff(before, after, PATCH_FIELDS);
   if (!changes) return siteToJson(before);
 
   ctx.db.transaction(() => {
-    updateSiteRow(ctx.db, siteId, {
-      name: after.name,
-      url: after.url,
-      wp_version: after.wp_version,
-      php_version: after.php_version,
-      updated_at: ctx.clock.iso(),
-    });
+    updateSiteRow(ctx.db, siteId, { ...pickColumns(after, PATCH_FIELDS), updated_at: ctx.clock.iso() });
     recordActivity(ctx, { accountId, siteId, action: "site.updated", subjectType: "Site", subjectId: siteId, changes }, origin);
     ctx.events.emit(accountId, "site.updated", () => ({ ...siteToJson(loadSite(ctx, accountId, siteId)), changes }));
     if (changes.wp_version || changes.php_version) detectVulnerabilities(ctx, siteId);

@@ -10,37 +10,28 @@
 // before it, remembered per account, so walking 10,000 sites page by page costs an index seek per page, not an
 // OFFSET scan that grows with N. The account's count is remembered the same way. New sites only ever append
 // (seq grows), so an insert keeps every remembered page start and only drops the count; a delete drops both.
-import type { SiteJson, SiteStatus } from "../../wire/sites.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import type { SiteInput, SiteJson } from "../../wire/sites.js";
 import { isId } from "../ids.js";
 import { siteUrlKeyOf } from "../site-urls.js";
+import type { SQLInputValue } from "node:sqlite";
 import { stmt, type Database, type PageSource } from "./db.js";
+import { createFields, pickColumns, shownFields } from "./wire-columns.js";
 
-export interface SiteRow {
+/** A site's row: its wire fields (each in a column of its name), and what only the emulator keeps. */
+export interface SiteRow extends SiteJson {
   seq: number;
-  id: string;
   account_id: string;
-  name: string;
-  url: string;
-  status: SiteStatus;
-  wp_version: string;
-  php_version: string;
   forced_health: string | null;
   next_health_check_ms: number | null;
-  created_at: string;
-  updated_at: string;
 }
 
+/** The columns of what the API shows of a site, and those a create writes (wire/generated/fields.ts). */
+const SHOWN = shownFields(siteFields);
+const CREATED = createFields(siteFields);
+
 export function siteToJson(row: SiteRow): SiteJson {
-  return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    status: row.status,
-    wp_version: row.wp_version,
-    php_version: row.php_version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return pickColumns(row, SHOWN) as SiteJson;
 }
 
 const siteCache = new WeakMap<object, Map<string, { accountId: string; json: SiteJson }>>();
@@ -80,9 +71,7 @@ export function siteJson(db: Database, accountId: string, siteId: string): SiteJ
   const hit = cache?.get(siteId);
   if (hit) return hit.accountId === accountId ? hit.json : undefined;
   if (!isId("site", siteId)) return undefined;
-  const row = stmt(db, "SELECT account_id, id, name, url, status, wp_version, php_version, created_at, updated_at FROM sites WHERE id = ?").get(siteId) as
-    | (SiteJson & { account_id: string })
-    | undefined;
+  const row = stmt(db, `SELECT account_id, ${SHOWN.join(", ")} FROM sites WHERE id = ?`).get(siteId) as (SiteJson & { account_id: string }) | undefined;
   if (!row || row.account_id !== accountId) return undefined;
   const { account_id: _account, ...json } = row;
   if (!cache) siteCache.set(db, (cache = new Map()));
@@ -135,28 +124,39 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
   };
 }
 
-export type NewSite = Pick<SiteRow, "id" | "account_id" | "name" | "url" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
+/** A new site: what the create took (the versions defaulted), and what the emulator sets. */
+export type NewSite = SiteInput & Pick<SiteRow, "id" | "account_id" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
 
 /** Inserts a new site (status `unknown` until its first check); returns its row as stored. */
 export function insertSite(db: Database, s: NewSite): SiteRow {
+  const taken = pickColumns(s, CREATED);
   const { lastInsertRowid } = stmt(
     db,
-    `INSERT INTO sites (id, account_id, name, url, url_key, status, wp_version, php_version, next_health_check_ms, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'unknown', ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.account_id, s.name, s.url, siteUrlKeyOf(s.url), s.wp_version, s.php_version, s.next_health_check_ms, s.created_at, s.created_at);
+    `INSERT INTO sites (id, account_id, url_key, status, next_health_check_ms, created_at, updated_at, ${CREATED.join(", ")})
+     VALUES (?, ?, ?, 'unknown', ?, ?, ?${", ?".repeat(CREATED.length)})`,
+  ).run(s.id, s.account_id, siteUrlKeyOf(s.url), s.next_health_check_ms, s.created_at, s.created_at, ...(Object.values(taken) as SQLInputValue[]));
   noteSiteInserted(db, s.account_id);
-  return { seq: Number(lastInsertRowid), ...s, status: "unknown", forced_health: null, updated_at: s.created_at };
+  return {
+    ...(taken as Omit<SiteRow, "seq">),
+    seq: Number(lastInsertRowid),
+    id: s.id,
+    account_id: s.account_id,
+    status: "unknown",
+    forced_health: null,
+    next_health_check_ms: s.next_health_check_ms,
+    created_at: s.created_at,
+    updated_at: s.created_at,
+  };
 }
 
-export type SiteColumns = Partial<
-  Pick<SiteRow, "name" | "url" | "status" | "wp_version" | "php_version" | "updated_at" | "forced_health" | "next_health_check_ms">
->;
+/** What updateSiteRow may change: any column but the site's identity and creation. */
+export type SiteColumns = Partial<Omit<SiteRow, "seq" | "id" | "account_id" | "created_at">>;
 
 /** The one way to change a site's row (keeps siteJson's cache and the url's key true). */
 export function updateSiteRow(db: Database, siteId: string, columns: SiteColumns): void {
   const names = Object.keys(columns) as (keyof SiteColumns)[];
   if (names.length === 0) return;
-  const values = names.map((n) => columns[n] ?? null);
+  const values = names.map((n) => (columns[n] ?? null) as SQLInputValue);
   const sets = names.map((n) => `${n} = ?`);
   if (columns.url !== undefined) {
     sets.push("url_key = ?");

@@ -1,17 +1,22 @@
 // GENERATED FILE - DO NOT EDIT. Regenerate with `npm run generate:wire` (scripts/generate-wire.mjs)
-// from the emulator's TypeBox schemas (emulator/schemas/wire.ts), the same ones /openapi.json documents.
+// from the TypeBox schemas of wire/ (wire/registry.ts), the ones the emulator validates with and /openapi.json documents.
 
 export interface Site {
+  /** Site identifier (`site_...`). */
   id: string;
+  /** Display name, 1 to 255 characters. */
   name: string;
+  /** Absolute http or https URL of the site; unique within the account. */
   url: string;
-  /** Derived from the latest health check; `maintenance` while a pipeline applies */
+  /** Health status: `healthy`, `degraded`, `down`, `maintenance` or `unknown`. */
   status: SiteStatus;
-  /** major.minor */
+  /** WordPress version, `major.minor`. */
   wp_version: string;
-  /** major.minor */
+  /** PHP version, `major.minor`. */
   php_version: string;
+  /** Creation time, ISO 8601 UTC. */
   created_at: string;
+  /** Time of the last change, ISO 8601 UTC. */
   updated_at: string;
 }
 
@@ -20,21 +25,25 @@ export type SiteStatus = "healthy" | "degraded" | "down" | "maintenance" | "unkn
 
 /** POST /api/v1/sites body. */
 export interface SiteCreateParams {
-  /** 1..255 characters, no control characters */
+  /** Display name, 1 to 255 characters. */
   name: string;
-  /** Absolute http(s) URL, unique per account */
+  /** Absolute http or https URL of the site; unique within the account. */
   url: string;
-  /** major.minor; default: the service's current version */
+  /** WordPress version, `major.minor`; on create, the service's current version when not given. */
   wp_version?: string;
-  /** major.minor; default: the service's current version */
+  /** PHP version, `major.minor`; on create, the service's current version when not given. */
   php_version?: string;
 }
 
 /** PATCH /api/v1/sites/:id body: any of the create fields. */
 export interface SiteUpdateParams {
+  /** Display name, 1 to 255 characters. */
   name?: string;
+  /** Absolute http or https URL of the site; unique within the account. */
   url?: string;
+  /** WordPress version, `major.minor`; on create, the service's current version when not given. */
   wp_version?: string;
+  /** PHP version, `major.minor`; on create, the service's current version when not given. */
   php_version?: string;
 }
 
@@ -177,44 +186,63 @@ export interface VulnerabilityRecordUpdate {
 }
 
 export interface WebhookEndpoint {
+  /** Webhook endpoint identifier (`we_...`). */
   id: string;
+  /** https URL that receives the deliveries. */
   url: string;
+  /** Free text shown in the service's UI. */
   description: string | null;
-  /** Event types delivered; ["*"] means all */
+  /** Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all. */
   enabled_events: string[];
+  /** Whether deliveries are sent: `enabled` (the default) or `disabled`. */
   status: "enabled" | "disabled";
+  /** Creation time, ISO 8601 UTC. */
   created_at: string;
+  /** Time of the last change, ISO 8601 UTC. */
   updated_at: string;
-  /** `whsec_...`: present in the create response only. Keep it to verify deliveries */
+  /** Signing secret (`whsec_...`), returned by the service only when the endpoint is created. */
   secret?: string;
 }
 
 /** POST /api/v1/webhook_endpoints response: the endpoint with its signing secret, shown once. */
 export interface WebhookEndpointCreated {
+  /** Webhook endpoint identifier (`we_...`). */
   id: string;
+  /** https URL that receives the deliveries. */
   url: string;
+  /** Free text shown in the service's UI. */
   description: string | null;
-  /** Event types delivered; ["*"] means all */
+  /** Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all. */
   enabled_events: string[];
+  /** Whether deliveries are sent: `enabled` (the default) or `disabled`. */
   status: "enabled" | "disabled";
+  /** Creation time, ISO 8601 UTC. */
   created_at: string;
+  /** Time of the last change, ISO 8601 UTC. */
   updated_at: string;
+  /** Signing secret (`whsec_...`), returned by the service only when the endpoint is created. */
   secret: string;
 }
 
 export interface WebhookEndpointCreateParams {
   /** https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks) */
   url: string;
+  /** Free text shown in the service's UI. */
   description?: string | null;
-  /** Default ["*"]: every event */
+  /** Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all. */
   enabled_events?: string[];
+  /** Whether deliveries are sent: `enabled` (the default) or `disabled`. */
   status?: "enabled" | "disabled";
 }
 
 export interface WebhookEndpointUpdateParams {
+  /** https; private and loopback targets (also over http) only where the emulator allows them (--allow-private-webhooks) */
   url?: string;
+  /** Free text shown in the service's UI. */
   description?: string | null;
+  /** Event types to deliver, e.g. `site.created`; `["*"]` (the default) means all. */
   enabled_events?: string[];
+  /** Whether deliveries are sent: `enabled` (the default) or `disabled`. */
   status?: "enabled" | "disabled";
 }
 
