@@ -1,6 +1,7 @@
 // The exit codes of `siteops`, meant for cron and CI (README: "Exit codes"), and the errors that carry one.
 
-import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, SiteSelectionError, WaitTimeoutError } from "../src/index.js";
+import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, WaitTimeoutError } from "../src/index.js";
+import { SiteSelectionError } from "../src/fleet.js";
 
 export const EXIT = {
   /** Everything asked for was done. */

@@ -2,7 +2,8 @@
 // found through the activity log, which records each pipeline's creation with its site; failing that, by
 // asking every site.
 
-import { mapPool, NotFoundError, PaginationError, type SiteOps, type UpgradePipeline } from "../src/index.js";
+import { NotFoundError, PaginationError, type SiteOps, type UpgradePipeline } from "../src/index.js";
+import { mapPool } from "../src/fleet.js";
 import type { Context } from "./context.js";
 import { UsageError } from "./exit-codes.js";
 import { formatAgo } from "./output/format.js";

@@ -2,6 +2,7 @@
 // file of `siteops sites matrix --out`, read without listing the fleet) into sites. A name that matches no site,
 // or several, or a bad shard file, is a UsageError (exit 2) before anything is changed.
 
+import { type Site, type SiteOps, type SiteStatus } from "../src/index.js";
 import {
   listAllSites,
   parseShard,
@@ -11,12 +12,9 @@ import {
   ShardFileError,
   type ShardSites,
   ShardSpecError,
-  type Site,
   siteIdOf as coreSiteIdOf,
-  type SiteOps,
   type SiteSelection,
-  type SiteStatus,
-} from "../src/index.js";
+} from "../src/fleet.js";
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
 

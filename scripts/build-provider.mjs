@@ -121,13 +121,13 @@ export async function bundleProvider({
       "import.meta.url": "__siteopsImportMetaUrl",
     },
     banner: { js: "const __siteopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [lazyFile(/src\/index\.js$/, CLIENT_NAME)],
+    plugins: [lazyFile(/core-api\.js$/, CLIENT_NAME)],
   });
   // The API client (src/, with undici) is imported only at the provider's first API call: a file of its own
   // keeps it off the start-up path of the processes that only serve the schema or validation.
   await esbuild.build({
     ...common,
-    entryPoints: [path.join(root, "src/index.ts")],
+    entryPoints: [path.join(root, "provider/core-api.ts")],
     outfile: path.join(outDir, CLIENT_NAME),
     format: "cjs",
     absWorkingDir: root,

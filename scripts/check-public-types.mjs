@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // CI check (.ci/run runs every scripts/check-*.mjs, after the build): no `any` in the public types. Walks the
-// declaration files the package's entry points ("siteops", "siteops/emulator") reach through their imports in
+// declaration files the package's entry points ("siteops", "siteops/fleet", "siteops/emulator") reach through their imports in
 // dist/, and fails on each `any` keyword it finds there, with file, line and the declaration it sits in. A
 // user's editor shows these types; an `any` there switches off their type checking at that spot.
 //
-//   node scripts/check-public-types.mjs [FILE.d.ts ...]    default: dist/src/index.d.ts dist/emulator/index.d.ts
+//   node scripts/check-public-types.mjs [FILE.d.ts ...]    default: dist/src/index.d.ts dist/src/fleet.d.ts dist/emulator/index.d.ts
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ENTRIES = ["dist/src/index.d.ts", "dist/emulator/index.d.ts"];
+const ENTRIES = ["dist/src/index.d.ts", "dist/src/fleet.d.ts", "dist/emulator/index.d.ts"];
 
 /** The relative module a specifier names, as its .d.ts in dist (./x.js -> ./x.d.ts, ./dir -> ./dir/index.d.ts). */
 function resolveDts(from, specifier) {

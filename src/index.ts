@@ -1,4 +1,5 @@
-// The package root ("siteops"): the client, webhook verification, errors and every request/response type.
+// The package root ("siteops"): the SDK. The client with its resources and operations (`so.operations`), webhook
+// verification, errors and every request/response type. Tools for running it over a fleet: "siteops/fleet".
 
 export {
   SiteOps,
@@ -41,67 +42,12 @@ export { describeRetry } from "./internal/logger.js";
 export { Operations } from "./operations/index.js";
 export type { OperationsClient } from "./operations/client.js";
 export type { OperationEvent } from "./operations/events.js";
-export { createSnapshot, type CreateSnapshotOptions } from "./operations/snapshot.js";
-export {
-  activeUpgrade,
-  approveUpgrade,
-  followUpgrade,
-  openUpgrade,
-  PIPELINE_FINAL_STATES,
-  ROLLBACK_GRACE_MS,
-  type UpgradeWaitOptions,
-} from "./operations/upgrade.js";
-export { pruneSnapshots, type PruneEvent, type PruneOptions, type PruneResult } from "./operations/prune.js";
-export {
-  isSiteId,
-  listAllSites,
-  lookupSites,
-  MAX_SITES_FETCHED_BY_ID,
-  selectSite,
-  selectSites,
-  SITE_ID_PATTERN,
-  siteIdOf,
-  SITES_PER_PAGE,
-  SiteSelectionError,
-  type SelectSitesOptions,
-  type SiteSelection,
-} from "./operations/sites.js";
-export {
-  DEFAULT_FLEET_CONCURRENCY,
-  snapshotFleet,
-  type FleetSnapshotEvent,
-  type FleetSnapshotOptions,
-  type SiteSnapshotOutcome,
-  type SiteSnapshotResult,
-  type SnapshotRequestRecord,
-} from "./operations/fleet-snapshot.js";
-export {
-  MATRIX_FILE_NAME,
-  parseShardFile,
-  readShardFile,
-  SHARD_FILE_FORMAT,
-  ShardFileError,
-  shardFileName,
-  shardFiles,
-  writeShardFiles,
-  type ShardFile,
-  type ShardMatrixEntry,
-  type ShardSites,
-} from "./operations/shard-files.js";
+export type { CreateSnapshotOptions } from "./operations/snapshot.js";
+export { PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
+export type { PruneEvent, PruneOptions, PruneResult } from "./operations/prune.js";
+export type { RetentionCandidate, RetentionDecision, RetentionOptions, RetentionPolicy } from "./retention.js";
 export { sameUrl, sameVersion, urlKey } from "./equivalence.js";
 export { checkRecord, type FieldKind, type RecordShape, type ResponseOrigin } from "./response-shapes.js";
-export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
-export {
-  applyRetention,
-  isEmptyPolicy,
-  RetentionPolicyError,
-  type RetentionCandidate,
-  type RetentionDecision,
-  type RetentionOptions,
-  type RetentionPolicy,
-} from "./retention.js";
-export { mapPool } from "./pool.js";
-export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, INITIAL_POLL_DELAY_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 
 export type { Account } from "./resources/accounts.js";

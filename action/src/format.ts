@@ -1,7 +1,7 @@
 // How errors read in the log, the annotations and the job summary: the core's describeError with the action's
 // advice, as sentences (sizes and durations: common/format.ts, shared with the CLI).
 
-import { describeError, SiteSelectionError } from "../../src/index.js";
+import { describeError, SiteSelectionError } from "../../src/fleet.js";
 import { formatDuration } from "../../common/format.js";
 
 /** A pipeline's state as a predicate: "succeeded", "failed", "was rolled back", "is running", "is awaiting

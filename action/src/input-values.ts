@@ -3,7 +3,7 @@
 
 import { baseUrlOf, baseUrlProblem, type FoundSetting } from "../../common/settings.js";
 import { statSync } from "node:fs";
-import { readShardFile, ShardFileError, type ShardSites } from "../../src/index.js";
+import { readShardFile, ShardFileError, type ShardSites } from "../../src/fleet.js";
 
 const VERSION = /^\d+\.\d+$/;
 

@@ -2,7 +2,7 @@
 // in one line naming the input, before anything talks to the service.
 
 import { apiTokenProblem, firstSetting } from "../../common/settings.js";
-import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/index.js";
+import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/fleet.js";
 import { checkFile, parseBaseUrl, parseSitesFile, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve"] as const;

@@ -4,7 +4,8 @@
 
 import * as core from "@actions/core";
 import { formatBytes, formatDuration } from "../../common/format.js";
-import { formatShard, type Shard, type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
+import { type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
+import { formatShard, type Shard } from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 

@@ -1,6 +1,6 @@
 // How sizes, durations, times and errors read in the CLI's output. Every string from the service is cleaned.
 
-import { describeError } from "../../src/index.js";
+import { describeError } from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
 export { formatBytes, formatDuration } from "../../common/format.js";
 

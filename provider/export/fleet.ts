@@ -3,7 +3,8 @@
 // Read through the core's site selection; each object's arguments are those arguments.ts reads from its
 // resource's schema. The two renderers (terraform.ts, cdktn.ts) format the same entries, so both export the
 // same objects under the same keys. The CLI imports it from here (docs/project-layout.md).
-import { checkRecord, inShard, selectSites, type Shard, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
+import { checkRecord, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
+import { inShard, selectSites, type Shard } from "../../src/fleet.js";
 import { EXPORTS, type Value } from "./arguments.js";
 
 export interface Fleet {

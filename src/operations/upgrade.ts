@@ -10,7 +10,7 @@ import { waitUntil, type WaitOptions } from "./wait.js";
 export interface UpgradeWaitOptions extends WaitOptions {
   /** Wait (default true). false returns the pipeline as created or approved. */
   wait?: boolean;
-  /** {@link followUpgrade}: the site the pipeline belongs to, when the caller knows it (default: the pipeline's
+  /** `so.operations.followUpgrade`: the site the pipeline belongs to, when the caller knows it (default: the pipeline's
    * `site_id`, a field the spec does not show). */
   siteId?: string;
   onProgress?: (event: OperationEvent) => void;

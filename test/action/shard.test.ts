@@ -2,7 +2,8 @@
 // account exactly once, each shard the sites src/shards.ts assigns it; bad specs are one input error.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { inShard, type Site } from "../../src/index.js";
+import { type Site } from "../../src/index.js";
+import { inShard } from "../../src/fleet.js";
 import { fleetEmulator } from "./fleet-emulator.js";
 import { runAction } from "./run-action.js";
 

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { type ShardFile, type Site, writeShardFiles } from "../../src/index.js";
+import { type Site } from "../../src/index.js";
+import { type ShardFile, writeShardFiles } from "../../src/fleet.js";
 import { fleetEmulator } from "./fleet-emulator.js";
 import { runAction } from "./run-action.js";
 

@@ -8,7 +8,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { inShard, type Site } from "../../src/index.js";
+import { type Site } from "../../src/index.js";
+import { inShard } from "../../src/fleet.js";
 import { fleetEmulator } from "../action/fleet-emulator.js";
 import { BIN, ROOT, sandbox, type Sandbox } from "./helpers.js";
 

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { inShard, SHARD_FILE_FORMAT, type ShardFile, type Site } from "../../src/index.js";
+import { type Site } from "../../src/index.js";
+import { inShard, SHARD_FILE_FORMAT, type ShardFile } from "../../src/fleet.js";
 import { fleetEmulator } from "../action/fleet-emulator.js";
 import { json, runCli, sandbox, type Sandbox } from "./helpers.js";
 

@@ -2,8 +2,8 @@
 // what was not found), snapshotFleet (per-site outcomes, events, a credential failure stopping the run, abort,
 // the whole run's deadline, adopting an earlier run's requests) and describeError.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuthenticationError, type Site } from "../../src/index.js";
 import {
-  AuthenticationError,
   describeError,
   type FleetSnapshotEvent,
   inShard,
@@ -12,9 +12,8 @@ import {
   siteIdOf,
   SiteSelectionError,
   snapshotFleet,
-  type Site,
   type SnapshotRequestRecord,
-} from "../../src/index.js";
+} from "../../src/fleet.js";
 import { startTestEmulator, type TestEmulator } from "./helpers.js";
 
 let env: TestEmulator;

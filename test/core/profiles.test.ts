@@ -4,7 +4,8 @@
 // against. Each profile gets its own emulator with the 23-site fleet of profile-fleet.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROFILES } from "../support/emulator.js";
-import { AuthenticationError, describeError, lookupSites, selectSites, SiteOps, SiteSelectionError } from "../../src/index.js";
+import { AuthenticationError, SiteOps } from "../../src/index.js";
+import { describeError, lookupSites, selectSites, SiteSelectionError } from "../../src/fleet.js";
 import { FLEET_EMAIL, FLEET_PASSWORD, FLEET_SIZE, LOOKALIKE, startProfileFleet, type ProfileFleet } from "./profile-fleet.js";
 
 describe.each(PROFILES)("profile %s", (profile) => {

@@ -2,7 +2,8 @@
 // snapshots, the newest completed one always kept, time zones, and invalid policies. (test/cli/prune.test.ts
 // checks the same decisions against restic itself, through the CLI and the emulator.)
 import { afterEach, describe, expect, it } from "vitest";
-import { applyRetention, RetentionPolicyError, type RetentionPolicy } from "../../src/index.js";
+import { type RetentionPolicy } from "../../src/index.js";
+import { applyRetention, RetentionPolicyError } from "../../src/fleet.js";
 
 const snap = (id: string, created_at: string, status = "completed") => ({ id, created_at, status });
 const kept = (decisions: { keep: boolean; snapshot: { id: string } }[]) => decisions.filter((d) => d.keep).map((d) => d.snapshot.id);

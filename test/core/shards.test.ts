@@ -2,7 +2,7 @@
 // with GitHub's limit of 256 jobs.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError } from "../../src/index.js";
+import { inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError } from "../../src/fleet.js";
 
 /** Ids shaped like the service's (site_ + 20 alphanumerics), deterministic. */
 function siteIds(n: number): string[] {

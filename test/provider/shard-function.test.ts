@@ -2,7 +2,7 @@
 // the CLI's --shard and the action's shard use), its errors point at the argument, and the schema lists it.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shardOf } from "../../src/index.js";
+import { shardOf } from "../../src/fleet.js";
 import { Terraform } from "./harness.js";
 
 let tf: Terraform;

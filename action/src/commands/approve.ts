@@ -1,7 +1,8 @@
 // `command: approve`: approves a pipeline that awaits approval and waits until it ends; a pipeline that
 // fails or is rolled back fails the step.
 
-import { NotFoundError, selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { NotFoundError, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { selectSite } from "../../../src/fleet.js";
 import { errorLine, pipelineNote } from "../format.js";
 import type { ApproveInputs } from "../inputs.js";
 import { defaultComment } from "../run-info.js";

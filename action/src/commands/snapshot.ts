@@ -2,7 +2,8 @@
 // at a time, through the core's fleet run (snapshotFleet: create, upload, wait per site). One site failing does
 // not stop the others; the step fails at the end when any did.
 
-import { formatShard, inShard, selectSites, type Shard, type SiteOps, type SiteSnapshotResult, snapshotFleet } from "../../../src/index.js";
+import { type SiteOps } from "../../../src/index.js";
+import { formatShard, inShard, selectSites, type Shard, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
 import { formatBytes, formatDuration } from "../../../common/format.js";
 import { clean, safeJson } from "../../../common/sanitize.js";
 import { errorLine } from "../format.js";

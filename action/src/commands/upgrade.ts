@@ -1,6 +1,7 @@
 // `command: upgrade`: opens an upgrade pipeline on one site and waits until it awaits approval or ends.
 
-import { selectSite, type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { type SiteOps, type UpgradePipeline } from "../../../src/index.js";
+import { selectSite } from "../../../src/fleet.js";
 import { errorLine, pipelineNote } from "../format.js";
 import type { UpgradeInputs } from "../inputs.js";
 import { log } from "../log.js";

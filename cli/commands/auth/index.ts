@@ -6,7 +6,8 @@
 import { apiTokenProblem } from "../../../common/settings.js";
 import { hostname } from "node:os";
 import { flagBool, flagString } from "../../args.js";
-import { AuthenticationError, describeError, type Me, OtpRequiredError, SiteOps } from "../../../src/index.js";
+import { AuthenticationError, type Me, OtpRequiredError, SiteOps } from "../../../src/index.js";
+import { describeError } from "../../../src/fleet.js";
 import { configPath, readConfig, writeConfig, type ProfileConfig } from "../../config.js";
 import { retryLines, type Context } from "../../context.js";
 import { loadProfile, normalizeBaseUrl, NotLoggedInError } from "../../credentials.js";

@@ -3,7 +3,8 @@
 // once (provider/export/fleet.ts, over the core's site selection) and rendered as HCL or as a CDK Terrain app.
 
 import { flagBool, flagString, type FlagSpec, type Parsed } from "../../args.js";
-import { formatShard, type SiteOps } from "../../../src/index.js";
+import { type SiteOps } from "../../../src/index.js";
+import { formatShard } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { EXIT } from "../../exit-codes.js";
 import { defineCommand } from "../../runner.js";

@@ -1,17 +1,8 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
 import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
-import {
-  inShard,
-  shardMatrix,
-  shardOf,
-  ShardSpecError,
-  type Site,
-  type SiteCreateParams,
-  SITES_PER_PAGE,
-  type SiteUpdateParams,
-  writeShardFiles,
-} from "../../../src/index.js";
+import { type Site, type SiteCreateParams, type SiteUpdateParams } from "../../../src/index.js";
+import { inShard, shardMatrix, shardOf, ShardSpecError, SITES_PER_PAGE, writeShardFiles } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";
 import { printObject, printStream } from "../../output/printer.js";

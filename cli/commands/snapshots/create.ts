@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { flagBool, flagInt, flagString } from "../../args.js";
-import { type FleetSnapshotEvent, type Site, type SiteSnapshotResult, snapshotFleet, type UploadSource } from "../../../src/index.js";
+import { type Site, type UploadSource } from "../../../src/index.js";
+import { type FleetSnapshotEvent, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
 import { CliError, EXIT, UsageError } from "../../exit-codes.js";

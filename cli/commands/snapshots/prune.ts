@@ -1,9 +1,10 @@
 // `siteops snapshot prune`: retention, as restic's `forget` does it. Per site, lists what the policy keeps
-// (and why) and what it deletes, then deletes (unless --dry-run) through the core's pruneSnapshots. Never
+// (and why) and what it deletes, then deletes (unless --dry-run) through the core's so.operations.pruneSnapshots. Never
 // deletes a snapshot still running, nor the newest completed one of a site.
 
 import { flagBool, flagInt, flagString, type Parsed } from "../../args.js";
-import { isEmptyPolicy, mapPool, type PruneResult, pruneSnapshots, type RetentionPolicy, type Site } from "../../../src/index.js";
+import type { PruneResult, RetentionPolicy, Site } from "../../../src/index.js";
+import { isEmptyPolicy, mapPool } from "../../../src/fleet.js";
 import { parseDuration } from "../../duration.js";
 import { EXIT, exitCodeOf, UsageError, worstExitCode } from "../../exit-codes.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
@@ -79,7 +80,7 @@ export const pruneLeaf: LeafSpec = {
           header();
           let deleted = 0;
           try {
-            const result = await pruneSnapshots(client, site.id, policy, {
+            const result = await client.operations.pruneSnapshots(site.id, policy, {
               dryRun,
               timeZone,
               signal: ctx.signal,

@@ -1,0 +1,45 @@
+// The package's "siteops/fleet" entry: running the SDK over many sites from scripts, cron and CI, as the CLI, the
+// GitHub Action and the Terraform provider do. Site selection (ids, exact names, all, status, shard), the fleet
+// snapshot run, shards and the shard files of a matrix, retention policies, a bounded worker pool, and one-line
+// descriptions of failures. Built on the root entry ("siteops"); nothing here is needed to call the API.
+
+export {
+  isSiteId,
+  listAllSites,
+  lookupSites,
+  MAX_SITES_FETCHED_BY_ID,
+  selectSite,
+  selectSites,
+  SITE_ID_PATTERN,
+  siteIdOf,
+  SITES_PER_PAGE,
+  SiteSelectionError,
+  type SelectSitesOptions,
+  type SiteSelection,
+} from "./operations/sites.js";
+export {
+  DEFAULT_FLEET_CONCURRENCY,
+  snapshotFleet,
+  type FleetSnapshotEvent,
+  type FleetSnapshotOptions,
+  type SiteSnapshotOutcome,
+  type SiteSnapshotResult,
+  type SnapshotRequestRecord,
+} from "./operations/fleet-snapshot.js";
+export {
+  MATRIX_FILE_NAME,
+  parseShardFile,
+  readShardFile,
+  SHARD_FILE_FORMAT,
+  ShardFileError,
+  shardFileName,
+  shardFiles,
+  writeShardFiles,
+  type ShardFile,
+  type ShardMatrixEntry,
+  type ShardSites,
+} from "./operations/shard-files.js";
+export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
+export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention.js";
+export { mapPool } from "./pool.js";
+export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
