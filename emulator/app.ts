@@ -24,8 +24,7 @@ import { installProfileHooks } from "./profile-hooks.js";
 import { routeModules } from "./routes/index.js";
 import { registerControlRoutes, type AppControls } from "./control/routes.js";
 import type { Faults } from "./control/faults.js";
-import { collectOpenApi, registerOpenApiRoute } from "./openapi.js";
-import { ORIGIN } from "../wire/field.js";
+import { collectOpenApi, DOC_KEYWORDS, registerOpenApiRoute } from "./openapi.js";
 
 export type { App } from "./http.js";
 export type { AppControls } from "./control/routes.js";
@@ -158,7 +157,7 @@ export async function buildApp(ctx: EmulatorContext, controls: AppControls): Pro
     logger: ctx.options.logger ? { level: "info", stream: process.stderr } : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: nextRequestId,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true, keywords: [ORIGIN] } },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: "all", useDefaults: true, allErrors: true, keywords: DOC_KEYWORDS } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Bad URLs, over-long parameters and parser-level errors leave in the design's error shape too.
     frameworkErrors: (err, req, reply) => handleError(err as FastifyError, req, reply),

@@ -7,6 +7,11 @@
 import type { RouteOptions } from "fastify";
 import type { App } from "./http.js";
 import { ErrorSchema, UploadConflictSchema, ValidationErrorSchema } from "../wire/common.js";
+import { ORIGIN } from "../wire/field.js";
+
+/** Keywords of the wire's schemas that only document (OpenAPI extensions such as a field's origin, spec or
+ * assumed): the validator is told them so that it passes over them. */
+export const DOC_KEYWORDS = [ORIGIN];
 
 interface Collected {
   method: string;

@@ -5,7 +5,7 @@
 // (wire/generated/fields.ts) that the CLI, the provider and the emulator derive their field lists from.
 import { Type, type TOptional, type TSchema } from "typebox";
 
-/** The schema keyword that carries a field's origin (the emulator's Ajv is told it: emulator/app.ts). */
+/** The schema keyword that carries a field's origin (the emulator's Ajv is told it: DOC_KEYWORDS in emulator/openapi.ts). */
 export const ORIGIN = "x-origin";
 
 /**

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
 import { SYSTEM_ORIGIN } from "../auth/auth-context.js";
 import type { SeedGenerate } from "../options.js";
-import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../versions.js";
+import { CURRENT_VERSIONS } from "../versions.js";
 import { insertFleetHealthCheck, insertFleetSite, insertFleetSnapshot } from "../store/fleet.js";
 import type { SiteRow } from "../store/sites.js";
 import { recordActivity } from "./activity-logs.js";
@@ -35,10 +35,10 @@ export function generatedSite(i: number, count: number): { name: string; url: st
  */
 function checksOf(): (url: string) => string {
   const template = "https://template.fleet.test";
-  const items = siteTests({ url: template, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION } as SiteRow, true, NO_IGNORED);
+  const items = siteTests({ url: template, ...CURRENT_VERSIONS } as SiteRow, true, NO_IGNORED);
   const naming = items.filter((t) => t.description.includes(template) || t.label.includes(template));
   if (naming.length !== 1 || naming[0] !== items[0]) {
-    return (url) => JSON.stringify(siteTests({ url, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION } as SiteRow, true, NO_IGNORED));
+    return (url) => JSON.stringify(siteTests({ url, ...CURRENT_VERSIONS } as SiteRow, true, NO_IGNORED));
   }
   const first = items[0]!;
   const rest = JSON.stringify(items.slice(1)).slice(1);
@@ -65,7 +65,7 @@ export function generateFleet(ctx: EmulatorContext, accountId: string, gen: Seed
     const { name, url: generatedUrl } = generatedSite(i, gen.sites);
     const url = ctx.profile.storedUrl(generatedUrl);
     const id = ctx.newId("site");
-    const common = { account_id: accountId, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION };
+    const common = { account_id: accountId, ...CURRENT_VERSIONS };
     insertFleetSite(db, {
       ...common,
       id,

@@ -6,7 +6,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
-import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION, VERSION_PATTERN } from "../versions.js";
+import { CURRENT_VERSIONS, VERSION_PATTERN } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
 import type { PageSource } from "../store/db.js";
@@ -89,12 +89,11 @@ export function createSite(ctx: EmulatorContext, accountId: string, input: SiteI
   // The rows written here are known as written: no read-backs (this is the path `terraform apply` runs per site).
   const site = ctx.db.transaction(() => {
     const created = insertSite(ctx.db, {
+      ...CURRENT_VERSIONS,
       ...input,
       id: ctx.newId("site"),
       account_id: accountId,
       url: ctx.profile.storedUrl(input.url),
-      wp_version: input.wp_version ?? CURRENT_WP_VERSION,
-      php_version: input.php_version ?? CURRENT_PHP_VERSION,
       next_health_check_ms: nextCheck,
       created_at: ctx.clock.iso(nowMs),
     });

@@ -16,7 +16,7 @@ import { isId } from "../ids.js";
 import { siteUrlKeyOf } from "../site-urls.js";
 import type { SQLInputValue } from "node:sqlite";
 import { stmt, type Database, type PageSource } from "./db.js";
-import { createFields, pickColumns, shownFields } from "./wire-columns.js";
+import { createFields, insertRow, pickColumns, shownFields } from "./wire-columns.js";
 
 /** A site's row: its wire fields (each in a column of its name), and what only the emulator keeps. */
 export interface SiteRow extends SiteJson {
@@ -129,24 +129,11 @@ export type NewSite = SiteInput & Pick<SiteRow, "id" | "account_id" | "wp_versio
 
 /** Inserts a new site (status `unknown` until its first check); returns its row as stored. */
 export function insertSite(db: Database, s: NewSite): SiteRow {
-  const taken = pickColumns(s, CREATED);
-  const { lastInsertRowid } = stmt(
-    db,
-    `INSERT INTO sites (id, account_id, url_key, status, next_health_check_ms, created_at, updated_at, ${CREATED.join(", ")})
-     VALUES (?, ?, ?, 'unknown', ?, ?, ?${", ?".repeat(CREATED.length)})`,
-  ).run(s.id, s.account_id, siteUrlKeyOf(s.url), s.next_health_check_ms, s.created_at, s.created_at, ...(Object.values(taken) as SQLInputValue[]));
-  noteSiteInserted(db, s.account_id);
-  return {
-    ...(taken as Omit<SiteRow, "seq">),
-    seq: Number(lastInsertRowid),
-    id: s.id,
-    account_id: s.account_id,
-    status: "unknown",
-    forced_health: null,
-    next_health_check_ms: s.next_health_check_ms,
-    created_at: s.created_at,
-    updated_at: s.created_at,
-  };
+  const { id, account_id, next_health_check_ms, created_at } = s;
+  const row = { id, account_id, status: "unknown" as const, next_health_check_ms, created_at, updated_at: created_at, ...pickColumns(s, CREATED) };
+  const { lastInsertRowid } = insertRow(db, "sites", { ...row, url_key: siteUrlKeyOf(s.url) });
+  noteSiteInserted(db, account_id);
+  return { ...(row as Omit<SiteRow, "seq" | "forced_health">), seq: Number(lastInsertRowid), forced_health: null };
 }
 
 /** What updateSiteRow may change: any column but the site's identity and creation. */

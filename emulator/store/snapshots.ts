@@ -1,48 +1,26 @@
 // The snapshots table: rows, their state changes (capture steps, upload progress, completion) and the
 // due steps of service captures.
-import type { SnapshotJson, SnapshotStatus, SnapshotTrigger } from "../../wire/snapshots.js";
+import { snapshotFields } from "../../wire/generated/fields.js";
+import type { SnapshotJson } from "../../wire/snapshots.js";
 import { isId } from "../ids.js";
 import { stmt, type Database, type PageSource } from "./db.js";
+import { insertRow, rowToJson, shownFields } from "./wire-columns.js";
 
-export interface SnapshotRow {
+/** A snapshot's row: its wire fields (each in a column of its name), and what only the emulator keeps. */
+export interface SnapshotRow extends SnapshotJson {
   seq: number;
-  id: string;
-  site_id: string;
   account_id: string;
-  status: SnapshotStatus;
-  source: "service" | "upload";
-  trigger: SnapshotTrigger;
-  description: string | null;
-  wp_version: string;
-  php_version: string;
-  size_bytes: number | null;
-  checksum_sha256: string | null;
   data_path: string | null;
   upload_received: number;
   upload_total: number | null;
-  error: string | null;
   next_step_ms: number | null;
-  created_at: string;
   updated_at: string;
-  completed_at: string | null;
 }
 
+const SHOWN = shownFields(snapshotFields);
+
 export function snapshotToJson(row: SnapshotRow): SnapshotJson {
-  return {
-    id: row.id,
-    site_id: row.site_id,
-    status: row.status,
-    source: row.source,
-    trigger: row.trigger,
-    description: row.description,
-    wp_version: row.wp_version,
-    php_version: row.php_version,
-    size_bytes: row.size_bytes,
-    checksum_sha256: row.checksum_sha256,
-    error: row.error,
-    created_at: row.created_at,
-    completed_at: row.completed_at,
-  };
+  return rowToJson(row, SHOWN);
 }
 
 export function findSnapshot(db: Database, id: string): SnapshotRow | undefined {
@@ -65,17 +43,14 @@ export function snapshotsPage(db: Database, siteId: string): PageSource<Snapshot
   };
 }
 
-export type NewSnapshot = Pick<
+/** A new snapshot (`requested`): all but what its capture or upload fills in later. */
+export type NewSnapshot = Omit<
   SnapshotRow,
-  "id" | "site_id" | "account_id" | "source" | "trigger" | "description" | "wp_version" | "php_version" | "next_step_ms" | "created_at"
+  "seq" | "status" | "size_bytes" | "checksum_sha256" | "error" | "completed_at" | "data_path" | "upload_received" | "upload_total" | "updated_at"
 >;
 
 export function insertSnapshot(db: Database, s: NewSnapshot): void {
-  stmt(
-    db,
-    `INSERT INTO snapshots (id, site_id, account_id, status, source, trigger, description, wp_version, php_version, next_step_ms, created_at, updated_at)
-     VALUES (?, ?, ?, 'requested', ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.site_id, s.account_id, s.source, s.trigger, s.description, s.wp_version, s.php_version, s.next_step_ms, s.created_at, s.created_at);
+  insertRow(db, "snapshots", { ...s, status: "requested", updated_at: s.created_at });
 }
 
 export function markSnapshotInProgress(db: Database, id: string, nextStepMs: number, at: string): void {

@@ -1,51 +1,25 @@
 // The upgrade_pipelines table: rows, their transitions, and which pipelines are still active.
+import { upgradePipelineFields } from "../../wire/generated/fields.js";
 import type { PipelineStatus, Step, UpgradePipelineJson } from "../../wire/upgrade-pipelines.js";
 import { isId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
+import { insertRow, rowToJson, shownFields } from "./wire-columns.js";
 
-export interface PipelineRow {
+/** A pipeline's row: its wire fields (requires_approval as 0/1, the steps as JSON text), and what only the
+ * emulator keeps. */
+export interface PipelineRow extends Omit<UpgradePipelineJson, "requires_approval" | "steps"> {
   seq: number;
-  id: string;
-  site_id: string;
   account_id: string;
-  status: PipelineStatus;
-  from_wp_version: string;
-  to_wp_version: string;
-  from_php_version: string;
-  to_php_version: string;
-  snapshot_id: string | null;
   requires_approval: number;
-  approved_at: string | null;
-  approved_by: string | null;
-  comment: string | null;
-  error: string | null;
   steps: string;
   next_step_ms: number | null;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
 }
 
+const SHOWN = shownFields(upgradePipelineFields);
+const DECODE = { requires_approval: (v: unknown) => v === 1, steps: (text: unknown) => parseJson<Step[]>(text as string, []) };
+
 export function pipelineToJson(row: PipelineRow): UpgradePipelineJson {
-  return {
-    id: row.id,
-    site_id: row.site_id,
-    status: row.status,
-    from_wp_version: row.from_wp_version,
-    to_wp_version: row.to_wp_version,
-    from_php_version: row.from_php_version,
-    to_php_version: row.to_php_version,
-    snapshot_id: row.snapshot_id,
-    requires_approval: row.requires_approval === 1,
-    approved_at: row.approved_at,
-    approved_by: row.approved_by,
-    comment: row.comment,
-    error: row.error,
-    steps: parseJson<Step[]>(row.steps, []),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    completed_at: row.completed_at,
-  };
+  return rowToJson(row, SHOWN, DECODE);
 }
 
 /** Statuses of a pipeline that still needs its snapshot (a failed one may still roll back). */
@@ -83,42 +57,16 @@ export function isApplying(db: Database, siteId: string): boolean {
   return Boolean(stmt(db, "SELECT 1 FROM upgrade_pipelines WHERE site_id = ? AND status = 'applying' LIMIT 1").get(siteId));
 }
 
-export type NewPipeline = Pick<
+/** A new pipeline (`pending`): all but what its steps and approval fill in later. */
+export type NewPipeline = Omit<
   PipelineRow,
-  | "id"
-  | "site_id"
-  | "account_id"
-  | "from_wp_version"
-  | "to_wp_version"
-  | "from_php_version"
-  | "to_php_version"
-  | "snapshot_id"
-  | "requires_approval"
-  | "next_step_ms"
-  | "created_at"
-> & { steps: Step[] };
+  "seq" | "status" | "approved_at" | "approved_by" | "comment" | "error" | "steps" | "updated_at" | "completed_at"
+> & {
+  steps: Step[];
+};
 
 export function insertPipeline(db: Database, p: NewPipeline): void {
-  stmt(
-    db,
-    `INSERT INTO upgrade_pipelines (id, site_id, account_id, status, from_wp_version, to_wp_version, from_php_version, to_php_version,
-       snapshot_id, requires_approval, steps, next_step_ms, created_at, updated_at)
-     VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    p.id,
-    p.site_id,
-    p.account_id,
-    p.from_wp_version,
-    p.to_wp_version,
-    p.from_php_version,
-    p.to_php_version,
-    p.snapshot_id,
-    p.requires_approval,
-    JSON.stringify(p.steps),
-    p.next_step_ms,
-    p.created_at,
-    p.created_at,
-  );
+  insertRow(db, "upgrade_pipelines", { ...p, status: "pending", updated_at: p.created_at });
 }
 
 export function markPipelineApproved(

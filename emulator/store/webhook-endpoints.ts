@@ -1,31 +1,23 @@
 // The webhook_endpoints table.
-import type { EndpointStatus, WebhookEndpointJson } from "../../wire/webhook-endpoints.js";
+import { webhookEndpointFields } from "../../wire/generated/fields.js";
+import type { WebhookEndpointJson } from "../../wire/webhook-endpoints.js";
 import { isId } from "../ids.js";
 import { parseJson, stmt, type Database, type PageSource } from "./db.js";
+import { rowToJson, shownFields } from "./wire-columns.js";
 
-export interface EndpointRow {
-  id: string;
+/** An endpoint's row: its wire fields (the events as JSON text), its secret and account. */
+export interface EndpointRow extends Omit<WebhookEndpointJson, "enabled_events" | "secret"> {
   account_id: string;
-  url: string;
-  description: string | null;
   enabled_events: string;
-  status: EndpointStatus;
   secret: string;
-  created_at: string;
-  updated_at: string;
 }
 
-/** Without the secret: it is shown once, in the create response. */
+/** What answers always show: not the secret, which only the create response carries. */
+const SHOWN = shownFields(webhookEndpointFields);
+const DECODE = { enabled_events: (text: unknown) => parseJson<string[]>(text as string, []) };
+
 export function endpointToJson(row: EndpointRow): WebhookEndpointJson {
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    enabled_events: parseJson<string[]>(row.enabled_events, []),
-    status: row.status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return rowToJson(row, SHOWN, DECODE);
 }
 
 export function findEndpointOf(db: Database, accountId: string, id: string): EndpointRow | undefined {
