@@ -12,30 +12,15 @@ import { clean } from "../common/sanitize.js";
 import { statusColor, styleFor, type Style } from "./output/style.js";
 import { paintCell, type Column } from "./output/table.js";
 import { listSites, siteIdOf } from "./sites.js";
+import { jsonFieldsOf } from "./wire-fields.js";
+import { upgradePipelineFields } from "../wire/generated/fields.js";
 
 const PIPELINE_ID = /^upg_[A-Za-z0-9]+$/;
 /** Activity pages searched for a pipeline's creation before asking every site. */
 const ACTIVITY_PAGES = 10;
 
-export const PIPELINE_FIELDS = [
-  "id",
-  "site_id",
-  "status",
-  "from_wp_version",
-  "to_wp_version",
-  "from_php_version",
-  "to_php_version",
-  "snapshot_id",
-  "requires_approval",
-  "approved_at",
-  "approved_by",
-  "comment",
-  "error",
-  "steps",
-  "created_at",
-  "updated_at",
-  "completed_at",
-] as const satisfies readonly (keyof UpgradePipeline)[];
+/** What --json=FIELDS takes of a pipeline: every field the service shows (wire/generated/fields.ts). */
+export const PIPELINE_FIELDS = jsonFieldsOf(upgradePipelineFields);
 
 function checkPipelineId(id: string): string {
   if (!PIPELINE_ID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not an upgrade pipeline id (upg_...)`);

@@ -17,8 +17,9 @@ import {
 } from "../src/fleet.js";
 import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "./args.js";
 import { UsageError } from "./exit-codes.js";
+import { siteFields } from "../wire/generated/fields.js";
 
-export const SITE_STATUSES = ["healthy", "degraded", "down", "maintenance", "unknown"] as const satisfies readonly SiteStatus[];
+export const SITE_STATUSES = siteFields.status.values satisfies readonly SiteStatus[];
 
 /** Every site of the account, oldest first. */
 export function listSites(client: SiteOps, signal?: AbortSignal): Promise<Site[]> {

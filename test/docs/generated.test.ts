@@ -64,7 +64,18 @@ describe("scripts/check-generated-docs.mjs", () => {
 
     const dir = tempDir("generated-docs");
     try {
-      for (const f of ["scripts", "src", "cli", "action/action.yml", "action/README.md", "docs/cli-reference.md", "package.json", "tsconfig.json"]) {
+      for (const f of [
+        "scripts",
+        "src",
+        "common",
+        "wire",
+        "cli",
+        "action/action.yml",
+        "action/README.md",
+        "docs/cli-reference.md",
+        "package.json",
+        "tsconfig.json",
+      ]) {
         cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
       }
       symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));

@@ -1,20 +1,22 @@
 // `siteops me`, `siteops accounts list`, `siteops users list`: who you are and who else is in the account.
 
-import type { Account, Me, User } from "../../../src/index.js";
+import type { Account, User } from "../../../src/index.js";
 import { EXIT } from "../../exit-codes.js";
 import { formatAgo } from "../../output/format.js";
 import { printObject, printStream } from "../../output/printer.js";
 import type { Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";
+import { jsonFieldsOf } from "../../wire-fields.js";
+import { accountFields, userFields } from "../../../wire/generated/fields.js";
 
-const USER_FIELDS = ["id", "email", "name", "role", "two_factor_enabled", "created_at"] as const satisfies readonly (keyof User)[];
+const USER_FIELDS = jsonFieldsOf(userFields);
 
 export const me = defineCommand({
   name: "me",
   summary: "show the signed-in user and the current account",
   flags: [],
-  jsonFields: [...USER_FIELDS, "current_account_id"] satisfies (keyof Me)[],
+  jsonFields: [...USER_FIELDS, "current_account_id"],
   async run(ctx) {
     const user = await (await ctx.client()).me({ signal: ctx.signal });
     printObject(ctx, user, [
@@ -34,7 +36,7 @@ const accountsList: LeafSpec = {
   aliases: ["ls"],
   summary: "list the accounts you belong to (use one with --account ID)",
   flags: [],
-  jsonFields: ["id", "name", "personal", "owner_id", "created_at", "updated_at"] satisfies (keyof Account)[],
+  jsonFields: jsonFieldsOf(accountFields),
   async run(ctx) {
     const columns: Column<Account>[] = [
       { header: "ID", value: (a) => a.id },

@@ -13,20 +13,10 @@ import { safeJson } from "../../../common/sanitize.js";
 import { renderTable, type Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import { siteIdOf } from "../../sites.js";
+import { jsonFieldsOf } from "../../wire-fields.js";
+import { activityLogFields } from "../../../wire/generated/fields.js";
 
-const FIELDS = [
-  "id",
-  "account_id",
-  "site_id",
-  "action",
-  "actor",
-  "subject_type",
-  "subject_id",
-  "changes",
-  "ip_address",
-  "request_id",
-  "created_at",
-] as const satisfies readonly (keyof ActivityLog)[];
+const FIELDS = jsonFieldsOf(activityLogFields);
 /** Entries shown before following, unless --limit says otherwise. */
 const DEFAULT_LIMIT = 50;
 const FOLLOW_BACKLOG = 10;

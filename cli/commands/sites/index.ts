@@ -1,6 +1,6 @@
 // `siteops sites list|get|create|update|delete|matrix`.
 
-import { flagBool, flagInt, flagList, flagString, type FlagSpec } from "../../args.js";
+import { flagBool, flagInt, flagList, flagString } from "../../args.js";
 import { type Site, type SiteCreateParams, type SiteUpdateParams } from "../../../src/index.js";
 import { inShard, shardMatrix, shardOf, ShardSpecError, SITES_PER_PAGE, writeShardFiles } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
@@ -13,55 +13,40 @@ import { confirm } from "../../prompt.js";
 import { defineCommand } from "../../runner.js";
 import { listSites, resolveSite, shardFlag, SITE_STATUSES, statusFlag } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
+import { resourceFields } from "../../wire-fields.js";
+import { siteFields } from "../../../wire/generated/fields.js";
 
-export const SITE_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const satisfies readonly (keyof Site)[];
 const VERSION = /^\d+\.\d+$/;
 
-export function siteColumns(ctx: Context): Column<Site>[] {
-  const style = ctx.stdout.style;
-  return [
-    { header: "ID", value: (s) => s.id },
-    { header: "NAME", value: (s) => s.name },
-    { header: "STATUS", value: (s) => s.status, color: paintCell((w) => statusColor(style, w)) },
-    { header: "WP", value: (s) => s.wp_version },
-    { header: "PHP", value: (s) => s.php_version },
-    { header: "URL", value: (s) => s.url },
-  ];
-}
-
-function version(flag: string, value: string | undefined): string | undefined {
-  if (value !== undefined && !VERSION.test(value)) throw new UsageError(`--${flag} must be a major.minor version such as 6.8 (got ${JSON.stringify(value)})`);
+function version(flag: string, value: string): string {
+  if (!VERSION.test(value)) throw new UsageError(`--${flag} must be a major.minor version such as 6.8 (got ${JSON.stringify(value)})`);
   return value;
 }
 
+/** A site's fields as these commands show and take them: the site's field table, less what differs here. */
+export const SITE = resourceFields(siteFields, {
+  wp_version: { label: "wordpress", column: "WP", flag: "wp", value: "X.Y", check: version },
+  php_version: { flag: "php", value: "X.Y", check: version },
+});
+
+/** What --json=FIELDS takes of a site: every field the service shows. */
+const SITE_FIELDS = SITE.jsonFields;
+
+export function siteColumns(ctx: Context): Column<Site>[] {
+  const style = ctx.stdout.style;
+  return SITE.columns<Site>(["id", "name", "status", "wp_version", "php_version", "url"]).map((c) =>
+    c.header === "STATUS" ? { ...c, color: paintCell((w) => statusColor(style, w)) } : c,
+  );
+}
+
 function showSite(ctx: Context, site: Site): void {
-  printObject(ctx, site, [
-    ["id", site.id],
-    ["name", site.name],
-    ["url", site.url],
-    ["status", site.status],
-    ["wordpress", site.wp_version],
-    ["php", site.php_version],
-    ["created", site.created_at],
-    ["updated", site.updated_at],
-  ]);
+  printObject(ctx, site, SITE.rows(site));
 }
 
-const SITE_FLAGS: FlagSpec[] = [
-  { name: "name", type: "string", value: "NAME", description: "display name" },
-  { name: "url", type: "string", value: "URL", description: "the site's absolute http(s) URL" },
-  { name: "wp", type: "string", value: "X.Y", description: "WordPress version (major.minor)" },
-  { name: "php", type: "string", value: "X.Y", description: "PHP version (major.minor)" },
-];
+const SITE_FLAGS = SITE.flags("update");
 
-function siteBody(flags: { name?: string; url?: string; wp?: string; php?: string }): SiteUpdateParams {
-  const body: SiteUpdateParams = {};
-  if (flags.name !== undefined) body.name = flags.name;
-  if (flags.url !== undefined) body.url = flags.url;
-  if (flags.wp !== undefined) body.wp_version = version("wp", flags.wp);
-  if (flags.php !== undefined) body.php_version = version("php", flags.php);
-  return body;
-}
+/** "--a, --b or --c" */
+const orList = (items: readonly string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : (items[0] ?? ""));
 
 const list: LeafSpec = {
   name: "list",
@@ -113,15 +98,11 @@ const get: LeafSpec = {
 const create: LeafSpec = {
   name: "create",
   summary: "add a site",
-  flags: SITE_FLAGS,
+  flags: SITE.flags("create"),
   jsonFields: SITE_FIELDS,
   examples: ["siteops sites create --name Blog --url https://blog.example.com --wp 6.8 --php 8.3"],
   async run(ctx, parsed) {
-    const name = flagString(parsed, "name");
-    const url = flagString(parsed, "url");
-    if (!name) throw new UsageError("--name is required");
-    if (!url) throw new UsageError("--url is required");
-    const body = siteBody({ name, url, wp: flagString(parsed, "wp"), php: flagString(parsed, "php") }) as SiteCreateParams;
+    const body = SITE.body(parsed, "create") as unknown as SiteCreateParams;
     const client = await ctx.client();
     showSite(ctx, await client.sites.create(body, { signal: ctx.signal }));
     return EXIT.OK;
@@ -136,8 +117,8 @@ const update: LeafSpec = {
   args: [{ name: "SITE", required: true }],
   jsonFields: SITE_FIELDS,
   async run(ctx, parsed) {
-    const body = siteBody({ name: flagString(parsed, "name"), url: flagString(parsed, "url"), wp: flagString(parsed, "wp"), php: flagString(parsed, "php") });
-    if (Object.keys(body).length === 0) throw new UsageError("nothing to change: give --name, --url, --wp or --php");
+    const body = SITE.body(parsed, "update") as SiteUpdateParams;
+    if (Object.keys(body).length === 0) throw new UsageError(`nothing to change: give ${orList(SITE_FLAGS.map((f) => `--${f.name}`))}`);
     const client = await ctx.client();
     const site = await resolveSite(client, parsed.args[0]!, ctx.signal);
     showSite(ctx, await client.sites.update(site.id, body, { signal: ctx.signal }));

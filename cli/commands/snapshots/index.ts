@@ -15,22 +15,11 @@ import { selectionOf, SELECTION_FLAGS, selectSites, siteIdOf } from "../../sites
 import type { LeafSpec } from "../../spec.js";
 import { createLeaf } from "./create.js";
 import { pruneLeaf } from "./prune.js";
+import { jsonFieldsOf } from "../../wire-fields.js";
+import { snapshotFields } from "../../../wire/generated/fields.js";
 
-export const SNAPSHOT_FIELDS = [
-  "id",
-  "site_id",
-  "status",
-  "source",
-  "trigger",
-  "description",
-  "wp_version",
-  "php_version",
-  "size_bytes",
-  "checksum_sha256",
-  "error",
-  "created_at",
-  "completed_at",
-] as const satisfies readonly (keyof Snapshot)[];
+/** What --json=FIELDS takes of a snapshot: every field the service shows (wire/generated/fields.ts). */
+export const SNAPSHOT_FIELDS = jsonFieldsOf(snapshotFields);
 
 export function snapshotColumns(ctx: Context, sites?: Map<string, Site>): Column<Snapshot>[] {
   const style = ctx.stdout.style;

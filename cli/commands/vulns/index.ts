@@ -18,26 +18,12 @@ import { paintCell, type Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
+import { jsonFieldsOf } from "../../wire-fields.js";
+import { vulnerabilityRecordFields } from "../../../wire/generated/fields.js";
 
-const FIELDS = [
-  "id",
-  "site_id",
-  "title",
-  "description",
-  "software",
-  "fixed_in",
-  "cve",
-  "cvss",
-  "severity",
-  "status",
-  "dismissed_reason",
-  "dismissed_comment",
-  "detected_at",
-  "fixed_at",
-  "updated_at",
-] as const satisfies readonly (keyof VulnerabilityRecord)[];
-const SEVERITIES = ["low", "medium", "high", "critical"] as const satisfies readonly VulnerabilitySeverity[];
-const STATUSES = ["open", "ignored", "fixed"] as const satisfies readonly VulnerabilityStatus[];
+const FIELDS = jsonFieldsOf(vulnerabilityRecordFields);
+const SEVERITIES = vulnerabilityRecordFields.severity.values satisfies readonly VulnerabilitySeverity[];
+const STATUSES = vulnerabilityRecordFields.status.values satisfies readonly VulnerabilityStatus[];
 const REASONS: readonly DismissedReason[] = ["fix_started", "inaccurate", "no_bandwidth", "not_used", "tolerable_risk"];
 
 function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityRecord>[] {

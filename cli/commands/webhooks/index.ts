@@ -1,8 +1,8 @@
 // `siteops webhooks list|create|delete`: the account's webhook endpoints. The signing secret is in the
 // create response only: it is printed once, then.
 
-import { flagBool, flagList, flagString } from "../../args.js";
-import type { WebhookEndpoint } from "../../../src/index.js";
+import { flagBool } from "../../args.js";
+import type { WebhookEndpoint, WebhookEndpointCreateParams } from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { formatAgo } from "../../output/format.js";
@@ -12,28 +12,47 @@ import { paintCell, type Column } from "../../output/table.js";
 import { confirm } from "../../prompt.js";
 import { defineCommand } from "../../runner.js";
 import type { LeafSpec } from "../../spec.js";
+import { resourceFields } from "../../wire-fields.js";
+import { webhookEndpointFields } from "../../../wire/generated/fields.js";
 
-const FIELDS = [
-  "id",
-  "url",
-  "description",
-  "enabled_events",
-  "status",
-  "secret",
-  "created_at",
-  "updated_at",
-] as const satisfies readonly (keyof WebhookEndpoint)[];
+/** An endpoint's fields as these commands show and take them: the endpoint's field table, less what differs here. */
+export const WEBHOOK_ENDPOINT = resourceFields(webhookEndpointFields, {
+  enabled_events: {
+    label: "events",
+    flag: "event",
+    short: "e",
+    value: "TYPE",
+    description: "an event type to deliver, e.g. snapshot.completed (default: all)",
+  },
+  description: { value: "TEXT" },
+  status: {
+    set: {
+      flag: { name: "disabled", type: "boolean", description: "create it disabled" },
+      value: (parsed) => (flagBool(parsed, "disabled") ? "disabled" : undefined),
+    },
+  },
+});
+
+const FIELDS = WEBHOOK_ENDPOINT.jsonFields;
 const WEBHOOK_ID = /^we_[A-Za-z0-9]+$/;
 
 function columns(ctx: Context): Column<WebhookEndpoint>[] {
   const style = ctx.stdout.style;
+  const [id, status, events, url, created, description] = WEBHOOK_ENDPOINT.columns<WebhookEndpoint>([
+    "id",
+    "status",
+    "enabled_events",
+    "url",
+    "created_at",
+    "description",
+  ]);
   return [
-    { header: "ID", value: (w) => w.id },
-    { header: "STATUS", value: (w) => w.status, color: paintCell((s) => statusColor(style, s)) },
-    { header: "EVENTS", value: (w) => (w.enabled_events ?? []).join(",") },
-    { header: "URL", value: (w) => w.url },
-    { header: "CREATED", value: (w) => w.created_at, display: (w) => formatAgo(w.created_at) },
-    { header: "DESCRIPTION", value: (w) => w.description },
+    id!,
+    { ...status!, color: paintCell((s) => statusColor(style, s)) },
+    { ...events!, value: (w) => (w.enabled_events ?? []).join(",") },
+    url!,
+    { ...created!, display: (w) => formatAgo(w.created_at) },
+    description!,
   ];
 }
 
@@ -53,47 +72,14 @@ const list: LeafSpec = {
 const create: LeafSpec = {
   name: "create",
   summary: "add a webhook endpoint (prints its signing secret, once)",
-  flags: [
-    { name: "url", type: "string", value: "URL", description: "where deliveries are POSTed (https)" },
-    {
-      name: "event",
-      short: "e",
-      type: "string",
-      multiple: true,
-      value: "TYPE",
-      description: "an event type to deliver, e.g. snapshot.completed (default: all)",
-    },
-    { name: "description", type: "string", value: "TEXT", description: "what it is for" },
-    { name: "disabled", type: "boolean", description: "create it disabled" },
-  ],
+  flags: WEBHOOK_ENDPOINT.flags("create"),
   jsonFields: FIELDS,
   examples: ["siteops webhooks create --url https://hooks.example.com/siteops --event snapshot.completed --event snapshot.failed"],
   async run(ctx, parsed) {
-    const url = flagString(parsed, "url");
-    if (!url) throw new UsageError("--url is required");
-    const events = flagList(parsed, "event")
-      .flatMap((e) => e.split(","))
-      .map((e) => e.trim())
-      .filter(Boolean);
-    const description = flagString(parsed, "description");
+    const body = WEBHOOK_ENDPOINT.body(parsed, "create") as unknown as WebhookEndpointCreateParams;
     const client = await ctx.client();
-    const endpoint = await client.webhookEndpoints.create(
-      {
-        url,
-        ...(events.length ? { enabled_events: events } : {}),
-        ...(description !== undefined ? { description } : {}),
-        ...(flagBool(parsed, "disabled") ? { status: "disabled" as const } : {}),
-      },
-      { signal: ctx.signal },
-    );
-    printObject(ctx, endpoint, [
-      ["id", endpoint.id],
-      ["url", endpoint.url],
-      ["status", endpoint.status],
-      ["events", (endpoint.enabled_events ?? []).join(", ")],
-      ["description", endpoint.description],
-      ["secret", endpoint.secret],
-    ]);
+    const endpoint = await client.webhookEndpoints.create(body, { signal: ctx.signal });
+    printObject(ctx, endpoint, WEBHOOK_ENDPOINT.rows(endpoint));
     if (ctx.format === "human" && !ctx.quiet) ctx.stderr.write("Keep the secret now to verify deliveries: the service does not show it again.\n");
     return EXIT.OK;
   },
