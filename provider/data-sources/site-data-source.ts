@@ -9,26 +9,24 @@ import { ResponseFields } from "../response-fields.js";
 import { siteAttributes } from "../resources/site-resource.js";
 import { onlyMatch } from "../resources/site-lookup.js";
 import { sameUrl } from "../resources/same-meaning.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { computedAttributes } from "../wire-attributes.js";
 
 const LOOKUPS = ["id", "name", "url"] as const;
 
 export const siteDataSourceSchema = defineSchema({
   description: "Looks up one site by `id`, or by its exact `name` or `url`. Exactly one of the three must be set.",
-  attributes: {
-    id: { type: "string", optional: true, computed: true, description: "Site identifier (`site_...`)." },
-    name: { type: "string", optional: true, computed: true, description: "Exact display name; it must match one site only." },
+  // The site's fields, computed (those the resource leaves out, left out here too), the three lookups also optional.
+  attributes: computedAttributes(siteFields, {
+    id: { optional: true },
+    name: { optional: true, description: "Exact display name; it must match one site only." },
     url: {
-      type: "string",
       optional: true,
-      computed: true,
       description: "URL of the site, compared by meaning: `https://Blog.Example.org` finds the site stored as `https://blog.example.org/`.",
       semanticEquals: sameUrl,
     },
-    wp_version: { type: "string", computed: true, description: "WordPress version, `major.minor`." },
-    php_version: { type: "string", computed: true, description: "PHP version, `major.minor`." },
-    status: { type: "string", computed: true, description: "Health status." },
-    created_at: { type: "string", computed: true, description: "Creation time, ISO 8601 UTC." },
-  },
+    updated_at: { leftOut: "siteops_site leaves it out (it changes with every write), and a data source describes a site as the resource does" },
+  }),
 });
 
 export const siteDataSource: DataSource<ProviderData, typeof siteDataSourceSchema> = {

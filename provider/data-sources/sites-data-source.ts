@@ -8,7 +8,13 @@ import { oneOf } from "../framework/validators.js";
 import type { ProviderData } from "../provider-data.js";
 import { loadClient } from "../load-core.js";
 import { ResponseFields } from "../response-fields.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { andList, objectType } from "../wire-attributes.js";
 import { siteAttributes, type SiteAttributes } from "../resources/site-resource.js";
+import { siteDataSourceSchema } from "./site-data-source.js";
+
+/** Each element: the attributes of data "siteops_site", by name and type. */
+const SITE = objectType(siteDataSourceSchema.attributes);
 
 export const sitesDataSourceSchema = defineSchema({
   description: "Lists the sites of the account, oldest first, optionally only those with a given status.",
@@ -17,15 +23,12 @@ export const sitesDataSourceSchema = defineSchema({
       type: "string",
       optional: true,
       description: "Only sites with this health status.",
-      validators: [oneOf("healthy", "degraded", "down", "maintenance", "unknown")],
+      validators: [oneOf(...siteFields.status.values)],
     },
     sites: {
-      type: [
-        "list",
-        ["object", { id: "string", name: "string", url: "string", wp_version: "string", php_version: "string", status: "string", created_at: "string" }],
-      ],
+      type: ["list", SITE],
       computed: true,
-      description: "The sites, each with `id`, `name`, `url`, `wp_version`, `php_version`, `status` and `created_at`.",
+      description: `The sites, each with ${andList(Object.keys(SITE[1]).map((name) => `\`${name}\``))}.`,
     },
   },
 });

@@ -1,9 +1,11 @@
 // What `siteops export` writes of each resource type: its arguments, read from the resource's schema (the
 // attributes a user sets, required or optional, and nested blocks, in the schema's order), each valued from the
-// API record by the one function declared here, less those left out on purpose, each with the reason. An
-// argument added to a schema and named in neither place fails typecheck here and
+// API record: an argument that is a field of the resource's table (wire/generated/fields.ts) by the record's field
+// of its name, any other by the one function declared here, less those left out on purpose, each with the reason.
+// An argument that is no wire field and is named in neither place fails typecheck here and
 // test/provider/export-arguments.test.ts, and `siteops export` refuses to run rather than drop it.
 import type { Site, WebhookEndpoint } from "../../src/index.js";
+import { siteFields, webhookEndpointFields, type FieldTable } from "../../wire/generated/fields.js";
 import type { Schema } from "../framework/schema.js";
 import { siteSchema } from "../resources/site-schema.js";
 import { webhookEndpointSchema } from "../resources/webhook-endpoint-schema.js";
@@ -59,16 +61,28 @@ export function coverageProblems(schema: Schema, values: object, leftOut: object
   ];
 }
 
+/** The record's field of that name, as an argument's value (null: none). */
+const fieldValue =
+  (name: string): ValueOf<object> =>
+  (record) => {
+    const value = (record as Record<string, unknown>)[name];
+    return typeof value === "string" || typeof value === "boolean" || Array.isArray(value) ? (value as Value) : undefined;
+  };
+
 /** A resource's export, checked against its schema once, when the module loads (the CLI loads it only to export). */
-function resourceExport<S extends Schema, R, Left extends MemberOf<S> = never>(
+function resourceExport<S extends Schema, R, F extends FieldTable, Left extends MemberOf<S> = never>(
   typeName: string,
   declaration: {
     schema: S;
+    /** The resource's wire fields: an argument of a field's name is valued by the record's field. */
+    fields: F;
     leftOut: Record<Left, string>;
-    values: { [K in Exclude<ArgumentOf<S>, Left>]: ValueOf<R> };
+    values: { [K in Exclude<ArgumentOf<S>, Left | keyof F>]: ValueOf<R> } & { [K in Exclude<ArgumentOf<S>, Left> & keyof F]?: ValueOf<R> };
   },
 ): ResourceExport<R> {
-  const { schema, leftOut, values } = declaration;
+  const { schema, fields, leftOut } = declaration;
+  const byName = Object.fromEntries(argumentsOf(schema).flatMap((name) => (name in fields && !(name in leftOut) ? [[name, fieldValue(name)]] : [])));
+  const values = { ...byName, ...declaration.values };
   const problems = coverageProblems(schema, values, leftOut);
   if (problems.length) throw new Error(`siteops export of ${typeName} (provider/export/arguments.ts): ${problems.join("; ")}`);
   const table = values as Record<string, ValueOf<R>>;
@@ -86,36 +100,36 @@ function resourceExport<S extends Schema, R, Left extends MemberOf<S> = never>(
   };
 }
 
-const siteExport = resourceExport<typeof siteSchema, Site, "upgrade">("siteops_site", {
+const siteExport = resourceExport<typeof siteSchema, Site, typeof siteFields, "upgrade">("siteops_site", {
   schema: siteSchema,
+  fields: siteFields,
   leftOut: {
     upgrade:
       "a policy of this configuration (how a version change is applied), not something the service records: an adopted site takes the default until the user writes one",
   },
   values: {
-    name: (s) => s.name,
-    url: (s) => s.url,
-    wp_version: (s) => s.wp_version,
-    php_version: (s) => s.php_version,
     // The default, written out so that an adopted site is visibly protected.
     deletion_protection: () => true,
   },
 });
 
-const webhookEndpointExport = resourceExport<typeof webhookEndpointSchema, WebhookEndpoint, "secret">("siteops_webhook_endpoint", {
-  schema: webhookEndpointSchema,
-  leftOut: {
-    secret:
-      "the service shows it only in the answer to the endpoint's creation, never again, so an imported endpoint holds null; computed only today, and were it ever settable, export still could not read it",
+const webhookEndpointExport = resourceExport<typeof webhookEndpointSchema, WebhookEndpoint, typeof webhookEndpointFields, "secret">(
+  "siteops_webhook_endpoint",
+  {
+    schema: webhookEndpointSchema,
+    fields: webhookEndpointFields,
+    leftOut: {
+      secret:
+        "the service shows it only in the answer to the endpoint's creation, never again, so an imported endpoint holds null; computed only today, and were it ever settable, export still could not read it",
+    },
+    values: {
+      // The API has no "unset": an empty description is none.
+      description: (e) => (typeof e.description === "string" && e.description ? e.description : undefined),
+      enabled_events: (e) => [...e.enabled_events].sort(),
+      enabled: (e) => e.status === "enabled",
+    },
   },
-  values: {
-    url: (e) => e.url,
-    // The API has no "unset": an empty description is none.
-    description: (e) => (typeof e.description === "string" && e.description ? e.description : undefined),
-    enabled_events: (e) => [...e.enabled_events].sort(),
-    enabled: (e) => e.status === "enabled",
-  },
-});
+);
 
 /** The resource types `siteops export` writes, by type name. */
 export const EXPORTS = { siteops_site: siteExport, siteops_webhook_endpoint: webhookEndpointExport } as const;

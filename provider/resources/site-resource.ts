@@ -3,10 +3,12 @@
 // deleted out of band, and Terraform plans to create it again. Import takes the id, the URL or `name:NAME`.
 // Its schema is site-schema.ts (URL and versions compare by meaning: same-meaning.ts); deletion_protection guards
 // every delete (site-protection.ts).
-import type { Site, SiteUpdateParams, UpgradePipelineCreateParams } from "../../src/index.js";
+import type { Site, SiteCreateParams, SiteUpdateParams, UpgradePipelineCreateParams } from "../../src/index.js";
+import { siteFields } from "../../wire/generated/fields.js";
 import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
 import { ResponseFields } from "../response-fields.js";
+import { changes as changed, stateFromAnswer } from "../wire-attributes.js";
 import type { Resource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
@@ -16,35 +18,31 @@ import { siteSchema, type SiteModel } from "./site-schema.js";
 import { planVersionChange, reportPipelineFailure, runUpgradePipeline, VERSION_FIELDS } from "./site-upgrade.js";
 import { upgradePolicy, type UpgradeModel } from "./site-upgrade-policy.js";
 
-/** The arguments a PATCH changes, in the API's field names (the same as the attributes'); the versions too
- * with the direct strategy. */
-const UPDATABLE = ["name", "url"] as const;
-/** Whether `next` (planned) changes `was` (prior) for the API: known, and not a spelling of the same value by the
- * attribute's semantic equality (a spelling that means the same is not sent). */
-async function changes(field: (typeof UPDATABLE)[number] | (typeof VERSION_FIELDS)[number], next: string | null, was: string | null): Promise<boolean> {
-  if (next === null || next === was) return false;
-  const same = (siteSchema.attributes as Schema["attributes"])[field]?.semanticEquals;
-  return !(was !== null && same && (await same(was, next)));
-}
+type Fields = typeof siteFields;
+type Taken<W extends "create" | "update"> = { [K in keyof Fields]: Fields[K][W] extends false ? never : K }[keyof Fields] & keyof SiteModel;
+const attributes = siteSchema.attributes as Schema["attributes"];
+/** The site's fields that are attributes (all but those site-schema.ts leaves out), and those create and update take. */
+const FIELD_ATTRIBUTES = Object.keys(siteFields).filter((name) => name in attributes) as (keyof SiteAttributes)[];
+const CREATABLE = FIELD_ATTRIBUTES.filter((name) => siteFields[name].create !== false) as Taken<"create">[];
+/** The arguments a PATCH changes, in the API's field names (the same as the attributes'); the versions too with
+ * the direct strategy. */
+const UPDATABLE = FIELD_ATTRIBUTES.filter((name) => siteFields[name].update && !(VERSION_FIELDS as readonly string[]).includes(name)) as Exclude<
+  Taken<"update">,
+  (typeof VERSION_FIELDS)[number]
+>[];
+
+/** Whether the plan changes the field for the API (wire-attributes.ts). */
+const changes = (field: Taken<"update">, next: string | null, was: string | null): Promise<boolean> => changed(attributes[field]!, next, was);
 
 /** The attributes every answer about a site fills, in the resource and the data sources alike. */
-export interface SiteAttributes {
-  id: string;
-  name: string;
-  url: string;
-  wp_version: string;
-  php_version: string;
-  status: string;
-  created_at: string | null;
-}
+export type SiteAttributes = Omit<SiteModel, "deletion_protection" | "upgrade">;
 
 /**
- * A site answer (of `endpoint`) as attributes. The core has checked the fields it needs; created_at only
- * informs, so without it the state's (`createdAt`) stands in, or null, with a warning.
+ * A site answer (of `endpoint`) as attributes, each field checked by its wire type (the core checks those it
+ * needs); a field that only informs (created_at) takes the state's (`createdAt`) without it, or null, with a warning.
  */
 export function siteAttributes(s: Site, endpoint: string, fields: ResponseFields, createdAt: string | null = null): SiteAttributes {
-  const created_at = fields.take({ record: s, endpoint, noun: "site" }, "created_at", "string", { standIn: createdAt, orNull: true }) ?? null;
-  return { id: s.id, name: s.name, url: s.url, wp_version: s.wp_version, php_version: s.php_version, status: s.status, created_at };
+  return stateFromAnswer(siteFields, FIELD_ATTRIBUTES, { record: s, endpoint, noun: "site" }, fields, { created_at: createdAt }) as SiteAttributes;
 }
 
 /** The resource's state and private state from a site answer; `upgrade` and `deletion_protection` are
@@ -62,11 +60,8 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   async create({ plan }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      const { name, url, wp_version, php_version } = plan;
-      const site = await client.sites.create(
-        { name, url, ...(wp_version ? { wp_version } : {}), ...(php_version ? { php_version } : {}) },
-        { signal: ctx.signal },
-      );
+      const body = Object.fromEntries(CREATABLE.flatMap((name) => (plan[name] === null ? [] : [[name, plan[name]]])));
+      const site = await client.sites.create(body as unknown as SiteCreateParams, { signal: ctx.signal });
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       return siteResult(site, "POST /api/v1/sites", fields, { upgrade: plan.upgrade, protect: isProtected(plan.deletion_protection), createdAt: null });
     } catch (err) {
@@ -135,7 +130,8 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     const policy = upgradePolicy(plan.upgrade);
     const protect = isProtected(plan.deletion_protection);
     const body: SiteUpdateParams = {};
-    for (const f of policy.strategy === "direct" ? [...UPDATABLE, ...VERSION_FIELDS] : UPDATABLE) if (await changes(f, plan[f], prior[f])) body[f] = plan[f]!;
+    for (const f of policy.strategy === "direct" ? [...UPDATABLE, ...VERSION_FIELDS] : UPDATABLE)
+      if (await changes(f, plan[f], prior[f])) body[f] = plan[f] as never;
     const targets: UpgradePipelineCreateParams = {};
     if (policy.strategy === "pipeline") {
       if (await changes("wp_version", plan.wp_version, prior.wp_version)) targets.to_wp_version = plan.wp_version!;
@@ -143,16 +139,8 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     }
     if (Object.keys(body).length === 0 && Object.keys(targets).length === 0) {
       // Nothing for the API (deletion_protection, the upgrade block, a spelling that means the same): no request.
-      const state: SiteModel = {
-        ...prior,
-        name: plan.name,
-        url: plan.url,
-        wp_version: plan.wp_version ?? prior.wp_version,
-        php_version: plan.php_version ?? prior.php_version,
-        status: plan.status ?? prior.status,
-        upgrade: plan.upgrade,
-        deletion_protection: protect,
-      };
+      const kept = Object.fromEntries(FIELD_ATTRIBUTES.map((name) => [name, plan[name] ?? prior[name]]));
+      const state: SiteModel = { ...prior, ...kept, upgrade: plan.upgrade, deletion_protection: protect };
       return { state, private: withProtection(priv, protect) };
     }
     try {

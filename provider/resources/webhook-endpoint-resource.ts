@@ -3,24 +3,35 @@
 // none, and keeps none: null is known, so nothing that reads it waits for "known after apply". The schema is
 // webhook-endpoint-schema.ts; the URL compares by meaning (same-meaning.ts); fields of an answer the core does
 // not check are read through ResponseFields.
-import type { WebhookEndpoint, WebhookEndpointUpdateParams } from "../../src/index.js";
+import type { WebhookEndpoint, WebhookEndpointCreateParams, WebhookEndpointUpdateParams } from "../../src/index.js";
+import { webhookEndpointFields } from "../../wire/generated/fields.js";
 import { loadClient } from "../load-core.js";
 import { path } from "../framework/diagnostics.js";
 import type { Model } from "../framework/model.js";
 import type { Resource } from "../framework/resource.js";
 import type { ProviderData } from "../provider-data.js";
 import { ResponseFields, type Answer } from "../response-fields.js";
-import { sameUrl } from "./same-meaning.js";
+import type { Schema } from "../framework/schema.js";
+import { changes, stateFromAnswer } from "../wire-attributes.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { webhookEndpointSchema } from "./webhook-endpoint-schema.js";
 
 type EndpointModel = Model<typeof webhookEndpointSchema>;
 
+const attributes = webhookEndpointSchema.attributes as Schema["attributes"];
+/** The fields mapped here, each its own way; every other field that is an attribute is its record's field of its name. */
+const OWN = ["description", "enabled_events", "status", "secret"];
+const BY_NAME = Object.keys(webhookEndpointFields).filter((name) => name in attributes && !OWN.includes(name));
+const TAKEN = {
+  create: BY_NAME.filter((name) => webhookEndpointFields[name as keyof typeof webhookEndpointFields].create !== false),
+  update: BY_NAME.filter((name) => webhookEndpointFields[name as keyof typeof webhookEndpointFields].update),
+};
+
 /** The API's `status` is the `enabled` attribute. */
 const fieldPaths = { status: path("enabled") };
 
 /** What Terraform already has of the endpoint: the plan (create, update) or the prior state (read). */
-type Known = Pick<EndpointModel, "description" | "enabled_events" | "enabled">;
+type Known = Pick<EndpointModel, "description" | "enabled_events" | "enabled"> & { readonly [name: string]: unknown };
 
 /**
  * The endpoint answer `a` as state; `secret` is the one Terraform holds (or the create answer's). A field the
@@ -34,8 +45,7 @@ function endpointModel(e: WebhookEndpoint, a: Answer, fields: ResponseFields, kn
   const description = fields.take(a, "description", "string", { nullable: true, orNull: true, standIn: known ? known.description : undefined });
   if (!events || !status) return undefined;
   return {
-    id: e.id,
-    url: e.url,
+    ...(stateFromAnswer(webhookEndpointFields, BY_NAME, a, fields, known) as Pick<EndpointModel, "id" | "url">),
     // The API has no "unset": an empty description reads back as null, as it was configured.
     description: description ? description : null,
     enabled_events: [...events].sort(),
@@ -58,10 +68,12 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
     try {
       const client = await ctx.data.client();
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
-      let endpoint = await client.webhookEndpoints.create(
-        { url: plan.url, ...(plan.description ? { description: plan.description } : {}), enabled_events: plan.enabled_events ?? ["*"] },
-        { signal: ctx.signal },
-      );
+      const body = {
+        ...Object.fromEntries(TAKEN.create.flatMap((name) => (plan[name as keyof EndpointModel] == null ? [] : [[name, plan[name as keyof EndpointModel]]]))),
+        ...(plan.description ? { description: plan.description } : {}),
+        enabled_events: plan.enabled_events ?? ["*"],
+      } as WebhookEndpointCreateParams;
+      let endpoint = await client.webhookEndpoints.create(body, { signal: ctx.signal });
       let a = answer(endpoint, "POST /api/v1/webhook_endpoints");
       const secret = fields.take(a, "secret", "string", { orNull: true }) ?? null;
       if (plan.enabled === false) {
@@ -86,7 +98,7 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
       const client = await ctx.data.client();
       const endpoint = await client.webhookEndpoints.get(state.id, { signal: ctx.signal });
       const fields = new ResponseFields(await loadClient(), diags, "the value in state");
-      const known = { description: state.description, enabled_events: state.enabled_events, enabled: state.enabled };
+      const known = state;
       return { state: endpointModel(endpoint, answer(endpoint, `GET /api/v1/webhook_endpoints/${state.id}`), fields, known, state.secret) ?? null };
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) return { state: null };
@@ -122,7 +134,10 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
 
   async update({ plan, prior }, diags, ctx) {
     const body: WebhookEndpointUpdateParams = {};
-    if (plan.url !== prior.url && !(await sameUrl(prior.url, plan.url))) body.url = plan.url;
+    for (const name of TAKEN.update) {
+      const key = name as keyof EndpointModel;
+      if (await changes(attributes[name]!, plan[key], prior[key])) (body as Record<string, unknown>)[name] = plan[key];
+    }
     if (plan.description !== prior.description) body.description = plan.description ?? "";
     const events = plan.enabled_events ?? ["*"];
     if (!sameSet(events, prior.enabled_events ?? [])) body.enabled_events = events;

@@ -1,7 +1,8 @@
-// A site's attributes are declared in three schemas of the provider (the siteops_site resource, data "siteops_site"
-// and each element of data "siteops_sites") and filled for the data sources by siteAttributes(). Until they come
-// from one table (issue 37, item 2), this fails when one of them gains an attribute the others lack, rather than a
-// data source dropping it without a word (the model encoder keeps only what its schema declares).
+// A site's attributes in the provider's three schemas (the siteops_site resource, data "siteops_site" and each
+// element of data "siteops_sites") all come from the site's field table (provider/wire-attributes.ts), and
+// siteAttributes() fills them for the data sources: this fails when one of them has an attribute the others lack,
+// rather than a data source dropping it without a word (the model encoder keeps only what its schema declares).
+// test/wire/coverage.test.ts holds each of them to the wire's fields.
 import { describe, expect, it } from "vitest";
 import * as core from "../../src/index.js";
 import { siteDataSourceSchema } from "../../provider/data-sources/site-data-source.js";
