@@ -37,9 +37,9 @@ const noopResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     return { state, private: { updated_at: now } };
   },
   async read({ state, private: priv }) {
-    const { id, name, url, wp_version, php_version, status, created_at, upgrade, deletion_protection } = state;
+    const { name, url } = state;
     if (name === null || url === null) return { state: null }; // an import: nothing to read it from
-    return { state: { id, name, url, wp_version, php_version, status, created_at, upgrade, deletion_protection }, private: priv };
+    return { state: { ...state, name, url }, private: priv };
   },
   async update({ plan, prior }) {
     return { state: { ...plan, status: prior.status } };

@@ -7,17 +7,20 @@ import type { Site, WebhookEndpoint } from "../../src/index.js";
 import { renderCdktn } from "../../provider/export/cdktn.js";
 import { fleetEntries, type Fleet } from "../../provider/export/fleet.js";
 import { renderTerraform } from "../../provider/export/terraform.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { recordOf } from "../support/wire-records.js";
 
-const site = (id: string, name: string, url: string, wp_version = "6.4", php_version = "8.2"): Site => ({
-  id,
-  name,
-  url,
-  wp_version,
-  php_version,
-  status: "healthy",
-  created_at: "2026-01-01T00:00:00Z",
-  updated_at: "2026-01-01T00:00:00Z",
-});
+const site = (id: string, name: string, url: string, wp_version = "6.4", php_version = "8.2"): Site =>
+  recordOf<Site>(siteFields, {
+    id,
+    name,
+    url,
+    wp_version,
+    php_version,
+    status: "healthy",
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+  });
 
 const endpoint = (id: string, url: string, description: string | null, enabled_events: string[], status: "enabled" | "disabled"): WebhookEndpoint => ({
   id,

@@ -12,6 +12,8 @@ import { ResponseFields } from "../../provider/response-fields.js";
 import { siteAttributes } from "../../provider/resources/site-resource.js";
 import { siteSchema } from "../../provider/resources/site-schema.js";
 import type { CtyType } from "../../provider/values/cty.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { recordOf } from "../support/wire-records.js";
 
 /** What the resource has that a data source must not: configuration of Terraform's, not the service's record. */
 const RESOURCE_ONLY: Record<string, string> = {
@@ -37,16 +39,7 @@ describe("a site's attributes, alike in the resource and the data sources", () =
   });
 
   it("siteAttributes() fills exactly those attributes", () => {
-    const site: core.Site = {
-      id: "site_1",
-      name: "Blog",
-      url: "https://blog.example.com",
-      status: "healthy",
-      wp_version: "6.5",
-      php_version: "8.2",
-      created_at: "2026-01-01T00:00:00Z",
-      updated_at: "2026-01-01T00:00:00Z",
-    };
+    const site = recordOf<core.Site>(siteFields, { id: "site_1", name: "Blog", url: "https://blog.example.com", created_at: "2026-01-01T00:00:00Z" });
     const diags = new Diagnostics();
     expect(Object.keys(siteAttributes(site, "GET /api/v1/sites", new ResponseFields(core, diags))).sort()).toEqual(Object.keys(dataSource).sort());
     expect(diags.items).toEqual([]);
