@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { startTestEmulator } from "../core/helpers.js";
 import { json, runCli, startCli, useTestBed } from "./helpers.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { shownNames } from "../support/wire-records.js";
 
 const bed = useTestBed({ allowPrivateWebhookTargets: true }); // webhooks to a local (closed) port
 
@@ -17,7 +19,7 @@ describe("sites", () => {
 
     const all = json<Record<string, unknown>[]>(await cli("sites", "list", "--json"));
     expect(all.map((s) => s.name)).toEqual(expect.arrayContaining(["Blog", "Shop"]));
-    expect(Object.keys(all[0]!).sort()).toEqual(["created_at", "id", "name", "php_version", "status", "updated_at", "url", "wp_version"]);
+    expect(Object.keys(all[0]!).sort()).toEqual(shownNames(siteFields).sort());
 
     expect(json(await cli("sites", "list", "--json=id,name"))).toEqual(all.map((s) => ({ id: s.id, name: s.name })));
     const jsonl = (await cli("sites", "list", "--jsonl")).stdout

@@ -79,10 +79,13 @@ describe("a database from before sites.url_key", () => {
     expect((await api(before, "PATCH", `/sites/${moved.id}`, { token: TOKENS.owner, body: { url: "https://new.legacy.test" } })).status).toBe(200);
     await before.close();
 
-    // Back to the schema before the migration that added the key.
+    // Back to the schema before the migration that added the key (the columns later migrations added go too).
     const version = MIGRATIONS.findIndex((m) => m.includes("ADD COLUMN url_key"));
     expect(version).toBeGreaterThan(0);
     const raw = new DatabaseSync(file);
+    for (const later of MIGRATIONS.slice(version + 1)) {
+      for (const [, table, column] of later.matchAll(/ALTER TABLE (\w+) ADD COLUMN (\w+)/g)) raw.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    }
     raw.exec(`DROP INDEX sites_url_key; ALTER TABLE sites DROP COLUMN url_key; PRAGMA user_version = ${version}`);
     raw.close();
 

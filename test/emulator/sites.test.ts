@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { CURRENT_PHP_VERSION, CURRENT_WP_VERSION } from "../../emulator/versions.js";
 import { TOKENS, api, startTestEmulator } from "./helpers.js";
+import { siteFields } from "../../wire/generated/fields.js";
+import { shownNames } from "../support/wire-records.js";
 
 let emu: RunningEmulator;
 let n = 0;
@@ -27,7 +29,7 @@ describe("POST /sites", () => {
     const res = await create({ name: "Blog", url });
     expect(res.status).toBe(201);
     const site = res.body;
-    expect(Object.keys(site).sort()).toEqual(["created_at", "id", "name", "php_version", "status", "updated_at", "url", "wp_version"]);
+    expect(Object.keys(site).sort()).toEqual(shownNames(siteFields).sort());
     expect(site).toMatchObject({ name: "Blog", url, wp_version: CURRENT_WP_VERSION, php_version: CURRENT_PHP_VERSION });
     expect(site.id).toMatch(/^site_[A-Za-z0-9]{16,}$/);
     expect(site.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

@@ -79,23 +79,23 @@ describe("the generated wire", () => {
   it("fails CI when a schema changed without a regeneration, listing the differences of both outputs", async () => {
     const registry = registryWith(
       tmp,
-      `{ ...SiteSchema, properties: { ...SiteSchema.properties, notes: { type: "string", "x-origin": "assumed" } }, required: [...SiteSchema.required, "notes"] }`,
+      `{ ...SiteSchema, properties: { ...SiteSchema.properties, x_added: { type: "string", "x-origin": "assumed" } }, required: [...SiteSchema.required, "x_added"] }`,
     );
     const r = await check("--registry", registry);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("src/generated/ and wire/generated/ are stale");
     expect(r.stderr).toContain("src/generated/wire.ts differs:");
     expect(r.stderr).toContain("@ export interface Site {");
-    expect(r.stderr).toContain("+   notes: string;");
+    expect(r.stderr).toContain("+   x_added: string;");
     expect(r.stderr).toContain("wire/generated/fields.ts differs:");
-    expect(r.stderr).toMatch(/\+ {3}notes: \{ type: "string", nullable: false, read: true, create: false, update: false, origin: "assumed" \},/);
+    expect(r.stderr).toMatch(/\+ {3}x_added: \{ type: "string", nullable: false, read: true, create: false, update: false, origin: "assumed" \},/);
     expect(r.stderr).toContain("Run `npm run generate:wire`");
   });
 
   it("refuses a field marked neither spec nor assumed", async () => {
-    const registry = registryWith(tmp, `{ ...SiteSchema, properties: { ...SiteSchema.properties, notes: { type: "string" } } }`);
+    const registry = registryWith(tmp, `{ ...SiteSchema, properties: { ...SiteSchema.properties, x_added: { type: "string" } } }`);
     const r = await check("--registry", registry);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("site.notes is not marked: wrap its schema in spec() or assumed() (wire/field.ts)");
+    expect(r.stderr).toContain("site.x_added is not marked: wrap its schema in spec() or assumed() (wire/field.ts)");
   });
 });

@@ -3,6 +3,11 @@
 // field the wire gains is then in every such record without an edit to the tests that make them.
 import type { FieldTable } from "../../wire/generated/fields.js";
 
+/** The fields of `table` every answer shows, in its order: what a record of it has, no more. */
+export function shownNames(table: FieldTable): string[] {
+  return Object.keys(table).filter((name) => table[name]!.read === true);
+}
+
 /** A record of `table` with the values `given`. */
 export function recordOf<R>(table: FieldTable, given: Partial<R>): R {
   const out: Record<string, unknown> = {};
