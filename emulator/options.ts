@@ -1,6 +1,7 @@
 // Options of the emulator, with their defaults declared once (CLI flags map onto these).
 import type { Role } from "./auth/auth-context.js";
 import type { ProfileName } from "./profile.js";
+import type { SiteInput } from "../wire/sites.js";
 
 export interface SeedUser {
   email: string;
@@ -16,7 +17,8 @@ export interface SeedFile {
     name: string;
     users: SeedUser[];
     api_tokens?: { token: string; user_email: string; name?: string }[];
-    sites?: { name: string; url: string; wp_version?: string; php_version?: string }[];
+    /** Create bodies, as POST /api/v1/sites takes them (checked the same way). */
+    sites?: SiteInput[];
   }[];
   /** A generated fleet on top of `accounts` (see SeedGenerate). */
   generate?: SeedGenerate;

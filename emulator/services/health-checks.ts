@@ -16,6 +16,7 @@ import { isApplying } from "../store/upgrade-pipelines.js";
 import { ignoredKeys } from "../store/vulnerability-records.js";
 import { recordActivity } from "./activity-logs.js";
 import { siteTests } from "./site-health-tests.js";
+import { versionsOf } from "../versions.js";
 
 function responseTime(status: HealthStatus): number {
   if (status === "failed") return 10_000; // the monitor's timeout
@@ -93,8 +94,7 @@ function check(
     status,
     http_status: status === "failed" ? 503 : 200,
     response_time_ms: responseTime(status),
-    wp_version: site.wp_version,
-    php_version: site.php_version,
+    ...versionsOf(site),
     checks,
     checked_at: ctx.clock.iso(nowMs),
   });

@@ -11,6 +11,7 @@ import { upgradeBreaks } from "../catalogue/upgrades.js";
 import type { PipelineStatus, Step, StepName } from "../../wire/upgrade-pipelines.js";
 import { parseJson } from "../store/db.js";
 import { findSite } from "../store/sites.js";
+import { targetVersions } from "../versions.js";
 import { duePipelines, findPipeline, nextPipelineDueMs, pipelineToJson, updatePipelineRow, type PipelineRow } from "../store/upgrade-pipelines.js";
 import { recordActivity } from "./activity-logs.js";
 import { refreshSiteStatus, runHealthCheck } from "./health-checks.js";
@@ -106,7 +107,7 @@ function verifyStep(ctx: EmulatorContext, s: StepInput): Transition | null {
   if (broken) return fail(s, "verify", broken, true);
   const steps = setStep(s.steps, "verify", "passed", s.at);
   apply(ctx, s.row, { status: "succeeded", steps, nextMs: null, completed: true }, s.dueMs);
-  applyUpgrade(ctx, s.row.site_id, s.row.to_wp_version, s.row.to_php_version);
+  applyUpgrade(ctx, s.row.site_id, targetVersions(s.row));
   runHealthCheck(ctx, s.row.site_id);
   apply(ctx, findPipeline(ctx.db, s.row.id)!, { steps, nextMs: null, event: "succeeded" }, s.dueMs);
   return null;

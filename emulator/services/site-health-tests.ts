@@ -27,6 +27,19 @@ function vulnerabilityTest(site: SiteRow, ignored: ReadonlySet<string>): HealthC
 }
 
 /** The items of one check; an unreachable site has only the failed request. */
+/** Site Health's PHP test: critical once the site's PHP no longer receives security updates. */
+function phpTest(php: string): HealthCheckItem {
+  const test = "php_version";
+  return compareVersions(php, PHP_END_OF_LIFE) < 0
+    ? item(
+        test,
+        "Your site is running an outdated version of PHP",
+        "critical",
+        `PHP ${php} no longer receives security updates; upgrade to ${PHP_END_OF_LIFE} or newer.`,
+      )
+    : item(test, "Your site is running a supported version of PHP", "good", `PHP ${php} receives security updates.`);
+}
+
 export function siteTests(site: SiteRow, reachable: boolean, ignored: ReadonlySet<string>): HealthCheckItem[] {
   if (!reachable) {
     return [
@@ -55,14 +68,7 @@ export function siteTests(site: SiteRow, reachable: boolean, ignored: ReadonlySe
           "recommended",
           `WordPress ${site.wp_version} is installed; ${CURRENT_WP_VERSION} is available.`,
         ),
-    compareVersions(site.php_version, PHP_END_OF_LIFE) < 0
-      ? item(
-          "php_version",
-          "Your site is running an outdated version of PHP",
-          "critical",
-          `PHP ${site.php_version} no longer receives security updates; upgrade to ${PHP_END_OF_LIFE} or newer.`,
-        )
-      : item("php_version", "Your site is running a supported version of PHP", "good", `PHP ${site.php_version} receives security updates.`),
+    phpTest(site.php_version),
     vulnerabilityTest(site, ignored),
     item("rest_availability", "The REST API is available", "good", "The REST API answered the loopback request."),
     item("background_updates", "Background updates are working", "good", "Automatic minor and security updates can be installed."),

@@ -6,7 +6,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { siteUrlKeyOf } from "../site-urls.js";
-import { CURRENT_VERSIONS, VERSION_PATTERN } from "../versions.js";
+import { CURRENT_VERSIONS, UPGRADABLE, VERSION_PATTERN, type SiteVersions } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
 import type { PageSource } from "../store/db.js";
@@ -72,7 +72,7 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
       else if (siteIdWithUrlKey(ctx.db, accountId, key, exceptSiteId)) errors.add("url", "has already been taken");
     }
   }
-  for (const field of ["wp_version", "php_version"] as const) {
+  for (const { field } of UPGRADABLE) {
     const v = input[field];
     if (v === undefined) continue;
     if (typeof v !== "string" || v === "") errors.add(field, "can't be blank");
@@ -123,19 +123,18 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
     updateSiteRow(ctx.db, siteId, { ...pickColumns(after, PATCH_FIELDS), updated_at: ctx.clock.iso() });
     recordActivity(ctx, { accountId, siteId, action: "site.updated", subjectType: "Site", subjectId: siteId, changes }, origin);
     ctx.events.emit(accountId, "site.updated", () => ({ ...siteToJson(loadSite(ctx, accountId, siteId)), changes }));
-    if (changes.wp_version || changes.php_version) detectVulnerabilities(ctx, siteId);
+    if (UPGRADABLE.some((v) => changes[v.field])) detectVulnerabilities(ctx, siteId);
   })();
   return siteToJson(loadSite(ctx, accountId, siteId));
 }
 
 /** A pipeline succeeded: the site takes its new versions, logged, announced and its records fixed. */
-export function applyUpgrade(ctx: EmulatorContext, siteId: string, toWp: string, toPhp: string): void {
+export function applyUpgrade(ctx: EmulatorContext, siteId: string, to: SiteVersions): void {
   const site = findSite(ctx.db, siteId);
   if (!site) return;
   const changes: Record<string, [string, string]> = {};
-  if (site.wp_version !== toWp) changes.wp_version = [site.wp_version, toWp];
-  if (site.php_version !== toPhp) changes.php_version = [site.php_version, toPhp];
-  updateSiteRow(ctx.db, site.id, { wp_version: toWp, php_version: toPhp, updated_at: ctx.clock.iso() });
+  for (const { field } of UPGRADABLE) if (site[field] !== to[field]) changes[field] = [site[field], to[field]];
+  updateSiteRow(ctx.db, site.id, { ...to, updated_at: ctx.clock.iso() });
   recordActivity(ctx, { accountId: site.account_id, siteId: site.id, action: "site.updated", subjectType: "Site", subjectId: site.id, changes });
   ctx.events.emit(site.account_id, "site.updated", { ...siteToJson(findSite(ctx.db, site.id)!), changes });
   fixVulnerabilities(ctx, site.id);

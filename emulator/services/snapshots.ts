@@ -29,6 +29,7 @@ import {
 import { snapshotInUse } from "../store/upgrade-pipelines.js";
 import { recordActivity } from "./activity-logs.js";
 import { removeSnapshotData } from "./snapshot-files.js";
+import { versionsOf, type SiteVersions } from "../versions.js";
 
 export function listSnapshots(ctx: EmulatorContext, siteId: string): PageSource<SnapshotJson> {
   return snapshotsPage(ctx.db, siteId);
@@ -53,7 +54,7 @@ const MAX_OPEN_UPLOADS_PER_ACCOUNT = 100;
 /** Creates a snapshot of the site; a service capture is scheduled on the emulator clock, an upload's deadline too. */
 export function createSnapshot(
   ctx: EmulatorContext,
-  site: { id: string; account_id: string; wp_version: string; php_version: string },
+  site: { id: string; account_id: string } & SiteVersions,
   input: SnapshotInput,
   origin: Origin = SYSTEM_ORIGIN,
   /** Emulator-clock time of creation (a pipeline step caught up after a clock jump); default now. */
@@ -73,8 +74,7 @@ export function createSnapshot(
       source: upload ? "upload" : "service",
       trigger: input.trigger ?? "manual",
       description: input.description ?? null,
-      wp_version: site.wp_version,
-      php_version: site.php_version,
+      ...versionsOf(site),
       next_step_ms: nextMs,
       created_at: ctx.clock.iso(atMs),
     });

@@ -14,7 +14,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
-import { PHP_VERSIONS, WP_VERSIONS, compareVersions } from "../versions.js";
+import { UPGRADABLE, compareVersions } from "../versions.js";
 import type { PipelineInput, Step, StepName, StepStatus, UpgradePipelineJson } from "../../wire/upgrade-pipelines.js";
 import type { PageSource } from "../store/db.js";
 import type { SiteRow } from "../store/sites.js";
@@ -63,17 +63,18 @@ function checkVersion(errors: FieldErrorCollector, field: string, value: string 
   else if (compareVersions(value, current) < 0) errors.add(field, `can't be lower than the current version (${current})`);
 }
 
+/** A new pipeline's from and to versions: the site's, and the input's where it names one. */
+function versionsOf(site: SiteRow, input: PipelineInput): Pick<UpgradePipelineJson, (typeof UPGRADABLE)[number]["from" | "to"]> {
+  const pairs = UPGRADABLE.flatMap((v) => [[v.from, site[v.field]] as const, [v.to, input[v.to] ?? site[v.field]] as const]);
+  return Object.fromEntries(pairs) as Pick<UpgradePipelineJson, (typeof UPGRADABLE)[number]["from" | "to"]>;
+}
+
 function checkInput(ctx: EmulatorContext, site: SiteRow, input: PipelineInput): void {
   const errors = new FieldErrorCollector();
-  if (input.to_wp_version === undefined && input.to_php_version === undefined) {
-    errors.add("to_wp_version", "can't be blank when to_php_version is not given");
-  }
-  checkVersion(errors, "to_wp_version", input.to_wp_version, WP_VERSIONS, site.wp_version);
-  checkVersion(errors, "to_php_version", input.to_php_version, PHP_VERSIONS, site.php_version);
-  const toWp = input.to_wp_version ?? site.wp_version;
-  const toPhp = input.to_php_version ?? site.php_version;
-  if (errors.empty && toWp === site.wp_version && toPhp === site.php_version) {
-    for (const f of ["to_wp_version", "to_php_version"] as const) if (input[f] !== undefined) errors.add(f, "is already the site's version");
+  if (UPGRADABLE.every((v) => input[v.to] === undefined)) errors.add("to_wp_version", "can't be blank when to_php_version is not given");
+  for (const v of UPGRADABLE) checkVersion(errors, v.to, input[v.to], v.known, site[v.field]);
+  if (errors.empty && UPGRADABLE.every((v) => (input[v.to] ?? site[v.field]) === site[v.field])) {
+    for (const v of UPGRADABLE) if (input[v.to] !== undefined) errors.add(v.to, "is already the site's version");
   }
   if (input.snapshot_id != null) {
     const snap = isId("snap", input.snapshot_id) ? findSnapshot(ctx.db, input.snapshot_id) : undefined;
@@ -93,10 +94,7 @@ export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: Pipel
       id,
       site_id: site.id,
       account_id: site.account_id,
-      from_wp_version: site.wp_version,
-      to_wp_version: input.to_wp_version ?? site.wp_version,
-      from_php_version: site.php_version,
-      to_php_version: input.to_php_version ?? site.php_version,
+      ...versionsOf(site, input),
       snapshot_id: input.snapshot_id ?? null,
       requires_approval: input.requires_approval === false ? 0 : 1,
       next_step_ms: nextMs,

@@ -17,6 +17,7 @@ import { siteUrlKeyOf } from "../site-urls.js";
 import type { SQLInputValue } from "node:sqlite";
 import { stmt, type Database, type PageSource } from "./db.js";
 import { createFields, insertRow, pickColumns, shownFields } from "./wire-columns.js";
+import type { SiteVersions } from "../versions.js";
 
 /** A site's row: its wire fields (each in a column of its name), and what only the emulator keeps. */
 export interface SiteRow extends SiteJson {
@@ -125,7 +126,7 @@ export function sitesPage(db: Database, accountId: string): PageSource<SiteJson>
 }
 
 /** A new site: what the create took (the versions defaulted), and what the emulator sets. */
-export type NewSite = SiteInput & Pick<SiteRow, "id" | "account_id" | "wp_version" | "php_version" | "next_health_check_ms" | "created_at">;
+export type NewSite = SiteInput & SiteVersions & Pick<SiteRow, "id" | "account_id" | "next_health_check_ms" | "created_at">;
 
 /** Inserts a new site (status `unknown` until its first check); returns its row as stored. */
 export function insertSite(db: Database, s: NewSite): SiteRow {

@@ -15,7 +15,7 @@ import type { ProviderData } from "../provider-data.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
 import { siteSchema, type SiteModel } from "./site-schema.js";
-import { planVersionChange, reportPipelineFailure, runUpgradePipeline, VERSION_FIELDS } from "./site-upgrade.js";
+import { planVersionChange, reportPipelineFailure, runUpgradePipeline, upgradeTargets, VERSION_FIELDS } from "./site-upgrade.js";
 import { upgradePolicy, type UpgradeModel } from "./site-upgrade-policy.js";
 
 type Fields = typeof siteFields;
@@ -132,11 +132,7 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     const body: SiteUpdateParams = {};
     for (const f of policy.strategy === "direct" ? [...UPDATABLE, ...VERSION_FIELDS] : UPDATABLE)
       if (await changes(f, plan[f], prior[f])) body[f] = plan[f] as never;
-    const targets: UpgradePipelineCreateParams = {};
-    if (policy.strategy === "pipeline") {
-      if (await changes("wp_version", plan.wp_version, prior.wp_version)) targets.to_wp_version = plan.wp_version!;
-      if (await changes("php_version", plan.php_version, prior.php_version)) targets.to_php_version = plan.php_version!;
-    }
+    const targets: UpgradePipelineCreateParams = policy.strategy === "pipeline" ? await upgradeTargets(plan, (f) => changes(f, plan[f], prior[f])) : {};
     if (Object.keys(body).length === 0 && Object.keys(targets).length === 0) {
       // Nothing for the API (deletion_protection, the upgrade block, a spelling that means the same): no request.
       const kept = Object.fromEntries(FIELD_ATTRIBUTES.map((name) => [name, plan[name] ?? prior[name]]));

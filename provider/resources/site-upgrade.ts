@@ -9,9 +9,27 @@ import { isUnknown, type Value } from "../values/cty.js";
 import type { ProviderData } from "../provider-data.js";
 import { upgradePolicy, type UpgradeModel, type UpgradePolicy } from "./site-upgrade-policy.js";
 
-export const VERSION_FIELDS = ["wp_version", "php_version"] as const;
-type VersionField = (typeof VERSION_FIELDS)[number];
-const PRODUCT: Record<VersionField, string> = { wp_version: "WordPress", php_version: "PHP" };
+/** The site's versions an upgrade pipeline changes: the attribute, the pipeline's target field, the product. */
+const VERSIONS = [
+  { field: "wp_version", target: "to_wp_version", product: "WordPress" },
+  { field: "php_version", target: "to_php_version", product: "PHP" },
+] as const;
+export const VERSION_FIELDS = VERSIONS.map((v) => v.field);
+type VersionField = (typeof VERSIONS)[number]["field"];
+const PRODUCT = Object.fromEntries(VERSIONS.map((v) => [v.field, v.product])) as Record<VersionField, string>;
+
+/** The pipeline's targets: each version of `plan` that `changed` says differs from the site's. */
+export async function upgradeTargets(
+  plan: Partial<Record<VersionField, string | null>>,
+  changed: (field: VersionField) => Promise<boolean>,
+): Promise<UpgradePipelineCreateParams> {
+  const targets: UpgradePipelineCreateParams = {};
+  for (const v of VERSIONS) {
+    const to = plan[v.field];
+    if (typeof to === "string" && (await changed(v.field))) targets[v.target] = to;
+  }
+  return targets;
+}
 
 /** Compares "major.minor" strings numerically ("6.10" is after "6.9"). */
 function compareVersions(a: string, b: string): number {
@@ -157,27 +175,21 @@ async function adoptable(
   const active = await client.operations.activeUpgrade(siteId, { signal });
   if (!active) return undefined;
   // Whether it goes where asked rests on its target versions: an answer without them cannot tell.
-  for (const [target, field] of [
-    [targets.to_wp_version, "to_wp_version"],
-    [targets.to_php_version, "to_php_version"],
-  ] as const) {
-    if (target === undefined || typeof active[field] === "string") continue;
+  for (const v of VERSIONS) {
+    if (targets[v.target] === undefined || typeof active[v.target] === "string") continue;
     const endpoint = `GET /api/v1/sites/${siteId}/upgrade_pipelines`;
     diags.error(
-      `SiteOps's answer has no usable "${field}"`,
-      `${endpoint}: upgrade pipeline ${active.id} (${active.status}) of site ${siteId} has no "${field}" as a string, so the provider cannot tell whether it goes to the configured versions, and the service runs one pipeline per site at a time. Let it end, then apply again.`,
-      path(field === "to_php_version" ? "php_version" : "wp_version"),
+      `SiteOps's answer has no usable "${v.target}"`,
+      `${endpoint}: upgrade pipeline ${active.id} (${active.status}) of site ${siteId} has no "${v.target}" as a string, so the provider cannot tell whether it goes to the configured versions, and the service runs one pipeline per site at a time. Let it end, then apply again.`,
+      path(v.field),
     );
     return undefined;
   }
-  const same =
-    (targets.to_wp_version === undefined || targets.to_wp_version === active.to_wp_version) &&
-    (targets.to_php_version === undefined || targets.to_php_version === active.to_php_version);
-  if (same) return active;
+  if (VERSIONS.every((v) => targets[v.target] === undefined || targets[v.target] === active[v.target])) return active;
   diags.error(
     `Site ${siteId} already has an upgrade pipeline in progress`,
     `Upgrade pipeline ${active.id} (${active.status}) goes to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not to the configured versions, and the service runs one pipeline per site at a time. Let it end (approve it if it awaits approval), then apply again.`,
-    path(targets.to_php_version !== undefined && targets.to_wp_version === undefined ? "php_version" : "wp_version"),
+    path(VERSIONS.find((v) => targets[v.target] !== undefined)?.field ?? "wp_version"),
   );
   return undefined;
 }

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SiteOpsError } from "../errors.js";
+import { SHAPES } from "../response-shapes.js";
 import type { Site } from "../resources/sites.js";
 import { formatShard, inShard, parseShard, type Shard, shardMatrix, shardOf, ShardSpecError } from "../shards.js";
 import { SITE_ID_PATTERN } from "./sites.js";
@@ -150,7 +151,8 @@ export function parseShardFile(text: string, file: string): ShardSites {
   return { shard, sites: doc.sites as Site[], listedAt: doc.listed_at as string, fleetSize: doc.fleet_size as number };
 }
 
-const SITE_STRING_FIELDS = ["id", "name", "url", "status", "wp_version", "php_version", "created_at", "updated_at"] as const;
+/** What a listed site must carry: the fields the toolkit reads of a site (response-shapes.ts), all strings. */
+const SITE_STRING_FIELDS = Object.keys(SHAPES.site.fields);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
