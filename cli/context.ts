@@ -49,7 +49,7 @@ export interface Context {
 
 export interface ContextInit {
   env: NodeJS.ProcessEnv;
-  /** Getters: process.stdout and process.stderr are created on first use (a few ms of a start), so a run
+  /** Getters: process.stdout and process.stderr are created on first use (a cost of every start), so a run
    * that prints nothing before its first request does not wait for them. */
   stdout: () => NodeJS.WriteStream;
   stderr: () => NodeJS.WriteStream;

@@ -156,7 +156,7 @@ function retryWarnings(core: typeof Core): { logger?: Core.RequestLogger } {
 
 /**
  * The provider's data: credentials checked now, the API client built at the first API call. Its code (a
- * bundle of its own, ~270 KB, undici included but never evaluated on node:http) loads then too: the plan of an
+ * bundle of its own, undici included but never evaluated on node:http) loads then too: the plan of an
  * apply that only creates, and any process that reads nothing, configures the provider without ever loading it.
  */
 async function configure(config: ProviderConfig, diags: Diagnostics): Promise<ProviderData | undefined> {

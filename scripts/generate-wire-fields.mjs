@@ -107,15 +107,8 @@ export function renderFieldTables(resources) {
   return `${PREAMBLE}\n${blocks.join("\n")}\n${all}`;
 }
 
-export const FIELDS_README = `<!-- GENERATED FILE - DO NOT EDIT. Regenerate with \`npm run generate:wire\` (scripts/generate-wire.mjs). -->
-# Generated field tables
-
-\`fields.ts\` holds, per resource of the Site Operations API, its fields as plain data: JSON type, nullable,
-whether answers show it and create and update take it, its description, and whether the spec gives it or we assume
-it. It is generated from the TypeBox schemas in \`wire/\` (the resources listed in \`wire/registry.ts\`) and imports
-nothing, so the CLI, the provider and the emulator derive their field lists from it without loading typebox.
-
-## Regenerating
+/** The "Regenerating" section both generated READMEs end with. */
+export const REGENERATING = `## Regenerating
 
 After changing a schema in \`wire/\`:
 
@@ -124,3 +117,13 @@ npm run generate:wire         # rewrites src/generated/ and wire/generated/ from
 node scripts/check-wire.mjs   # what CI runs: fails, listing the differences, when either is stale
 \`\`\`
 `;
+
+export const FIELDS_README = `<!-- GENERATED FILE - DO NOT EDIT. Regenerate with \`npm run generate:wire\` (scripts/generate-wire.mjs). -->
+# Generated field tables
+
+\`fields.ts\` holds, per resource of the Site Operations API, its fields as plain data: JSON type, nullable,
+whether answers show it and create and update take it, its description, and whether the spec gives it or we assume
+it. It is generated from the TypeBox schemas in \`wire/\` (the resources listed in \`wire/registry.ts\`) and imports
+nothing, so the CLI, the provider and the emulator derive their field lists from it without loading typebox.
+
+${REGENERATING}`;

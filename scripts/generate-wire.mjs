@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FIELDS_README, FieldTableError, renderFieldTables } from "./generate-wire-fields.mjs";
+import { FIELDS_README, FieldTableError, REGENERATING, renderFieldTables } from "./generate-wire-fields.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** What the generator writes, by path from the root. */
@@ -100,15 +100,7 @@ generated from the TypeBox schemas of \`wire/\` (listed by name in \`wire/regist
 emulator validates with and \`/openapi.json\` documents. It imports nothing, so the client ships no typebox.
 \`src/resources/*.ts\` re-export these types under the names the package publishes.
 
-## Regenerating
-
-After changing a schema in \`wire/\`:
-
-\`\`\`sh
-npm run generate:wire         # rewrites src/generated/ and wire/generated/ from wire/registry.ts
-node scripts/check-wire.mjs   # what CI runs: fails, listing the differences, when either is stale
-\`\`\`
-`;
+${REGENERATING}`;
 
 /** The generated files, path from the root -> content, for a registry's named schemas and resources. */
 export function renderWire({ wireTypes, resources }) {

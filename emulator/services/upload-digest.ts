@@ -33,7 +33,7 @@ export function parseContentDigest(header: string | string[] | undefined): Expec
 
 /**
  * Hashes and counts what passes through: SHA-256 (unless `sha256: false`, for a resumable chunk whose
- * running whole-upload hash is fed through `also` instead: hashing each byte twice halves throughput)
+ * running whole-upload hash is fed through `also` instead: hashing each byte twice would cost throughput)
  * plus any algorithm a digest asks for.
  */
 export class HashingCounter extends Transform {

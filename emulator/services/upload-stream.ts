@@ -10,8 +10,8 @@ export class Interrupted extends Error {}
 
 /**
  * Stream buffers on the upload path: the 16 KiB default makes the socket pause and resume every few
- * reads, and the file get one small write per network read (through the thread pool): ~30% of the CPU an
- * upload costs the emulator. With 4 MiB the file gets large writev batches.
+ * reads, and the file get one small write per network read (through the thread pool), a large share of
+ * the CPU an upload costs the emulator (BENCHMARKS.md, uploads). With 4 MiB the file gets large writev batches.
  */
 export const UPLOAD_BUFFER_BYTES = 4 * 1024 * 1024;
 

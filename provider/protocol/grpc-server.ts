@@ -90,8 +90,8 @@ export async function createGrpcServer(options: GrpcServerOptions): Promise<Grpc
     const tls = process.getBuiltinModule?.("node:tls") ?? (await import("node:tls"));
     // Mutual TLS pinned to the one client certificate go-plugin announced: the server asks for a client
     // certificate and serves a connection only when it is exactly that one. `ca: []` keeps Node from
-    // building its store of ~140 root certificates for the context: ~18 ms of CPU at every start, for
-    // certificates this server never uses.
+    // building its store of root certificates for the context, CPU at every start (BENCHMARKS.md, provider
+    // start-up) for certificates this server never uses.
     const expected = pemToDer(options.tls.clientCert);
     const server = tls.createServer({
       key: options.tls.key,

@@ -127,7 +127,7 @@ export async function servePlugin(loadRpc: () => Promise<RpcModule>): Promise<vo
     process.exit(0);
   };
   served = await startPluginServer(loadRpc, process.env, exit);
-  // Written synchronously to the fd: process.stdout would build a stream object (~1 ms of every start) that is
+  // Written synchronously to the fd: process.stdout would build a stream object, a cost of every start, that is
   // never used again, and the RPC layer can then load at once instead of after a turn of the event loop.
   writeSync(1, `${served.handshake}\n`);
   // From here on stdout belongs to the protocol: anything printed by mistake (console.log included) goes to stderr.

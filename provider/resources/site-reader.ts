@@ -1,6 +1,6 @@
 // Reads of siteops_site during a refresh. Terraform refreshes every resource with its own ReadResource call
-// (10 at a time by default, in no particular order: measured, half of 300 consecutive reads go to a lower
-// index than the one before). For a large configuration one walk through the account's listing, 100 sites
+// (10 at a time by default, in no particular order: about half the reads go to a lower index than the one
+// before). For a large configuration one walk through the account's listing, 100 sites
 // a page, answers them with about 1/100th of the requests; small configurations keep plain GETs.
 //
 // When to walk is decided like renting skis: the first LISTING_THRESHOLD reads are GETs; the next one asks

@@ -41,7 +41,7 @@ function block(b: Block, version: number): Record<string, unknown> {
     description: b.description ?? "",
     description_kind: MARKDOWN,
     attributes: Object.entries(b.attributes)
-      // By code point: localeCompare's first call builds ICU's collator, ~7 ms of the schema process's only RPC.
+      // By code point: localeCompare's first call builds ICU's collator, a cost on the schema process's only RPC.
       .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
       .map(([name, a]) => ({
         name,
