@@ -47,7 +47,10 @@ export interface ConsoleUser {
   accountName: string;
 }
 
-/** The console's cookies: HttpOnly, SameSite=Lax, and Secure when the console is served over https. */
+/**
+ * The console's cookies: HttpOnly, SameSite=Lax, and Secure when the console is served over https. Clearing a
+ * cookie sends the same attributes as setting it (a sign-out's Set-Cookie is Secure when the sign-in's was).
+ */
 export function cookieOptions(ctx: EmulatorContext) {
   return { httpOnly: true, sameSite: "lax", path: "/", secure: ctx.options.publicUrl?.startsWith("https:") === true } as const;
 }
@@ -106,13 +109,13 @@ export function pendingSignIn(ctx: EmulatorContext, req: FastifyRequest): LoginI
 export function dropPending(ctx: EmulatorContext, req: FastifyRequest, reply: FastifyReply): void {
   const id = req.cookies[PENDING_COOKIE];
   if (id) storesOf(ctx).pending.delete(hashToken(id));
-  void reply.clearCookie(PENDING_COOKIE, { path: "/" });
+  void reply.clearCookie(PENDING_COOKIE, cookieOptions(ctx));
 }
 
 export function signOut(ctx: EmulatorContext, req: FastifyRequest, reply: FastifyReply): void {
   const id = req.cookies[SESSION_COOKIE];
   if (id) storesOf(ctx).sessions.delete(hashToken(id));
-  void reply.clearCookie(SESSION_COOKIE, { path: "/" });
+  void reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx));
 }
 
 /** The signed-in user (role re-read on every request), or undefined. */
