@@ -7,6 +7,7 @@ import { SYSTEM_ORIGIN } from "./auth/auth-context.js";
 import { MAX_GENERATED_SITES, MAX_GENERATED_SNAPSHOTS_PER_SITE, type SeedFile } from "./options.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../wire/common.js";
 import { hashPassword, hashToken, newApiToken, tokenPrefix } from "./auth/secrets.js";
+import { otpSecretProblem } from "./auth/otp-secrets.js";
 import { createSite } from "./services/sites.js";
 import { siteUrlKeyOf } from "./site-urls.js";
 import { generatedSite, generateFleet } from "./services/fleet.js";
@@ -28,9 +29,6 @@ const checkText = (path: string, value: string | undefined): void => {
   if (value !== undefined && hasControlCharacters(value)) fail(path, CONTROL_CHARACTERS);
 };
 
-/** The 2FA library refuses secrets under 16 bytes (every code would then be "incorrect"). */
-const MIN_OTP_SECRET_BYTES = 16;
-
 /** Checks a seed's shape so a bad file gives one clear line, not a crash half-way through. */
 export function validateSeed(seed: unknown): SeedFile {
   const s = seed as SeedFile;
@@ -46,11 +44,8 @@ export function validateSeed(seed: unknown): SeedFile {
       checkText(`${q}.name`, u.name);
       checkText(`${q}.email`, u.email);
       if (!["owner", "admin", "member"].includes(u.role)) fail(`${q}.role`, "must be owner, admin or member");
-      if (u.otp_secret !== undefined && (typeof u.otp_secret !== "string" || !/^[A-Z2-7]+=*$/i.test(u.otp_secret)))
-        fail(`${q}.otp_secret`, "must be a base32 string");
-      const otpBytes = u.otp_secret === undefined ? MIN_OTP_SECRET_BYTES : Math.floor((u.otp_secret.replace(/=+$/, "").length * 5) / 8);
-      if (otpBytes < MIN_OTP_SECRET_BYTES)
-        fail(`${q}.otp_secret`, `is ${otpBytes} bytes: it must be at least ${MIN_OTP_SECRET_BYTES} bytes (26 base32 characters)`);
+      const otpProblem = u.otp_secret === undefined ? undefined : otpSecretProblem(u.otp_secret);
+      if (otpProblem) fail(`${q}.otp_secret`, otpProblem);
     });
     (a.api_tokens ?? []).forEach((t, j) => {
       const q = `${p}.api_tokens[${j}]`;
