@@ -4,16 +4,34 @@
 // The CLI (tables, progress, errors) and the GitHub Action (log, annotations, job summary, outputs) print
 // every such string through `clean`/`inertLine`, and JSON through `safeJson`: one implementation for both.
 
-// C0 controls, DEL, C1 controls (0x9b is an 8-bit CSI), line/paragraph separators and bidi overrides/isolates
-// (which reorder what is shown, "Trojan Source").
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// What no service text prints raw (docs/design.md, "Input: control and invisible characters"; the API refuses the
+// same in what it stores, wire/common.ts TEXT_PATTERN, and a test holds the two equal): C0 controls, DEL, C1
+// controls (0x9b is an 8-bit CSI), line/paragraph separators, the bidirectional marks, embeddings, overrides and
+// isolates (which reorder what is shown, "Trojan Source"), invisible format characters, tag characters and lone
+// surrogates. ZWNJ and ZWJ (U+200C, U+200D) print as they are: emoji sequences and some scripts need them.
+const HIDDEN = "\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}";
+const LONE_SURROGATE = "\\ud800-\\udfff"; // with the `u` flag only an unpaired half matches
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${HIDDEN}${LONE_SURROGATE}]`, "gu");
+const UNSAFE_IN_CODE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200c\\u200d${HIDDEN}${LONE_SURROGATE}]`, "gu");
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `\u200e`, `\u{e0041}` (beyond the BMP), `\ud800` (a lone surrogate). */
+export function unicodeEscape(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** `text` with each character of UNSAFE, and ZWNJ and ZWJ, replaced by `by(char)`: generated code (`siteops
+ * export`) never holds one raw, since a reviewer cannot see it in a committed file. */
+export function escapeInvisible(text: string, by: (char: string) => string): string {
+  return text.replace(UNSAFE_IN_CODE, by);
+}
 
 function escape(char: string): string {
   const named = NAMED[char];
   if (named) return named;
   const code = char.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : unicodeEscape(char);
 }
 
 /** The text with every control character shown as an escape (`\n`, `\x1b`, `\u202e`): one line, inert. A
@@ -34,13 +52,18 @@ export function guardLine(line: string): string {
   return line.replace(/^(\s*):(?=:)/, "$1\\x3a");
 }
 
-// JSON.stringify escapes C0 controls itself; these it leaves raw.
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// JSON.stringify escapes C0 controls and lone surrogates itself; these it leaves raw.
+const UNSAFE_IN_JSON = new RegExp(`[\\u007f-\\u009f${HIDDEN}]`, "gu");
 
 /** JSON text of `value` in which no character can act on a terminal or a runner's log (still valid JSON, same
  * value: `##[` can only occur inside a string, where `\u005b` is the same bracket). */
 export function safeJson(value: unknown, indent?: number): string {
   return (JSON.stringify(value, null, indent) ?? "null")
-    .replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(UNSAFE_IN_JSON, (c) =>
+      c
+        .split("")
+        .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`)
+        .join(""),
+    )
     .replaceAll("##[", "##\\u005b");
 }

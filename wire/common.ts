@@ -16,22 +16,29 @@ export const PageQuery = {
 };
 
 /**
- * Free text a person types (names, descriptions, comments): no control characters (C0 including NUL, tab and
- * newline, DEL, C1) and no Unicode line or paragraph separator. Service data ends up in logs, terminals and
- * CI output; a newline in a site name could forge a line there (`::warning::` in a GitHub workflow).
- * validation.ts turns a miss into "must not contain control characters".
+ * Free text a person types (names, descriptions, comments, token names): no control characters (C0 including NUL,
+ * tab and newline, DEL, C1), no line or paragraph separator, and nothing that changes how text reads without
+ * showing itself: the bidirectional controls (U+061C, U+200E-F, U+202A-E, U+2066-9: "Trojan Source"), invisible
+ * format characters (U+180E, U+200B, U+2060-4, U+206A-F, U+FEFF, U+FFF9-B), tag characters (U+E0000-E007F) and
+ * lone surrogates (with the `u` flag only an unpaired half matches U+D800-U+DFFF). ZWNJ and ZWJ are allowed: some
+ * scripts and emoji sequences need them. The policy and its reasons: docs/design.md, "Input: control and invisible
+ * characters"; common/sanitize.ts escapes the same set on output, and a test holds the two equal. Service data
+ * ends up in logs, terminals, CI output and generated code, where a newline forges a line (`::warning::` in a
+ * GitHub workflow) and an RLO makes a name read backwards. validation.ts turns a miss into "must not contain
+ * control characters". An ECMA-262 pattern with the `u` flag, as Ajv and /openapi.json read it.
  */
-export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
+export const TEXT_PATTERN =
+  "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u180E\\u200B\\u200E\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uD800-\\uDFFF\\uFEFF\\uFFF9-\\uFFFB\\u{E0000}-\\u{E007F}]*$";
 const TEXT_RE = new RegExp(TEXT_PATTERN, "u");
-/** What TEXT_PATTERN refuses, plus the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
- * U+2066-U+2069), which make a URL read differently from what it is. */
-const URL_REFUSED = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** What TEXT_PATTERN refuses, plus ZWNJ and ZWJ (U+200C, U+200D): nothing invisible belongs in a URL. */
+const URL_REFUSED =
+  /[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uD800-\uDFFF\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/u;
 export const CONTROL_CHARACTERS = "must not contain control characters";
 
 /**
  * The one check of free text and URLs wherever they come from (API schemas use TEXT_PATTERN, the same rule;
  * services call this for what the console and seeds pass them): true when `value` holds a character the
- * service refuses.
+ * service refuses (for a URL, the characters of TEXT_PATTERN and ZWNJ and ZWJ).
  */
 export function hasControlCharacters(value: string, kind: "text" | "url" = "text"): boolean {
   return kind === "url" ? URL_REFUSED.test(value) : !TEXT_RE.test(value);

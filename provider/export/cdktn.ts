@@ -2,6 +2,7 @@
 // generated bindings (`siteops/cdktn`): one Site or WebhookEndpoint per object, each `importFrom` its id, so
 // the synthesized cdk.tf.json holds the same import blocks as `siteops export terraform --form blocks` and its
 // plan shows N to import and nothing else.
+import { escapeInvisible, unicodeEscape } from "../../common/sanitize.js";
 import { EXPORTS, type Value } from "./arguments.js";
 import { describeCounts, type Entry, type FleetEntries } from "./fleet.js";
 import { escapeTemplate } from "./terraform.js";
@@ -9,9 +10,10 @@ import { escapeTemplate } from "./terraform.js";
 /** The bindings' property name of an attribute: wp_version -> wpVersion. */
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** A TypeScript literal (JSON's strings are TypeScript's; U+2028 and U+2029 are escaped for older parsers). */
+/** A TypeScript literal: JSON's strings are TypeScript's, with no invisible or bidirectional character raw
+ * (docs/design.md, "Input: control and invisible characters"; U+2028 and U+2029 among them, for older parsers). */
 function tsLiteral(value: Value): string {
-  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return escapeInvisible(JSON.stringify(value), unicodeEscape);
 }
 
 /** An argument's literal: its strings escaped as templates, since cdk.tf.json passes them to Terraform as they are. */

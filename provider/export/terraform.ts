@@ -3,6 +3,7 @@
 // add, change or destroy. Two forms: "map" (default: one resource block per type over a `locals` map keyed by
 // a stable slug, import blocks with for_each, which needs Terraform 1.7) or "blocks" (one resource and one
 // import block per object). The objects and their keys come from fleet.ts.
+import { escapeInvisible } from "../../common/sanitize.js";
 import { EXPORTS, type ExportedType, type Value } from "./arguments.js";
 import { describeCounts, type Entry, type FleetEntries } from "./fleet.js";
 
@@ -13,9 +14,17 @@ export function escapeTemplate(text: string): string {
   return text.replace(/([$%])\{/g, (_, sigil: string) => `${sigil}${sigil}{`);
 }
 
-/** An HCL string literal: JSON's escapes, and nothing read as a template. */
+/** HCL's escape of one character: `\uNNNN` in the BMP, `\UNNNNNNNN` beyond it. */
+const hclEscape = (char: string) => {
+  const code = char.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+};
+
+/** An HCL string literal: JSON's escapes, no invisible or bidirectional character raw (docs/design.md, "Input:
+ * control and invisible characters": a committed file must read as what it is), and nothing read as a template.
+ * A lone surrogate becomes U+FFFD, as in every UTF-8 string Terraform holds (HCL refuses its escape). */
 function hclString(text: string): string {
-  return escapeTemplate(JSON.stringify(text));
+  return escapeInvisible(escapeTemplate(JSON.stringify(text.replace(/[\ud800-\udfff]/gu, "\ufffd"))), hclEscape);
 }
 
 function hclValue(value: Value): string {

@@ -96,13 +96,15 @@ describe("bad input", () => {
     expect(login.status).toBe(401);
   });
 
-  it("unicode round-trips; control characters are refused on the field (test/security/input-hygiene)", async () => {
-    const name = "Café ☕ \ud83d\ude80 \u202e";
+  it("unicode round-trips; control and bidi characters are refused on the field (test/security/input-hygiene, invisible-characters)", async () => {
+    const name = "Café ☕ \ud83d\ude80 עברית";
     const res = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name, url: "https://xn--caf-dma.example.com" } });
     expect(res.status).toBe(201);
     expect((await api(emu, "GET", `/sites/${res.body.id}`, { token: TOKENS.owner })).body.name).toBe(name);
     const control = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "a\u0000\u0007b", url: "https://control.example.com" } });
     expect([control.status, control.body.errors]).toEqual([422, { name: ["must not contain control characters"] }]);
+    const bidi = await api(emu, "POST", "/sites", { token: TOKENS.owner, body: { name: "a\u202eb", url: "https://bidi.example.com" } });
+    expect([bidi.status, bidi.body.errors]).toEqual([422, { name: ["must not contain control characters"] }]);
   });
 
   it("ids of the wrong shape are 404 Record not found", async () => {
