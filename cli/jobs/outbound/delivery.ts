@@ -24,20 +24,29 @@ export interface Delivery {
 /** Undefined when delivered, else why not ("HTTP 500 after 3 attempts"), without the URL. */
 export type DeliveryResult = string | undefined;
 
-/** Sends `delivery` to `url` (http or https, checked by `checkUrl`). Never throws. */
+/** Sends `delivery` to `url` (http or https, checked by `parseUrl`). Never throws: whatever goes wrong is a
+ * result, so a ping can never change a run's exit code or stop it from starting. */
 export async function deliver(url: URL, delivery: Delivery): Promise<DeliveryResult> {
+  try {
+    return await attempts(url, delivery);
+  } catch (err) {
+    // Not a network failure (those are results in attempts()): its name only, a message may quote the URL.
+    return `not sent to ${url.host} (${err instanceof Error ? err.name : "error"})`;
+  }
+}
+
+async function attempts(url: URL, delivery: Delivery): Promise<DeliveryResult> {
   const pool = new Pool(url.origin, {
     connections: 1,
     connect: { timeout: ATTEMPT_TIMEOUT_MS },
     headersTimeout: ATTEMPT_TIMEOUT_MS,
     bodyTimeout: ATTEMPT_TIMEOUT_MS,
   });
-  const headers: Record<string, string> = { "content-type": delivery.contentType, "user-agent": `siteops-cli/${VERSION}` };
-  // user:password@ in the URL: Basic authentication, as curl does it.
-  if (url.username || url.password)
-    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
   let reason = "";
   try {
+    const headers: Record<string, string> = { "content-type": delivery.contentType, "user-agent": `siteops-cli/${VERSION}` };
+    const auth = basicAuth(url);
+    if (auth) headers.authorization = auth;
     for (let attempt = 0; attempt < DELIVERY_ATTEMPTS; attempt++) {
       if (attempt > 0) await sleep(backoffDelay(attempt - 1, DELIVERY_BACKOFF));
       let retry: boolean;
@@ -59,6 +68,13 @@ export async function deliver(url: URL, delivery: Delivery): Promise<DeliveryRes
   }
 }
 
+/** user:password@ in the URL: Basic authentication, as curl does it (percent-escapes decoded). Throws URIError
+ * on a malformed escape, which parseUrl refuses when the flag is read. */
+function basicAuth(url: URL): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+}
+
 /** A connection failure in a few words: the error's code (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT), never its
  * message, which may quote the request. */
 function failureOf(err: unknown): string {
@@ -78,6 +94,12 @@ export function parseUrl(raw: string): URL | string {
     return "is not a URL (expected http:// or https://...)";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `must be an http:// or https:// URL (got ${url.protocol}//...)`;
+  // Checked now, not at the first delivery: the user name and password are decoded for Basic authentication.
+  try {
+    basicAuth(url);
+  } catch {
+    return "has a malformed percent-escape in its user name or password (a % must start %XX, two hex digits; a literal % is %25)";
+  }
   url.hash = "";
   return url;
 }
