@@ -59,8 +59,9 @@ function loadWithCache() {
     if (cachedData && !script.cachedDataRejected) return;
     try {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-      const temp = `${cacheFile}.${process.pid}`;
-      fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      // Created exclusively ("wx": a planted link or file makes it fail) under a random name, then renamed.
+      const temp = `${cacheFile}.${require("node:crypto").randomBytes(8).toString("hex")}.tmp`;
+      fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
       fs.renameSync(temp, cacheFile);
     } catch {
       // a read-only home: run without the cache

@@ -3,13 +3,13 @@
 // 0600 in a 0700 directory, written whole to a temporary file and renamed (never half written), and refused
 // when others can read it, as ssh refuses a private key. The token is never printed. Another local user must
 // not get the token by planting a symlink: the temporary file has a random name and is created exclusively
-// (O_EXCL, which never follows a link), and a config directory others can write to is tightened to 0700
+// (O_EXCL, which never follows a link: common/private-file.ts), and a config directory others can write to is tightened to 0700
 // (refused when it belongs to someone else).
 
-import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { writeFileExclusive } from "../common/private-file.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 export interface ProfileConfig {
@@ -124,39 +124,6 @@ function privateDirectory(dir: string): void {
     throw new ConfigError(`config directory ${dir} belongs to another user (uid ${info.uid}): it would hold your token; remove it or set XDG_CONFIG_HOME`);
   }
   if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-}
-
-/**
- * Writes `text` to `file` whole and owner-only (0600; `mode` for a file others read, the metrics file's 0644,
- * less the umask): a temporary file with a random name beside it, created
- * exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: a planted symlink or file makes it fail, never receives the bytes),
- * flushed, then renamed over `file` (a rename replaces a link at `file`, it never writes through it).
- */
-export function writeFileExclusive(file: string, text: string, mode = 0o600): void {
-  const dir = path.dirname(file);
-  const base = path.basename(file);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  let temp = "";
-  let fd = -1; // its mode from creation: a umask can only take bits away
-  for (let attempt = 0; fd < 0; attempt++) {
-    temp = path.join(dir, `.${base}.${randomBytes(8).toString("hex")}.tmp`);
-    try {
-      fd = openSync(temp, flags, mode);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw err;
-    }
-  }
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = -1;
-    renameSync(temp, file);
-  } catch (err) {
-    if (fd >= 0) closeSync(fd);
-    rmSync(temp, { force: true });
-    throw err;
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -108,7 +108,7 @@ export function selectionOf(parsed: Parsed): CliSelection & { refs: readonly str
 
 function shardFileOf(file: string): ShardSites {
   try {
-    return readShardFile(file);
+    return readShardFile(file, { ownOnly: true });
   } catch (err) {
     if (err instanceof ShardFileError) throw new UsageError(`--sites-from ${err.message}`);
     throw err;

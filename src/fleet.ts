@@ -36,6 +36,7 @@ export {
   shardFiles,
   writeShardFiles,
   type ShardFile,
+  type ReadShardFileOptions,
   type ShardMatrixEntry,
   type ShardSites,
 } from "./operations/shard-files.js";

@@ -2,8 +2,8 @@
 // Every failure ends here as one `setFailed` line; the token is masked before anything is printed.
 
 import { setMaxListeners } from "node:events";
-import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
+import { writeFileExclusive } from "../../common/private-file.js";
 import { describeRetry, SiteOps, type RequestLogger } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
 import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
@@ -58,10 +58,12 @@ function retryLines(): { logger?: RequestLogger } {
   return { logger: (event) => event.kind === "retry" && log.info(`SiteOps API: ${describeRetry(event)}`) };
 }
 
-/** The result is a report, like the summary: a file that cannot be written is a warning, not a failure. */
+/** The result is a report, like the summary: a file that cannot be written is a warning, not a failure. Written
+ * as the CLI writes its files (common/private-file.ts: never through a link planted beside it), readable by the
+ * steps after it (0644). */
 function writeResult(file: string, result: string): void {
   try {
-    writeFileSync(file, `${result}\n`);
+    writeFileExclusive(file, `${result}\n`, { mode: 0o644 });
   } catch (err) {
     log.warning(`'result-file' ${JSON.stringify(file)} could not be written: ${(err as Error).message}`);
   }

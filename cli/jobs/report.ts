@@ -2,13 +2,13 @@
 // The report is a document of the run for monitoring, written whole (temporary file, then rename) so that a
 // reader never sees half of one, also when the run failed or was interrupted. The report is owner-only
 // (0600) and its temporary file is created exclusively under a random name, so a link planted beside it in a
-// shared directory never receives the bytes (config.ts writeFileExclusive).
+// shared directory never receives the bytes (common/private-file.ts).
 
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { APIError, SiteOpsError } from "../../src/index.js";
 import { VERSION } from "../../common/version.js";
-import { writeFileExclusive } from "../config.js";
+import { writeFileExclusive } from "../../common/private-file.js";
 import { UsageError } from "../exit-codes.js";
 import { errorLine } from "../output/format.js";
 

@@ -9,7 +9,7 @@
 import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { SnapshotRequestRecord } from "../../src/fleet.js";
-import { writeFileExclusive } from "../config.js";
+import { writeFileExclusive } from "../../common/private-file.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { privateDir } from "./lock.js";
 

@@ -4,8 +4,9 @@
 // all requests). Written and read here once, for the CLI (`sites matrix --out`, `snapshot create --sites-from`)
 // and the GitHub Action (`sites-file`). The format is documented in docs/cli.md ("Shard files").
 
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { writeFileExclusive } from "../../common/private-file.js";
 import { SiteOpsError } from "../errors.js";
 import { SHAPES } from "../response-shapes.js";
 import type { Site } from "../resources/sites.js";
@@ -82,8 +83,9 @@ export function shardFiles(fleet: readonly Site[], count: number, listedAt: Date
 }
 
 /**
- * Writes `matrix.json` and one shard file per shard into `dir` (created if missing), each through a temporary
- * file and a rename, so a reader never sees half a file. Returns the matrix, each entry naming its file.
+ * Writes `matrix.json` and one shard file per shard into `dir` (created if missing), each owner-only (0600)
+ * through an exclusively created temporary file and a rename, so a reader never sees half a file and a link
+ * another user planted in a shared `dir` never receives the bytes. Returns the matrix, each entry naming its file.
  */
 export function writeShardFiles(dir: string, fleet: readonly Site[], count: number, listedAt?: Date): { include: ShardMatrixEntry[] } {
   const files = shardFiles(fleet, count, listedAt);
@@ -95,18 +97,42 @@ export function writeShardFiles(dir: string, fleet: readonly Site[], count: numb
   return matrix;
 }
 
+/** How {@link readShardFile} reads. */
+export interface ReadShardFileOptions {
+  /**
+   * Refuse a file reached through a symbolic link, or owned by a user other than this one (or root): another
+   * local user could have written it, and it names the sites a run acts on. The CLI's `--sites-from` sets it.
+   * Default false (the Action reads the runner's workspace, which a container job's root does not own).
+   */
+  ownOnly?: boolean;
+}
+
 /** Reads and checks a shard file; {@link ShardFileError} naming the file and the field otherwise. */
-export function readShardFile(file: string): ShardSites {
+export function readShardFile(file: string, options: ReadShardFileOptions = {}): ShardSites {
   let text: string;
+  let fd = -1;
   try {
-    const stat = statSync(file);
+    // O_NONBLOCK: a FIFO is refused as "not a file" below instead of waiting for a writer.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (options.ownOnly ? (constants.O_NOFOLLOW ?? 0) : 0));
+    const stat = fstatSync(fd);
     if (!stat.isFile()) throw new ShardFileError(file, undefined, "not a file");
+    const uid = process.getuid?.();
+    if (options.ownOnly && uid !== undefined && stat.uid !== uid && stat.uid !== 0)
+      throw new ShardFileError(
+        file,
+        undefined,
+        `belongs to another user (uid ${stat.uid}), who could change the sites it names: not read; copy it, or run as its owner`,
+      );
     if (stat.size > MAX_SHARD_FILE_BYTES) throw new ShardFileError(file, undefined, `larger than ${MAX_SHARD_FILE_BYTES / 1024 / 1024} MB: not a shard file`);
-    text = readFileSync(file, "utf8");
+    text = readFileSync(fd, "utf8");
   } catch (err) {
     if (err instanceof ShardFileError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" && options.ownOnly)
+      throw new ShardFileError(file, undefined, "is a symbolic link, which another user could point anywhere: not read; give the file itself");
     throw new ShardFileError(file, undefined, code === "ENOENT" ? "no such file" : `cannot read it (${code ?? (err as Error).message})`);
+  } finally {
+    if (fd >= 0) closeSync(fd);
   }
   return parseShardFile(text, file);
 }
@@ -165,8 +191,8 @@ function brief(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** Owner-only (0600), through an exclusively created temporary file: a link planted beside it never receives the
+ * bytes, a link planted at `file` is replaced (common/private-file.ts). */
 function writeAtomically(file: string, value: unknown): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(temp, file);
+  writeFileExclusive(file, `${JSON.stringify(value, null, 2)}\n`);
 }

@@ -3,83 +3,17 @@
 // built CLI as a real unprivileged user against a real attacker account (useradd): only as root, skipped
 // (visibly, with the reason) otherwise. The symlinks are planted with the names the old CLI used
 // (`.config.json.<pid>.tmp`, `<report>.<pid>.tmp`) while the CLI is waiting, so its pid is known.
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { BIN } from "../cli/helpers.js";
 import { TOKENS, startTestEmulator } from "../emulator/helpers.js";
 import { removeDir, tempDir } from "../support/temp.js";
+import { isRoot, plantLink, removeRuntime, runAs, systemUser, type User } from "./local-users.js";
 
-const isRoot = process.getuid?.() === 0 && spawnSync("useradd", ["--help"]).status === 0;
 if (!isRoot) console.warn("test/security/cli-files: SKIPPED, needs root and useradd to create a second real user");
-
-interface User {
-  uid: number;
-  gid: number;
-}
-
-/** A system user (created once per machine, kept: useradd is idempotent here). */
-function user(name: string): User {
-  if (spawnSync("id", ["-u", name]).status !== 0) {
-    const made = spawnSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], { encoding: "utf8" });
-    if (made.status !== 0 && spawnSync("id", ["-u", name]).status !== 0) throw new Error(`useradd ${name}: ${made.stderr}`);
-  }
-  const uid = Number(spawnSync("id", ["-u", name], { encoding: "utf8" }).stdout.trim());
-  const gid = Number(spawnSync("id", ["-g", name], { encoding: "utf8" }).stdout.trim());
-  return { uid, gid };
-}
-
-/** `ln -s target link` run as `who`. */
-function plantLink(who: User, target: string, link: string): void {
-  const res = spawnSync("ln", ["-s", target, link], { uid: who.uid, gid: who.gid, encoding: "utf8" });
-  if (res.status !== 0) throw new Error(`ln -s as uid ${who.uid}: ${res.stderr}`);
-}
-
-interface Run {
-  pid: number;
-  write(text: string): void;
-  done: Promise<{ code: number | null; stderr: string }>;
-}
-
-/**
- * Node and the built CLI where an unprivileged user can run them: the Node CI runs on lives in root's home
- * (scripts/fetch-node.mjs), and so may the checkout. A copy in a world-readable temp dir: node, bin/, dist/cli/.
- */
-function runnableCopy(): { node: string; bin: string; dir: string } {
-  const dir = tempDir("sec-runtime");
-  chmodSync(dir, 0o755);
-  const root = path.resolve(path.dirname(BIN), "..");
-  const node = path.join(dir, "node");
-  copyFileSync(process.execPath, node);
-  chmodSync(node, 0o755);
-  for (const part of ["bin", "dist/cli"]) cpSync(path.join(root, part), path.join(dir, part), { recursive: true });
-  spawnSync("chmod", ["-R", "a+rX", dir]);
-  return { node, bin: path.join(dir, "bin", path.basename(BIN)), dir };
-}
-let runtime: { node: string; bin: string; dir: string } | undefined;
-
-/** The built CLI as `who`, stdin open until write(). */
-function runAs(who: User, args: string[], env: NodeJS.ProcessEnv): Run {
-  runtime ??= runnableCopy();
-  const child = spawn(runtime.node, [runtime.bin, ...args], {
-    uid: who.uid,
-    gid: who.gid,
-    env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
-    stdio: "pipe",
-  });
-  let stderr = "";
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  child.stdout.resume();
-  return {
-    pid: child.pid!,
-    write: (text) => child.stdin.end(text),
-    done: new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr }))),
-  };
-}
 
 describe.skipIf(!isRoot)("a symlink planted by another user (real users, as root)", () => {
   let emu: RunningEmulator;
@@ -88,8 +22,8 @@ describe.skipIf(!isRoot)("a symlink planted by another user (real users, as root
   let attacker: User;
 
   beforeAll(async () => {
-    victim = user("siteops-victim");
-    attacker = user("siteops-attacker");
+    victim = systemUser("siteops-victim");
+    attacker = systemUser("siteops-attacker");
     emu = await startTestEmulator();
     base = tempDir("sec-cli");
     chmodSync(base, 0o755);
@@ -97,7 +31,7 @@ describe.skipIf(!isRoot)("a symlink planted by another user (real users, as root
   afterAll(async () => {
     await emu?.close();
     if (base) removeDir(base);
-    if (runtime) removeDir(runtime.dir);
+    removeRuntime();
   });
 
   /** A home for the victim with an attacker-owned, world-writable file the attacker can read later. */

@@ -1,9 +1,10 @@
 // Where `siteops export` writes (--out FILE|DIR, --force), checked before any request, and the write itself:
-// a temporary file beside the target, then linked (no --force: fails if the target appeared meanwhile) or
-// renamed into place, so a failed run never leaves a half-written file. Every problem is one UsageError naming
-// --out and the path.
-import { constants, accessSync, linkSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+// a temporary file beside the target, created exclusively (common/private-file.ts), then linked (no --force:
+// fails if the target appeared meanwhile) or renamed into place, so a failed run never leaves a half-written
+// file. Every problem is one UsageError naming --out and the path.
+import { constants, accessSync, statSync } from "node:fs";
 import path from "node:path";
+import { writeFileExclusive } from "../../../common/private-file.js";
 import { UsageError } from "../../exit-codes.js";
 
 /** The file to write: `out` itself, or `defaultName` inside it when it is a directory (or ends with a slash). */
@@ -27,24 +28,14 @@ export function resolveOut(out: string, defaultName: string, force: boolean): st
   return file;
 }
 
-/** Writes `text` to `file` (from resolveOut) in one step. */
+/** Writes `text` to `file` (from resolveOut) in one step (common/private-file.ts: never through a planted link);
+ * without `force`, fails when the file appeared meanwhile. */
 export function writeOut(file: string, text: string, force: boolean): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let created = false;
   try {
-    writeFileSync(tmp, text, { flag: "wx", mode: 0o644 });
-    created = true;
-    if (force) renameSync(tmp, file);
-    else linkSync(tmp, file);
+    writeFileExclusive(file, text, { mode: 0o644, replace: force });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") throw new UsageError(`--out: ${file} exists; give --force to replace it`);
     throw new UsageError(`--out: cannot write ${file} (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(err))})`);
-  } finally {
-    try {
-      if (created) unlinkSync(tmp);
-    } catch {
-      // renamed into place
-    }
   }
 }

@@ -4,9 +4,10 @@
 // for this platform from a release directory (`npm run build:release`), checked against its SHA256SUMS. Its
 // flags are declared once (installDeclaration): --help, the parser and shell completion derive from them.
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { writeFileExclusive } from "../../../common/private-file.js";
 import { type FlagSpec, flagBool, flagString, parseArgv } from "../../args.js";
 import type { Command } from "../../command.js";
 import { leafHelp, wantsHelp } from "../../help.js";
@@ -118,9 +119,10 @@ export function installProvider(pluginDir: string, root = packageRoot()): Instal
   rmSync(dir, { recursive: true, force: true });
   rmSync(packed, { force: true });
   mkdirSync(dir, { recursive: true });
+  // Each file as every CLI writer writes (common/private-file.ts): a link planted in a shared plugin directory
+  // never receives the provider's code.
   for (const file of readdirSync(built)) {
-    copyFileSync(path.join(built, file), path.join(dir, file));
-    if (file === launcherName) chmodSync(path.join(dir, file), 0o755);
+    writeFileExclusive(path.join(dir, file), readFileSync(path.join(built, file)), { mode: file === launcherName ? 0o755 : 0o644 });
   }
   return { dir, launcher: path.join(dir, launcherName), version };
 }
@@ -165,7 +167,7 @@ export function installExecutable(pluginDir: string, releaseDir?: string, root =
   const { unpacked, packed } = installPaths(pluginDir, version, platform);
   rmSync(unpacked, { recursive: true, force: true });
   mkdirSync(path.dirname(packed), { recursive: true });
-  copyFileSync(zipFile, packed);
+  writeFileExclusive(packed, zip, { mode: 0o644 });
   return { zip: packed, version, platform };
 }
 

@@ -6,7 +6,7 @@
 
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { writeFileExclusive } from "../../config.js";
+import { writeFileExclusive } from "../../../common/private-file.js";
 import { UsageError } from "../../exit-codes.js";
 import type { RunFacts } from "./run-facts.js";
 
@@ -92,5 +92,5 @@ function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): strin
 /** Writes the run's metrics to `file` (checked by checkMetricsPath), readable by the collector (0644). */
 export function writeMetrics(file: string, job: string, facts: RunFacts): void {
   const lastSuccess = facts.exitCode === 0 ? facts.finishedAt / 1000 : (previousSuccess(file, job) ?? 0);
-  writeFileExclusive(file, renderMetrics(job, facts, lastSuccess), 0o644);
+  writeFileExclusive(file, renderMetrics(job, facts, lastSuccess), { mode: 0o644 });
 }
