@@ -1,11 +1,12 @@
 // startEmulator(): open the store, build the app, seed, start the jobs, listen.
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolveOptions, type EmulatorOptions } from "./options.js";
 import { clearData, openDatabase, getMeta, setMeta, type Database } from "./store/db.js";
+import { openPrivateDatabase } from "./store/db-file.js";
 import { Clock } from "./clock.js";
 import { Scheduler } from "./jobs/scheduler.js";
 import { Events } from "./events.js";
@@ -19,7 +20,7 @@ import { forgetSites } from "./store/sites.js";
 import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
 import { LoginThrottle } from "./auth/login-counters.js";
-import { sweepSnapshotFiles } from "./services/snapshot-files.js";
+import { claimDataDir, sweepSnapshotFiles } from "./services/snapshot-files.js";
 import { PROFILES, PROFILE_NAMES } from "./profile.js";
 import { idIssuer } from "./ids.js";
 
@@ -53,9 +54,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const seed = opts.seed ? loadSeed(opts.seed) : undefined; // fail before touching anything
   const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "siteops-emulator-"));
-  mkdirSync(dataDir, { recursive: true });
-  if (opts.db !== ":memory:") mkdirSync(path.dirname(path.resolve(opts.db)), { recursive: true });
-  const db = openDatabase(opts.db);
+  // Both hold secrets or data: refused when another user could read or swap them (issue 38).
+  claimDataDir(dataDir);
+  const db = opts.db === ":memory:" ? openDatabase(opts.db) : openPrivateDatabase(opts.db);
 
   const clock = new Clock(Number(getMeta(db, "clock_offset_ms") ?? 0));
   clock.onAdvance(() => setMeta(db, "clock_offset_ms", String(clock.offsetMs)));

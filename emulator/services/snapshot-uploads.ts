@@ -8,7 +8,7 @@
 // - The same data again on a completed snapshot: 200, no change; other data: 422.
 // - A snapshot deleted or failed (its upload expired: services/snapshots.ts) while a body arrives keeps none of it: 404, or 422 as when failed.
 import { createHash, type Hash } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
@@ -18,7 +18,7 @@ import { UPLOAD_LIMIT } from "../options.js";
 import type { SnapshotJson } from "../../wire/snapshots.js";
 import { findSnapshot, setSnapshotDataPath, setUploadProgress, snapshotToJson, type SnapshotRow } from "../store/snapshots.js";
 import { completeSnapshot } from "./snapshots.js";
-import { siteDataDir, snapshotDataPath } from "./snapshot-files.js";
+import { DATA_FILE_MODE, makeSiteDataDir, snapshotDataPath } from "./snapshot-files.js";
 import { HashingCounter, hashFileRange, type ExpectedDigest } from "./upload-digest.js";
 import { Interrupted, UPLOAD_BUFFER_BYTES, devNull, digestOf, streamInto, wholeFileMatches } from "./upload-stream.js";
 
@@ -111,9 +111,9 @@ export class SnapshotUploads {
     }
     const file = snapshotDataPath(ctx, row.site_id, row.id);
     const tmp = `${file}.${randomAlphanumeric(8)}.part`;
-    mkdirSync(siteDataDir(ctx, row.site_id), { recursive: true });
+    makeSiteDataDir(ctx, row.site_id);
     try {
-      await streamInto(source, counter, createWriteStream(tmp, { highWaterMark: UPLOAD_BUFFER_BYTES }));
+      await streamInto(source, counter, createWriteStream(tmp, { flags: "wx", mode: DATA_FILE_MODE, highWaterMark: UPLOAD_BUFFER_BYTES }));
       if (declared !== undefined && counter.bytes !== declared) throw badRequest("Body does not match Content-Length");
       if (counter.bytes === 0) throw badRequest("Upload body is empty");
       if (!counter.matches(digests)) throw mismatch();
@@ -157,8 +157,8 @@ export class SnapshotUploads {
       throw new HttpError(409, `Upload offset mismatch: the upload continues at byte ${row.upload_received}`, { received_bytes: row.upload_received });
     }
 
-    mkdirSync(siteDataDir(ctx, row.site_id), { recursive: true });
-    if (start === 0 || !existsSync(file)) writeFileSync(file, "");
+    makeSiteDataDir(ctx, row.site_id);
+    if (start === 0 || !existsSync(file)) writeFileSync(file, "", { mode: DATA_FILE_MODE });
     truncateSync(file, start); // drop any bytes past the offset left by an interrupted write
     const known = this.#running.get(row.id);
     const wholeHash = start === 0 ? createHash("sha256") : known?.offset === start ? known.hash.copy() : undefined;
