@@ -6,7 +6,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { compileGlob, globMatches, type GlobToken } from "./glob.js";
+import { HttpError } from "../errors.js";
+import { compileGlob, globMatches, type CompiledGlob } from "./glob.js";
 
 export type FaultPhase = "before" | "after" | "drop_body";
 
@@ -35,7 +36,7 @@ export interface FaultRule {
 }
 
 interface ActiveRule extends FaultRule {
-  glob: GlobToken[];
+  glob: CompiledGlob;
   remaining: number;
   hits: number;
 }
@@ -49,17 +50,26 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway timeout",
 };
 
+/**
+ * Rules in place at most, and their paths' characters at most: every request is matched against every rule,
+ * at a cost of path length x glob length / 32 word operations (glob.ts), so both bound what an unauthenticated
+ * request with a long path can cost (docs/design.md, the emulator's security).
+ */
+export const MAX_FAULT_RULES = 100;
+export const MAX_FAULT_GLOB_CHARS = 4096;
+
 export class Faults {
   #rules: ActiveRule[] = [];
 
-  set(rules: FaultRule[]): void {
-    this.#rules = rules.map((r) => ({ ...r, glob: compileGlob(r.path), remaining: r.count ?? Infinity, hits: 0 }));
-  }
-
+  /** Adds rules after those in place; 422 (nothing added) past MAX_FAULT_RULES or MAX_FAULT_GLOB_CHARS. */
   add(rules: FaultRule[]): void {
-    const current = this.#rules;
-    this.set(rules);
-    this.#rules = [...current, ...this.#rules];
+    const all = [...this.#rules, ...rules];
+    if (all.length > MAX_FAULT_RULES) throw new HttpError(422, `At most ${MAX_FAULT_RULES} fault rules can be in place; clear them first`);
+    const chars = all.reduce((sum, r) => sum + r.path.length, 0);
+    if (chars > MAX_FAULT_GLOB_CHARS) {
+      throw new HttpError(422, `The paths of the fault rules in place may total at most ${MAX_FAULT_GLOB_CHARS} characters; clear them first`);
+    }
+    this.#rules = [...this.#rules, ...rules.map((r) => ({ ...r, glob: compileGlob(r.path), remaining: r.count ?? Infinity, hits: 0 }))];
   }
 
   /** True while any rule is set (the request hook skips fault matching otherwise). */
