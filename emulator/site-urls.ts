@@ -1,7 +1,8 @@
 // Site URLs: which strings are one (absolute http/https with a host), and the key that two spellings of one
 // URL share. The sites table keeps that key in an indexed column (url_key), so the per-account uniqueness
 // check is one index lookup, not a scan of the account's URLs. Also the normalized form the `minimal` profile
-// stores (normalizedUrl).
+// stores (normalizedUrl). And the rule site and webhook endpoint URLs share: no user name or password
+// (hasUserinfo).
 
 /** The URL if `value` is an absolute http(s) URL with a host. */
 function httpUrl(value: string): URL | undefined {
@@ -13,6 +14,20 @@ function httpUrl(value: string): URL | undefined {
     return undefined;
   }
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" ? u : undefined;
+}
+
+/** The field error of a URL with userinfo (docs/design.md section 2, Resources). */
+export const USERINFO = "must not contain a user name or password";
+
+/**
+ * Whether an http(s) URL carries userinfo: a user name, a password, or an empty one (`https://@host/`), which
+ * the WHATWG parser drops from what it shows but the emulator would store as typed. A credential in a URL is
+ * printed wherever the URL is (lists, logs, activity), and `https://user@host/blog` would be a second site
+ * beside `https://host/blog`. The authority is read as the parser reads it for http(s): after any run of
+ * `/` or `\`, up to the first `/`, `\`, `?` or `#`.
+ */
+export function hasUserinfo(value: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*[^/\\?#]*@/.test(value);
 }
 
 /** A path with its percent-encoded unreserved characters decoded (RFC 3986 6.2.2.2); other escapes uppercased

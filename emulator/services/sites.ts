@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../context.js";
 import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
-import { siteUrlKeyOf } from "../site-urls.js";
+import { USERINFO, hasUserinfo, siteUrlKeyOf } from "../site-urls.js";
 import { CURRENT_VERSIONS, UPGRADABLE, VERSION_PATTERN, type SiteVersions } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
@@ -69,6 +69,7 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
     else {
       const key = siteUrlKeyOf(input.url); // null: not an absolute http(s) URL with a host
       if (key === null) errors.add("url", "is invalid");
+      else if (hasUserinfo(input.url)) errors.add("url", USERINFO);
       else if (siteIdWithUrlKey(ctx.db, accountId, key, exceptSiteId)) errors.add("url", "has already been taken");
     }
   }

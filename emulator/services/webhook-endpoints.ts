@@ -8,6 +8,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound, unprocessable } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { EVENT_TYPES } from "../events.js";
+import { USERINFO, hasUserinfo } from "../site-urls.js";
 import type { EndpointInput, EndpointPatch, WebhookEndpointJson } from "../../wire/webhook-endpoints.js";
 import type { PageSource } from "../store/db.js";
 import {
@@ -36,6 +37,7 @@ function checkUrl(ctx: EmulatorContext, errors: FieldErrorCollector, url: string
     return void errors.add("url", "is invalid");
   }
   if (/\s/.test(url) || !u.hostname || (u.protocol !== "https:" && u.protocol !== "http:")) return void errors.add("url", "is invalid");
+  if (hasUserinfo(url)) return void errors.add("url", USERINFO);
   const refusal = checkTargetUrl(ctx, u);
   if (refusal) errors.add("url", refusal);
 }
