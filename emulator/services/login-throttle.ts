@@ -1,5 +1,6 @@
-// Login throttling: failed sign-ins (wrong password, wrong 2FA code) are counted per user (the email as
-// typed, lowercased, known or not, so a 429 does not tell whether an account exists) and per client address.
+// Login throttling: failed sign-ins (wrong password, wrong 2FA code) are counted per user (an existing user
+// by its id, an unknown email as typed, lowercased: counted alike, so a 429 does not tell whether an account
+// exists, but for the flood case of auth/login-counters.ts) and per client address.
 // After `perUser` failures of one user, or `perAddress` from one address, within the window, every attempt
 // on that key is refused with 429 + Retry-After until the lock ends, the right password included (as GitHub
 // does), so a locked key cannot be guessed through. A successful sign-in clears its user's count; the

@@ -27,9 +27,8 @@ export interface TokenPair {
 
 const TOTP_PERIOD = 30;
 
-/** Checks email + password (+ otp when the user has 2FA) and returns the user; throws 401/422. */
-async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promise<UserRow> {
-  const user = findUserByEmail(ctx.db, input.email);
+/** Checks the password of `user` (the email's, if any) (+ otp when the user has 2FA) and returns the user; throws 401/422. */
+async function checkCredentials(ctx: EmulatorContext, input: LoginInput, user: UserRow | undefined): Promise<UserRow> {
   // verifyPassword hashes against a dummy when the user is unknown, so both paths cost one scrypt.
   const ok = verifyPassword(input.password, user?.password_hash);
   if (!ok || !user) throw unauthorized(MESSAGES.invalidLogin);
@@ -49,7 +48,8 @@ async function checkCredentials(ctx: EmulatorContext, input: LoginInput): Promis
  * client's address. 429 while the user or the address is locked out.
  */
 export function signIn(ctx: EmulatorContext, input: LoginInput, address: string): Promise<UserRow> {
-  return throttledSignIn(ctx, { email: input.email, address }, () => checkCredentials(ctx, input));
+  const user = findUserByEmail(ctx.db, input.email);
+  return throttledSignIn(ctx, { email: input.email, userId: user?.id ?? null, address }, () => checkCredentials(ctx, input, user));
 }
 
 /** The time step the code matches (current step +/-1, after the last used step), or null. */

@@ -1,6 +1,8 @@
 // Issue 12 "login throttling": failed sign-ins (password and 2FA code, on POST /jwt and POST /auth) are
 // counted per user and per client address; past the limit every attempt on that key is 429 with
 // Retry-After until the lock ends (the right password too), and a success clears the user's count.
+// Issue 38 item 4: a flood of unknown emails (the tables full of live counters, the shared overflow
+// counters locked) no longer locks out every user: a known user keeps a counter of its own.
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
@@ -108,6 +110,46 @@ describe("the web console's sign-in", () => {
     await afterLocks();
     for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perUser; i++) expect((await consoleSignIn(USERS.member, `wrong ${i}`)).status).toBe(401);
     expect((await login(USERS.member, PASSWORD, "127.0.11.1")).status).toBe(429);
+  });
+});
+
+describe("a flood of unknown emails from many addresses (issue 38 item 4)", () => {
+  let flooded: RunningEmulator;
+  beforeAll(async () => {
+    flooded = await startTestEmulator();
+  });
+  afterAll(async () => flooded?.close());
+
+  const floodLogin = (email: string, password: string, localAddress: string) =>
+    sendJson(flooded.port, "POST", "/api/v1/jwt", { email, password }, { localAddress });
+
+  it("a known user signs in with the right password from a fresh address, and its own counter still throttles it", async () => {
+    // Each failed sign-in costs a scrypt, so the tables are filled through the call the sign-in routes make
+    // for a 401 (as table-bounds.test.ts does): 10,000 unknown emails from 10,000 addresses fill both tables
+    // with live counters.
+    const throttle = flooded.context.loginThrottle;
+    for (let i = 0; i < 10_000; i++) throttle.failed({ email: `flood${i}@attacker.example`, userId: null, address: `127.12.${i >> 8}.${i & 255}` });
+    // Over HTTP, ten more unknown emails from fresh addresses lock the shared email counter...
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perUser; i++)
+      expect((await floodLogin(`late${i}@attacker.example`, "nope", `127.14.0.${i + 1}`)).status).toBe(401);
+    expect((await floodLogin("newcomer@attacker.example", "nope", "127.14.1.1")).status).toBe(429);
+    // ...and 50 failures from yet more addresses lock the shared address counter.
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perAddress; i++) {
+      throttle.failed({ email: `flood${i}@attacker.example`, userId: null, address: `127.13.0.${i + 1}` });
+    }
+    expect((await floodLogin("newcomer@attacker.example", "nope", "127.14.1.2")).status).toBe(429);
+
+    // Known users, right password, fresh addresses: signed in.
+    expect((await floodLogin(USERS.member, PASSWORD, "127.15.0.1")).status).toBe(200);
+    expect((await floodLogin(USERS.admin.toUpperCase(), PASSWORD, "127.15.0.2")).status).toBe(200);
+
+    // The owner's own counter still locks a brute force on the owner, from fresh addresses too...
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perUser; i++) expect((await floodLogin(USERS.owner, `wrong ${i}`, `127.16.0.${i + 1}`)).status).toBe(401);
+    const locked = await floodLogin(USERS.owner, PASSWORD, "127.16.1.1");
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
+    // ...and only the owner: the member still signs in.
+    expect((await floodLogin(USERS.member, PASSWORD, "127.16.1.2")).status).toBe(200);
   });
 });
 

@@ -74,7 +74,7 @@ describe("the login-throttle table (the default 10 failures per user in 15 minut
     // Each failed sign-in costs a scrypt (~40 ms here), so 10,200 of them over HTTP would take minutes: the
     // table is filled through the same call the sign-in routes make for a 401 (services/login-throttle.ts),
     // with the addresses a spray from 200 sources gives; the lock and the sign-ins around it are HTTP.
-    for (let i = 0; i < 10_200; i++) emu.context.loginThrottle.failed({ email: `spray${i}@attacker.example`, address: `127.6.0.${i % 200}` });
+    for (let i = 0; i < 10_200; i++) emu.context.loginThrottle.failed({ email: `spray${i}@attacker.example`, userId: null, address: `127.6.0.${i % 200}` });
     const sprayed = await login(`spray-http@attacker.example`, "nope", "127.6.1.1");
     expect([401, 429]).toContain(sprayed.status);
 
