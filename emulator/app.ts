@@ -7,7 +7,7 @@
 // no crypto call it can avoid: request ids are a counter (nextRequestId), the onRequest hook is callback
 // style and synchronous for an API token, valid API tokens are cached by hash (auth/authenticate.ts), and
 // sites are cached as the API shows them (store/sites.ts, whose one write path keeps the cache true).
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from "fastify";
+import Fastify, { type FastifyError, type FastifyRequest, type onRequestHookHandler } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
 import type { App } from "./http.js";
@@ -17,7 +17,7 @@ import { JSON_BODY_LIMIT } from "./options.js";
 import { randomAlphanumeric } from "./ids.js";
 import { authenticate } from "./auth/authenticate.js";
 import "./auth/guards.js"; // declares req.auth, which the hook below sets
-import { RateLimiter, addressKey, emailKey, principalKey } from "./rate-limit.js";
+import { RateLimiter, addressKey, principalKey, signInLimit } from "./rate-limit.js";
 import type { AuthContext } from "./auth/auth-context.js";
 import { installIdempotency } from "./idempotency.js";
 import { installProfileHooks } from "./profile-hooks.js";
@@ -121,15 +121,6 @@ function onRequest(ctx: EmulatorContext, faults: Faults, limiter: RateLimiter | 
     } catch (err) {
       done(err as Error);
     }
-  };
-}
-
-/** A sign-in, already counted by address (onRequest), is counted under the email it names too. */
-function signInLimit(limiter: RateLimiter) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!req.routeOptions.config?.signIn) return;
-    const email = (req.body as { email?: unknown } | undefined)?.email;
-    if (typeof email === "string") limiter.check(reply, [emailKey(email)]);
   };
 }
 

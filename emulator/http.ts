@@ -1,6 +1,6 @@
 // The Fastify instance every route module registers on (with the TypeBox type provider), and the
 // per-route config the request pipeline reads, and the profile the app is decorated with.
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { EmulatorContext } from "./context.js";
@@ -10,8 +10,11 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** No authentication (login, refresh). */
     public?: boolean;
-    /** A sign-in with `email` in the body: the rate limiter also keys it by that email (app.ts). */
-    signIn?: boolean;
+    /**
+     * A sign-in: the rate limiter also keys it by its email (signInLimit in rate-limit.ts): the body's `email`
+     * (true), or the one the function finds (the console's 2FA step, whose email waits server-side).
+     */
+    signIn?: true | ((req: FastifyRequest) => string | undefined);
   }
   interface FastifyInstance {
     /** The emulator's profile (app.ts decorates the app with it; pagination.ts pages as it says). */

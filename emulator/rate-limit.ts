@@ -2,7 +2,8 @@
 // 429 + Retry-After past the limit. Keys are what the request resolved to, never a raw header a client can
 // vary at will: `user:<id>` for an authenticated caller (all of a user's tokens share one window, as on
 // GitHub), `addr:<ip>` for everyone else (a failed authentication included), and a sign-in is counted under
-// its email as well (`email:<address>`), so neither junk credentials nor many addresses escape the limit.
+// its email as well (`email:<address>`, the API's sign-ins and the console's alike: signInLimit), so neither
+// junk credentials nor many addresses escape the limit.
 // An IPv6 client is keyed by its /64. Memory is bounded without forgetting a live window (expiring-table.ts):
 // users' windows are kept apart (there are only as many as the store has users); when the table of
 // unauthenticated keys is full of live windows, a new address or email is counted in one shared window of
@@ -20,7 +21,7 @@ const MAX_KEYS = 10_000;
 
 export const principalKey = (auth: AuthContext): string => `user:${auth.userId}`;
 export const addressKey = (req: FastifyRequest): string => `addr:${clientAddressKey(req.ip)}`;
-export const emailKey = (email: string): string => `email:${email.trim().toLowerCase()}`;
+const emailKey = (email: string): string => `email:${email.trim().toLowerCase()}`;
 
 interface Window {
   start: number;
@@ -87,4 +88,17 @@ export class RateLimiter {
       throw new HttpError(429, `Rate limit exceeded. Try again in ${limitedFor} seconds.`, {}, { "Retry-After": String(limitedFor) });
     }
   }
+}
+
+/**
+ * A sign-in, already counted by address (onRequest), is counted under the email it names too: the API's and
+ * the console's alike, so neither escapes the other's window.
+ */
+export function signInLimit(limiter: RateLimiter) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const signIn = req.routeOptions.config?.signIn;
+    if (!signIn) return;
+    const email = signIn === true ? (req.body as { email?: unknown } | undefined)?.email : signIn(req);
+    if (typeof email === "string") limiter.check(reply, [emailKey(email)]);
+  };
 }

@@ -79,6 +79,7 @@ export async function registerConsole(app: FastifyInstance, ctx: EmulatorContext
       const status = err instanceof HttpError ? err.status : err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
       const message = err instanceof HttpError ? String(err.body.error) : status < 500 ? err.message : "Something went wrong in the emulator; see its log.";
       if (status >= 500) ctx.log(`console error ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+      if (err instanceof HttpError) void reply.headers(err.headers); // a 429's Retry-After
       return ui.send(
         reply,
         page(

@@ -47,7 +47,8 @@ export function registerSignInRoutes(c: FastifyInstance, ui: Console): void {
     return ui.send(reply, page({ title: "Sign in" }, otp ? otpForm(csrf) : passwordForm(csrf, ctx.options.demo)));
   });
 
-  c.post("/sign-in", async (req, reply) => {
+  // Both count under the email in --rate-limit's window, as POST /api/v1/jwt does (rate-limit.ts).
+  c.post("/sign-in", { config: { signIn: true } }, async (req, reply) => {
     const email = field(req.body, "email").trim();
     try {
       const result = await signIn(ctx, req, reply, { email, password: field(req.body, "password") });
@@ -62,7 +63,7 @@ export function registerSignInRoutes(c: FastifyInstance, ui: Console): void {
     }
   });
 
-  c.post("/sign-in/otp", async (req, reply) => {
+  c.post("/sign-in/otp", { config: { signIn: (req) => pendingSignIn(ctx, req)?.email } }, async (req, reply) => {
     const pending = pendingSignIn(ctx, req);
     if (!pending)
       return ui.send(
