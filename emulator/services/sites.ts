@@ -22,6 +22,7 @@ import {
   updateSiteRow,
   type SiteRow,
 } from "../store/sites.js";
+import { activePipelineId } from "../store/upgrade-pipelines.js";
 import { pickColumns, updateFields } from "../store/wire-columns.js";
 import { diff, recordActivity } from "./activity-logs.js";
 import { firstHealthCheck } from "./health-checks.js";
@@ -119,6 +120,7 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
   const after = { ...before, ...fields } as SiteRow;
   const changes = diff(before, after, PATCH_FIELDS);
   if (!changes) return siteToJson(before);
+  refuseVersionChangeDuringPipeline(ctx, siteId, changes);
 
   ctx.db.transaction(() => {
     updateSiteRow(ctx.db, siteId, { ...pickColumns(after, PATCH_FIELDS), updated_at: ctx.clock.iso() });
@@ -127,6 +129,19 @@ export function updateSite(ctx: EmulatorContext, accountId: string, siteId: stri
     if (UPGRADABLE.some((v) => changes[v.field])) detectVulnerabilities(ctx, siteId);
   })();
   return siteToJson(loadSite(ctx, accountId, siteId));
+}
+
+/**
+ * While a pipeline is active (awaiting approval included) the site's versions belong to it: a direct PATCH of
+ * a version would change the site under a pipeline that was approved, or is waiting to be, for something else.
+ */
+function refuseVersionChangeDuringPipeline(ctx: EmulatorContext, siteId: string, changes: Record<string, unknown>): void {
+  const changed = UPGRADABLE.filter((v) => changes[v.field] !== undefined);
+  const active = changed.length ? activePipelineId(ctx.db, siteId) : undefined;
+  if (!active) return;
+  const errors = new FieldErrorCollector();
+  for (const v of changed) errors.add(v.field, `can't be changed while upgrade pipeline ${active} is active; approve it or let it end first`);
+  errors.throwIfAny();
 }
 
 /** A pipeline succeeded: the site takes its new versions, logged, announced and its records fixed. */

@@ -46,7 +46,12 @@ export function pipelinesPage(db: Database, siteId: string): PageSource<UpgradeP
 }
 
 export function hasActivePipeline(db: Database, siteId: string): boolean {
-  return Boolean(stmt(db, `SELECT 1 FROM upgrade_pipelines WHERE site_id = ? AND ${ACTIVE_SQL} LIMIT 1`).get(siteId));
+  return activePipelineId(db, siteId) !== undefined;
+}
+
+/** The id of the site's active pipeline (at most one), if any. */
+export function activePipelineId(db: Database, siteId: string): string | undefined {
+  return (stmt(db, `SELECT id FROM upgrade_pipelines WHERE site_id = ? AND ${ACTIVE_SQL} LIMIT 1`).get(siteId) as { id: string } | undefined)?.id;
 }
 
 export function snapshotInUse(db: Database, snapshotId: string): boolean {
