@@ -24,16 +24,32 @@ function cacheHome() {
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(require("node:os").homedir(), ".cache"), "siteops");
 }
 
-/** Node >= 22.1: the compile cache in a directory of this user's that no one else can write to, else none. */
-function enableOwnCompileCache() {
-  const dir = path.join(cacheHome(), "compile-cache");
+/**
+ * `dir`, made if missing, by its real path when it is an owner-only directory of this user's and every directory
+ * above it is this user's or root's and writable by no one else unless sticky (provider/compile-cache.ts keeps
+ * the same rule): someone who can write any of them could swap in compiled code. Else undefined: no cache.
+ */
+function privateCacheDir(dir) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = fs.lstatSync(dir);
-    if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0) Module.enableCompileCache(dir);
+    const real = path.join(fs.realpathSync(path.dirname(dir)), path.basename(dir));
+    const uid = process.getuid?.();
+    const own = fs.lstatSync(real);
+    if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o077) !== 0) return undefined;
+    for (let at = path.dirname(real); ; at = path.dirname(at)) {
+      const st = fs.lstatSync(at);
+      if ((st.uid !== uid && st.uid !== 0) || ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0)) return undefined;
+      if (path.dirname(at) === at) return real;
+    }
   } catch {
-    // no home, or a read-only one: run without the cache
+    return undefined; // no home, or a read-only one: run without the cache
   }
+}
+
+/** Node >= 22.1: the compile cache in a private directory of this user's, else none. */
+function enableOwnCompileCache() {
+  const dir = privateCacheDir(path.join(cacheHome(), "compile-cache"));
+  if (dir) Module.enableCompileCache(dir);
 }
 
 /** Node 20: the bundle compiled through vm.Script with cached data. */
@@ -45,20 +61,22 @@ function loadWithCache() {
   } catch {
     missing();
   }
-  const cacheFile = path.join(cacheHome(), `cli-${process.versions.v8}-${process.arch}.cache`);
+  const dir = privateCacheDir(cacheHome());
+  const cacheFile = dir && path.join(dir, `cli-${process.versions.v8}-${process.arch}.cache`);
   let cachedData;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    // Only a regular file of this user's (a link or another user's file is compiled code someone else chose).
+    const st = cacheFile && fs.lstatSync(cacheFile);
+    if (st && st.isFile() && st.uid === process.getuid?.()) cachedData = fs.readFileSync(cacheFile);
   } catch {
-    // first run, or no cache dir
+    // first run
   }
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   const module = { exports: {}, filename: bundle, id: bundle, loaded: false };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, path.dirname(bundle));
   const save = () => {
-    if (cachedData && !script.cachedDataRejected) return;
+    if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
     try {
-      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
       // Created exclusively ("wx": a planted link or file makes it fail) under a random name, then renamed.
       const temp = `${cacheFile}.${require("node:crypto").randomBytes(8).toString("hex")}.tmp`;
       fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
