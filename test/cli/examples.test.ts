@@ -1,7 +1,8 @@
 // examples/cron/: the nightly script run as cron/systemd/Kubernetes run it (a `siteops` on the PATH, credentials
-// in the environment) against the emulator, and the CronJob manifest parsed where PyYAML is installed
-// (install.sh and the units it installs: cron-install.test.ts).
-import { spawn, spawnSync } from "node:child_process";
+// in the environment) against the emulator (install.sh and the units it installs: cron-install.test.ts; the
+// Kubernetes manifests, run under the constraints they declare: kubernetes-cronjob.test.ts and
+// kubernetes-indexed-job.test.ts).
+import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -90,29 +91,4 @@ describe("examples/cron", () => {
     expect([minute, hour, dom, month, dow]).toEqual(["15", "2", "*", "*", "*"]);
     expect(command.join(" ")).toBe("/usr/local/bin/siteops-nightly");
   });
-
-  // Skipped where PyYAML is missing, except in CI (.ci/run installs it). The systemd units, as install.sh
-  // installs them, are verified in cron-install.test.ts.
-  const ci = process.env.CI === "true";
-  it.skipIf(!ci && spawnSync("python3", ["-c", "import yaml"]).status !== 0)(
-    "the Kubernetes CronJob runs the image with the credentials from a Secret, never overlapping",
-    () => {
-      const code = `import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))`;
-      const r = spawnSync("python3", ["-c", code, path.join(CRON, "kubernetes-cronjob.yaml")], { encoding: "utf8" });
-      expect(r.status, r.stderr).toBe(0);
-      const job = JSON.parse(r.stdout) as {
-        kind: string;
-        spec: {
-          schedule: string;
-          concurrencyPolicy: string;
-          jobTemplate: { spec: { template: { spec: { containers: { env: { name: string; valueFrom?: { secretKeyRef: { name: string } } }[] }[] } } } };
-        };
-      };
-      expect(job.kind).toBe("CronJob");
-      expect(job.spec).toMatchObject({ schedule: "15 2 * * *", concurrencyPolicy: "Forbid" });
-      const vars = job.spec.jobTemplate.spec.template.spec.containers[0]!.env;
-      expect(vars.find((v) => v.name === "SITEOPS_API_TOKEN")!.valueFrom).toEqual({ secretKeyRef: { name: "siteops", key: "api-token" } });
-      expect(vars.map((v) => v.name)).toEqual(expect.arrayContaining(["SITEOPS_BASE_URL", "SITEOPS_REPORT_DIR", "XDG_RUNTIME_DIR", "XDG_STATE_HOME"]));
-    },
-  );
 });
