@@ -53,9 +53,9 @@ async function rerunAdopting(extra: string[]): Promise<Report> {
   await emu.advanceClock(4 * 3600);
   const r = await rerun.done;
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/done: 3 of 3 snapshots completed \(3 adopted from an earlier run\), in /);
+  expect(r.stderr).toMatch(/done: 3 of 3 snapshots completed \(0 created, 3 adopted from an earlier run\), in /);
   const doc = report(file);
-  expect(doc.summary).toMatchObject({ total: 3, completed: 3, adopted: 3 });
+  expect(doc.summary).toMatchObject({ total: 3, completed: 3, created: 0, adopted: 3 });
   expect(doc.results.every((x) => x.outcome === "completed" && x.adopted && x.snapshot?.status === "completed")).toBe(true);
   return doc;
 }

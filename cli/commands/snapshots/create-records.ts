@@ -28,12 +28,25 @@ export interface SnapshotRecord {
 /** On a terminal, more sites than this print only the failures; the report and --json have them all. */
 const TABLE_ROWS = 50;
 
-/** Sites by outcome, and how many of them were adopted from an earlier run. */
-export function counts(records: readonly SnapshotRecord[]): Record<Outcome | "total" | "adopted", number> {
-  const out = { total: records.length, completed: 0, requested: 0, failed: 0, timed_out: 0, interrupted: 0, not_started: 0, skipped: 0, adopted: 0 };
+/** Sites by outcome; the snapshots this run created (requested itself), and the ones it adopted from an earlier
+ * run of the job instead of creating them: a rerun that finds the night done reports 0 created, N adopted. */
+export function counts(records: readonly SnapshotRecord[]): Record<Outcome | "total" | "created" | "adopted", number> {
+  const out = {
+    total: records.length,
+    completed: 0,
+    requested: 0,
+    failed: 0,
+    timed_out: 0,
+    interrupted: 0,
+    not_started: 0,
+    skipped: 0,
+    created: 0,
+    adopted: 0,
+  };
   for (const r of records) {
     out[r.outcome]++;
     if (r.adopted) out.adopted++;
+    else if (r.snapshot) out.created++;
   }
   return out;
 }
@@ -73,7 +86,7 @@ export function printSnapshotRecords(ctx: Context, progress: Progress, records: 
     // Timed out apart from failed: the exit code (4, not 1) says which, and so does this line.
     const bad = c.failed + c.skipped;
     const tail = `${bad ? `, ${bad} failed` : ""}${c.timed_out ? `, ${c.timed_out} timed out` : ""}`;
-    const adopted = c.adopted ? ` (${c.adopted} adopted from an earlier run)` : "";
+    const adopted = c.adopted ? ` (${c.created} created, ${c.adopted} adopted from an earlier run)` : "";
     const line = `done: ${c.completed + c.requested} of ${records.length} snapshot${records.length === 1 ? "" : "s"} ${wait ? "completed" : "requested"}${adopted}${tail}, in ${formatDuration(elapsedMs)}`;
     progress.event(line, bad + c.timed_out ? "warn" : "notice");
   }

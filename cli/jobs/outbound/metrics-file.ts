@@ -83,7 +83,9 @@ function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): strin
     "Sites of the job's last run, by outcome.",
     Object.entries(facts.sites).map(([outcome, n]) => [`${label},outcome=${quote(outcome)}`, n]),
   );
-  if (facts.created !== undefined) gauge("snapshots_created", "Snapshots the job's last run created.", [[label, facts.created]]);
+  if (facts.created !== undefined) gauge("snapshots_created", "Snapshots the job's last run created (not those it adopted).", [[label, facts.created]]);
+  if (facts.adopted !== undefined)
+    gauge("snapshots_adopted", "Snapshots of an earlier run of the job that its last run adopted instead of creating (--window).", [[label, facts.adopted]]);
   if (facts.uploadedBytes !== undefined) gauge("uploaded_bytes", "Bytes of snapshot data the job's last run uploaded.", [[label, facts.uploadedBytes]]);
   if (facts.pruned !== undefined) gauge("snapshots_pruned", "Snapshots the job's last run deleted.", [[label, facts.pruned]]);
   return `${out.join("\n")}\n`;

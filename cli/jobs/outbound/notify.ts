@@ -26,6 +26,7 @@ export function slackNotification(job: string, facts: RunFacts): Delivery {
   const ok = facts.exitCode === 0;
   const extra = [
     facts.created !== undefined ? `${facts.created} snapshot${facts.created === 1 ? "" : "s"} created` : "",
+    facts.adopted ? `${facts.adopted} adopted from an earlier run` : "",
     facts.uploadedBytes ? `${formatBytes(facts.uploadedBytes)} uploaded` : "",
     facts.pruned !== undefined ? `${facts.pruned} snapshot${facts.pruned === 1 ? "" : "s"} deleted` : "",
   ].filter(Boolean);

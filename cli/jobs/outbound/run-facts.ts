@@ -1,5 +1,5 @@
 // What a finished run amounts to, read once from its JSON report: the one source of metrics, pings and messages.
-// Sites by outcome, snapshots created and pruned, bytes uploaded, the failed sites with their first errors (from
+// Sites by outcome, snapshots created (apart from those adopted from an earlier run) and pruned, bytes uploaded, the failed sites with their first errors (from
 // the document --report writes). The metrics file, the /fail ping's body and the Slack message all format these
 // facts; none of them computes its own.
 
@@ -18,6 +18,7 @@ interface SiteRef {
 interface CreateRecord {
   site: SiteRef;
   outcome: string;
+  adopted: boolean;
   snapshot: { source: string; size_bytes: number | null } | null;
   error: ErrorPart | null;
 }
@@ -53,8 +54,11 @@ export interface RunFacts {
   exitCode: number;
   /** Sites by outcome, every outcome of the command present (0 when none). */
   sites: Record<string, number>;
-  /** Snapshots this run created (`snapshot create` only). */
+  /** Snapshots this run created (`snapshot create` only); not those it adopted. */
   created?: number;
+  /** Snapshots an earlier run of the job created that this run adopted instead of creating (`snapshot create`
+   * only; --window). */
+  adopted?: number;
   /** Bytes of data this run uploaded (`snapshot create` only). */
   uploadedBytes?: number;
   /** Snapshots this run deleted (`snapshot prune` only; 0 in a dry run). */
@@ -95,10 +99,12 @@ export function runFacts(report: JobReport): RunFacts {
     const records = results as CreateRecord[];
     for (const outcome of CREATE_OUTCOMES) facts.sites[outcome] = 0;
     facts.created = 0;
+    facts.adopted = 0;
     facts.uploadedBytes = 0;
     for (const r of records) {
       facts.sites[r.outcome] = (facts.sites[r.outcome] ?? 0) + 1;
-      if (r.snapshot) {
+      if (r.adopted) facts.adopted++;
+      else if (r.snapshot) {
         facts.created++;
         if (r.snapshot.source === "upload" && r.snapshot.size_bytes) facts.uploadedBytes += r.snapshot.size_bytes;
       }
