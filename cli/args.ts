@@ -2,6 +2,7 @@
 // UsageError (exit 2) naming the flag, before anything is sent: an unknown flag (with the closest known one),
 // a missing or extra value, a value outside its choices, a flag given twice, a missing argument.
 
+import { nearest } from "./did-you-mean.js";
 import { UsageError } from "./exit-codes.js";
 
 export interface FlagSpec {
@@ -131,30 +132,12 @@ export function argUsage(arg: ArgSpec): string {
 
 function unknownFlag(flag: string, flags: readonly FlagSpec[], where: string): UsageError {
   const name = flag.replace(/^-+/, "").split("=")[0]!;
-  const candidates = flags.flatMap((f) => (f.negatable ? [f.name, `no-${f.name}`] : [f.name]));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = distance(name, c);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  const hint = best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? ` (did you mean --${best}?)` : "";
+  const best = nearest(
+    name,
+    flags.flatMap((f) => (f.negatable ? [f.name, `no-${f.name}`] : [f.name])),
+  );
+  const hint = best !== undefined ? ` (did you mean --${best}?)` : "";
   return new UsageError(`unknown flag ${flag.split("=")[0]} for ${where}${hint}; see ${where} --help`);
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** Typed readers of parsed flags. */

@@ -7,6 +7,7 @@ export interface Command {
   summary: string;
   /** Its declaration: --help, shell completion and docs/cli-reference.md are derived from it. */
   spec: CommandDeclaration;
-  /** Runs the command with the arguments after its name; resolves to the process exit code. */
-  run(args: string[]): Promise<number>;
+  /** Runs the command with the arguments after its name; resolves to the process exit code. `typed` is the name
+   * the user gave it (an alias: `snapshot`), which its messages repeat. */
+  run(args: string[], typed?: string): Promise<number>;
 }

@@ -3,6 +3,7 @@
 import { pathToFileURL } from "node:url";
 import { VERSION } from "../common/version.js";
 import { unsupportedNode } from "../common/node-support.js";
+import { nearest } from "./did-you-mean.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { COMMANDS, findCommand, type Host } from "./registry.js";
 import { defineCommand, printError, type DefinedCommand } from "./runner.js";
@@ -74,11 +75,12 @@ export async function main(argv: string[], entry?: Host): Promise<number> {
   if (name === "completion") return completion.run(rest);
   const command = findCommand(name);
   if (!command) {
-    printError(new UsageError(`unknown command ${JSON.stringify(name)}; see siteops --help`));
+    const best = nearest(name, [...COMMANDS.flatMap((c) => [c.name, ...c.aliases]), "completion", "help", "version"]);
+    printError(new UsageError(`unknown command ${JSON.stringify(name)}${best ? ` (did you mean ${best}?)` : ""}; see siteops --help`));
     return EXIT.USAGE;
   }
   try {
-    return await (await command.load(host)).run(rest);
+    return await (await command.load(host)).run(rest, name);
   } catch (err) {
     // The declared commands answer their own errors; this is for the others (emulator, provider).
     printError(new Error(`siteops ${name}: ${err instanceof Error ? err.message : String(err)}`));

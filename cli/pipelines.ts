@@ -27,6 +27,14 @@ function checkPipelineId(id: string): string {
   return id;
 }
 
+/** A pipeline's status as the rest of a sentence: "succeeded", "was rolled back", "awaits approval", "is running". */
+export function statusPhrase(status: string): string {
+  if (status === "succeeded" || status === "failed") return status;
+  if (status === "rolled_back") return "was rolled back";
+  if (status === "awaiting_approval") return "awaits approval";
+  return `is ${status}`;
+}
+
 /** The pipeline `id`, in the site `siteRef` when given, else wherever it is in the account. */
 export async function locatePipeline(client: SiteOps, id: string, siteRef: string | undefined, signal: AbortSignal): Promise<UpgradePipeline> {
   checkPipelineId(id);
@@ -65,6 +73,22 @@ export async function locatePipeline(client: SiteOps, id: string, siteRef: strin
   });
   if (!found) throw new UsageError(`no upgrade pipeline ${id} in this account (pass --site if it is another account's, with --account)`);
   return found;
+}
+
+/** The one pipeline of site `siteRef` that awaits approval (`upgrade approve --site SITE` without an id). */
+export async function awaitingPipeline(client: SiteOps, siteRef: string, signal: AbortSignal): Promise<UpgradePipeline> {
+  const siteId = await siteIdOf(client, siteRef, signal);
+  const waiting: UpgradePipeline[] = [];
+  for await (const p of client.upgradePipelines.list(siteId, { per_page: 100 }, { signal })) {
+    if (p.status === "awaiting_approval") waiting.push(p.site_id === siteId ? p : { ...p, site_id: siteId });
+  }
+  if (waiting.length === 0) throw new UsageError(`site ${siteRef} has no upgrade pipeline awaiting approval`);
+  if (waiting.length > 1) {
+    throw new UsageError(
+      `site ${siteRef} has ${waiting.length} upgrade pipelines awaiting approval (${waiting.map((p) => clean(p.id)).join(", ")}): give the one to approve`,
+    );
+  }
+  return waiting[0]!;
 }
 
 const STEP_MARK: Record<string, string> = { passed: "✓", running: "…", failed: "✗", pending: "·", skipped: "-" };

@@ -4,6 +4,7 @@
 
 import { setMaxListeners } from "node:events";
 import { parseArgv } from "./args.js";
+import { nearest } from "./did-you-mean.js";
 import type { Command } from "./command.js";
 import { createContext, type Context } from "./context.js";
 import { exitCodeOf, UsageError } from "./exit-codes.js";
@@ -21,13 +22,15 @@ export function defineCommand(spec: CommandSpec): DefinedCommand {
   return {
     spec,
     summary: spec.summary,
-    run: (args) => runSpec(spec, args),
+    run: (args, typed) => runSpec(spec, args, typed),
   };
 }
 
-async function runSpec(spec: CommandSpec, args: string[]): Promise<number> {
-  const path = `siteops ${spec.name}`;
-  if (!isGroup(spec)) return runLeaf(path, spec, args);
+/** Messages name the command as the user typed it (`siteops snapshot create`, an alias); the context keeps the
+ * declared path. */
+async function runSpec(spec: CommandSpec, args: string[], typed = spec.name): Promise<number> {
+  const path = `siteops ${typed}`;
+  if (!isGroup(spec)) return runLeaf(path, spec, args, `siteops ${spec.name}`);
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? process.stderr : process.stdout).write(`${groupHelp(path, spec)}\n`);
@@ -36,13 +39,18 @@ async function runSpec(spec: CommandSpec, args: string[]): Promise<number> {
   const leaf = spec.subcommands.find((s) => s.name === name || s.aliases?.includes(name));
   if (!leaf) {
     const names = spec.subcommands.map((s) => s.name);
-    printError(new UsageError(`unknown command ${JSON.stringify(name)} for ${path} (commands: ${names.join(", ")})`));
+    const best = nearest(
+      name,
+      spec.subcommands.flatMap((s) => [s.name, ...(s.aliases ?? [])]),
+    );
+    const hint = best ? `did you mean ${best}? ` : "";
+    printError(new UsageError(`unknown command ${JSON.stringify(name)} for ${path} (${hint}commands: ${names.join(", ")})`));
     return 2;
   }
-  return runLeaf(`${path} ${leaf.name}`, leaf, rest);
+  return runLeaf(`${path} ${name}`, leaf, rest, `siteops ${spec.name} ${leaf.name}`);
 }
 
-async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Promise<number> {
+async function runLeaf(path: string, leaf: LeafSpec, args: string[], declared: string): Promise<number> {
   if (wantsHelp(args)) {
     process.stdout.write(`${leafHelp(path, leaf)}\n`);
     return 0;
@@ -59,7 +67,7 @@ async function runLeaf(path: string, leaf: LeafSpec, args: string[]): Promise<nu
       stderr: () => process.stderr,
       stdin: () => process.stdin,
       signal: interrupts.signal,
-      commandPath: path,
+      commandPath: declared,
       argv: args,
       parsed,
       jsonFields: leaf.jsonFields,

@@ -126,13 +126,13 @@ SITEOPS_PATHS="SITEOPS_BIN=\"\${SITEOPS_BIN:-$siteops}\" SITEOPS_ENV_FILE=\"\${S
     { print } END { exit !found }' "$here/siteops-nightly.sh" >"$tmp" || die "siteops-nightly.sh has no SITEOPS_BIN line to fill in"
 chmod 755 "$tmp"
 mv -f "$tmp" "$destdir$bindir/siteops-nightly"
-echo "installed $bindir/siteops-nightly (runs $siteops)"
+echo "installed $destdir$bindir/siteops-nightly (runs $siteops)"
 
 # The credentials: owner-only directory and file, created exclusively (never through a symlink, never replaced).
 mkdir -p "$destdir$sysconfdir"
 [ -d "$destdir$envdir" ] || mkdir -m 700 "$destdir$envdir"
 if [ -e "$destdir$envfile" ] || [ -L "$destdir$envfile" ]; then
-  echo "kept $envfile"
+  echo "kept $destdir$envfile"
 else
   (
     umask 077
@@ -143,7 +143,7 @@ else
       if [ -n "$token" ]; then echo "SITEOPS_API_TOKEN='$token'"; else echo "#SITEOPS_API_TOKEN='sot_...'"; fi
     } >"$destdir$envfile"
   ) || die "could not create $envfile"
-  echo "created $envfile (mode 0600)${token:+ with the token}"
+  echo "created $destdir$envfile (mode 0600)${token:+ with the token}"
 fi
 
 if [ "$schedule" = cron ]; then
@@ -159,7 +159,7 @@ if [ "$schedule" = cron ]; then
     echo "# every site, as $user. cron mails what the job prints (only failures): set MAILTO here to choose where."
     echo "$line $user $command"
   } >"$destdir$sysconfdir/cron.d/siteops-nightly"
-  echo "installed $sysconfdir/cron.d/siteops-nightly: $line as $user"
+  echo "installed $destdir$sysconfdir/cron.d/siteops-nightly: $line as $user"
 else
   unitdir="$sysconfdir/systemd/system"
   mkdir -p "$destdir$unitdir"
@@ -168,6 +168,6 @@ else
     "$here/siteops-nightly.service" >"$destdir$unitdir/siteops-nightly.service"
   cp "$here/siteops-nightly.timer" "$destdir$unitdir/siteops-nightly.timer"
   chmod 644 "$destdir$unitdir/siteops-nightly.service" "$destdir$unitdir/siteops-nightly.timer"
-  echo "installed $unitdir/siteops-nightly.service and .timer"
+  echo "installed $destdir$unitdir/siteops-nightly.service and .timer"
   [ -n "$destdir" ] || echo "start it: systemctl daemon-reload && systemctl enable --now siteops-nightly.timer"
 fi

@@ -42,9 +42,10 @@ type Versions = Record<VersionField, string | null>;
 
 /**
  * Plan-time rules for an update: with the pipeline strategy a version lower than the site's is an error on
- * that attribute, and a version change is a warning that apply will run a pipeline (and wait for approval).
+ * that attribute, and a version change is a warning that apply will run a pipeline (and wait for approval,
+ * naming the command that gives it: the apply itself shows only "Still modifying...").
  */
-export function planVersionChange(plan: Record<VersionField, Value> & { upgrade: Value }, prior: Versions, diags: Diagnostics): void {
+export function planVersionChange(plan: Record<VersionField, Value> & { upgrade: Value }, prior: Versions & { id: string | null }, diags: Diagnostics): void {
   const block = plan.upgrade;
   if (isUnknown(block)) return;
   const raw = (block ?? null) as Record<string, Value> | null;
@@ -59,14 +60,17 @@ export function planVersionChange(plan: Record<VersionField, Value> & { upgrade:
     if (compareVersions(to, from) < 0) {
       diags.error(
         `${PRODUCT[field]} downgrade refused`,
-        `${field} would go from ${from} down to ${to}. An upgrade pipeline cannot downgrade a site; restore a snapshot instead, or set strategy = "direct" in the upgrade block to change the version in place without a pipeline.`,
+        // The prior version is the site's as last read (the refresh): after an upgrade made outside Terraform,
+        // the configuration is what is behind, and matching it is the fix.
+        `${field} would go from ${from} down to ${to}, but the site runs ${from}. If it was upgraded outside Terraform, set ${field} = "${from}" in the configuration to keep it as it is. ` +
+          `To go back to ${to}: an upgrade pipeline cannot downgrade a site, so restore a snapshot taken before the upgrade, or set strategy = "direct" in the upgrade block to change the version in place without a pipeline.`,
         path(field),
       );
     } else changes.push(`${PRODUCT[field]} ${from} -> ${to}`);
   }
   if (changes.length && !diags.hasErrors) {
     const approval = policy.requireApproval
-      ? ` It stops before applying until someone approves it (console, \`siteops upgrade approve\` or the GitHub Action); apply waits up to ${policy.timeout}.`
+      ? ` It stops before applying until someone approves it, and meanwhile apply shows only "Still modifying...": approve it with \`siteops upgrade approve --site ${prior.id ?? "SITE"}\`, in the console or with the GitHub Action; apply waits up to ${policy.timeout}.`
       : ` Apply waits up to ${policy.timeout} for it.`;
     diags.warning(
       "An upgrade pipeline will run",

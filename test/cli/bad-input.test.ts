@@ -29,8 +29,15 @@ describe("bad input", () => {
     [
       "unknown flag",
       ["snapshot", "create", "--site", "Blog", "--concurency", "4"],
-      /^error: unknown flag --concurency for siteops snapshots create \(did you mean --concurrency\?\)/,
+      // Named as typed: `snapshot` is an alias of `snapshots`.
+      /^error: unknown flag --concurency for siteops snapshot create \(did you mean --concurrency\?\); see siteops snapshot create --help$/,
     ],
+    [
+      "unknown flag, by the command's own name",
+      ["snapshots", "create", "--site", "Blog", "--concurency", "4"],
+      /^error: unknown flag --concurency for siteops snapshots create \(did you mean --concurrency\?\); see siteops snapshots create --help$/,
+    ],
+    ["an alias's missing argument", ["pipeline", "get"], /^error: missing PIPELINE_ID: usage: siteops pipeline get PIPELINE_ID/],
     ["missing --site", ["snapshot", "create"], /^error: which sites\? give --site ID\|NAME \(repeatable\), --all or --sites-from FILE$/],
     [
       "a bad duration",
@@ -67,8 +74,15 @@ describe("bad input", () => {
     ["a flag given twice", ["snapshot", "create", "--all", "--timeout", "1m", "--timeout", "2m"], /^error: --timeout is given twice$/],
     ["an unknown JSON field", ["sites", "list", "--json=id,nme"], /^error: --json: unknown field nme \(fields: id, name, url/],
     ["an extra argument", ["sites", "list", "Blog"], /^error: siteops sites list takes no arguments \(got "Blog"\)$/],
-    ["an unknown subcommand", ["sites", "lst"], /^error: unknown command "lst" for siteops sites \(commands: list, get/],
-    ["an unknown command", ["snapshotz"], /^error: unknown command "snapshotz"; see siteops --help$/],
+    ["an unknown subcommand", ["sites", "lst"], /^error: unknown command "lst" for siteops sites \(did you mean list\? commands: list, get/],
+    ["a mistyped subcommand", ["sites", "craete"], /^error: unknown command "craete" for siteops sites \(did you mean create\? commands: /],
+    ["a mistyped command", ["snapshotz"], /^error: unknown command "snapshotz" \(did you mean snapshots\?\); see siteops --help$/],
+    ["an unknown command", ["deploy"], /^error: unknown command "deploy"; see siteops --help$/],
+    [
+      "approve with neither a pipeline nor a site",
+      ["upgrade", "approve"],
+      /^error: give the pipeline: PIPELINE_ID, or --site ID\|NAME for the site's pipeline/,
+    ],
     ["a lock with --no-lock", ["snapshot", "create", "--all", "--lock", "/tmp/x.lock", "--no-lock"], /^error: give --lock FILE or --no-lock, not both$/],
     [
       "a report in a missing directory",

@@ -122,6 +122,28 @@ describe("upgrades and pipelines", () => {
     expect(json(await cli("pipelines", "get", pipeline.id, "--site", "Blog", "--json=id,status"))).toEqual({ id: pipeline.id, status: "succeeded" });
   });
 
+  it("approves a site's one waiting pipeline by --site alone, saying it succeeded", async () => {
+    await bed.emu.so.sites.create({ name: "Waiting", url: "https://waiting.acme.test", wp_version: "6.3" });
+    const none = await cli("upgrade", "approve", "--site", "Waiting");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^error: site Waiting has no upgrade pipeline awaiting approval\n$/);
+    const opened = json<{ id: string; status: string }>(await cli("upgrade", "open", "--site", "Waiting", "--wp", "6.4", "--json"));
+    expect(opened.status).toBe("awaiting_approval");
+    const approved = await cli("upgrade", "approve", "--site", "Waiting", "--json=id,status");
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(json(approved)).toEqual({ id: opened.id, status: "succeeded" });
+    expect(approved.stderr).toContain(`pipeline ${opened.id} succeeded`);
+    expect(approved.stderr).not.toMatch(/ is (succeeded|failed|rolled_back)/);
+  });
+
+  it("says which version the service does not offer", async () => {
+    const r = await cli("upgrade", "open", "--site", "Blog", "--wp", "7.0");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: the service does not offer WordPress 7\.0 \(to_wp_version is not included in the list; its answer names no versions\) \[HTTP 422, request req_\w+\]\n$/,
+    );
+  });
+
   it("runs an upgrade without approval to the end", async () => {
     await bed.emu.so.sites.create({ name: "Legacy", url: "https://legacy.acme.test", wp_version: "6.3" });
     const r = await cli("upgrade", "open", "--site", "Legacy", "--wp", "6.4", "--no-require-approval", "--json=status,to_wp_version");

@@ -93,6 +93,20 @@ describe("examples/cron/install.sh", () => {
     });
   });
 
+  it("--destdir: what it reports installed, created or kept is named under DESTDIR, where it is", () => {
+    const root = path.join(bed.box.dir, "staged");
+    for (const schedule of ["--cron", "--systemd"]) {
+      const r = install([schedule, "--destdir", root]);
+      expect(r.status, r.stderr).toBe(0);
+      const named = [...r.stdout.matchAll(/^(?:installed|created|kept) ([^\s:]+)/gm)].map((m) => m[1]!);
+      expect(named.length, r.stdout).toBeGreaterThanOrEqual(2);
+      for (const file of named) {
+        expect(file.startsWith(`${root}/`), r.stdout).toBe(true);
+        expect(existsSync(file), file).toBe(true);
+      }
+    }
+  });
+
   // Skipped where systemd-analyze is missing, except in CI (.ci/run installs it).
   const ci = process.env.CI === "true";
   it.skipIf(!ci && Boolean(spawnSync("systemd-analyze", ["--version"]).error))(

@@ -1,9 +1,11 @@
 // siteops_site version changes with real terraform against the emulator: an upgrade pipeline with its
 // pre-upgrade snapshot, failure (preflight, through the control API), rollback, an approval given in
-// parallel with the core client, timeout and adoption by the next apply, a lost answer, downgrade refused at
-// plan, and the direct strategy.
+// parallel with the command the plan's warning names (`siteops upgrade approve --site`) or the core client,
+// timeout and adoption by the next apply, a lost answer, downgrade refused at plan (after an upgrade made outside
+// Terraform: the fix it names), and the direct strategy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SiteOps, type UpgradePipeline } from "../../src/index.js";
+import { runCli } from "../cli/helpers.js";
 import { OWNER_TOKEN, Terraform, api, faults, type RunResult } from "./harness.js";
 
 let tf: Terraform;
@@ -140,14 +142,25 @@ describe("siteops_site version changes", () => {
     expect(p.stdout).toMatch(/~ php_version\s+= "8.2" -> "8.4"/);
   });
 
-  it("waits for an approval given in parallel with the core client", async () => {
+  it("waits for an approval given with the command its plan names (siteops upgrade approve --site)", async () => {
     config("6.6", "8.3", "  upgrade {\n    require_approval = true\n  }\n");
     const p = await tf.plan();
     expect(p.stdout).toContain("stops before applying until someone approves it");
+    // Terraform wraps the warning's text: the command may span lines.
+    const command = /siteops\s+upgrade\s+approve\s+--site\s+(site_\w+)/.exec(p.stdout);
+    expect(command?.[1], p.stdout).toBe(siteId);
     const running = apply();
-    const approved = await approveWhenAsked(running);
+    let ended = false;
+    void running.finally(() => (ended = true));
+    while (!running.asked() && !ended) await new Promise((r) => setTimeout(r, 100));
+    const cli = await runCli(["upgrade", "approve", "--site", command![1]!, "--comment", "approved by the test"], {
+      env: { PATH: process.env.PATH, HOME: tf.home, SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "100" },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
     const r = await running;
     expect(r.code, r.stdout + r.stderr).toBe(0);
+    const approved = (await pipelines())[0]!;
+    expect(cli.stderr).toContain(`pipeline ${approved.id} succeeded`);
     expect(approved).toMatchObject({ status: "succeeded", requires_approval: true, comment: "approved by the test" });
     expect(r.stderr).toContain(`upgrade pipeline ${approved.id} awaits approval; waiting up to 30m`);
     expect((await tf.resource("siteops_site.blog"))!.php_version).toBe("8.3");
@@ -208,7 +221,23 @@ describe("siteops_site version changes", () => {
     expect(p.stderr).toContain("Error: WordPress downgrade refused");
     expect(p.stderr).toContain("with siteops_site.blog");
     expect(p.stderr).toContain('wp_version  = "6.4"');
-    expect(p.stderr).toContain('strategy = "direct"');
+    expect(p.stderr.replace(/\s+/g, " ")).toContain('set strategy = "direct"');
+  });
+
+  it("after an upgrade made outside Terraform, the refused downgrade names the fix: the site's version", async () => {
+    const client = new SiteOps({ baseUrl: tf.url, apiToken: OWNER_TOKEN });
+    const outside = await client.operations.openUpgrade(siteId, { to_wp_version: "6.9", requires_approval: false }, { pollInterval: 100 });
+    expect(outside.status).toBe("succeeded");
+    config("6.8", "8.3");
+    const p = await tf.plan();
+    expect(p.code).toBe(1);
+    const text = p.stderr.replace(/\s+/g, " ");
+    expect(text).toContain("wp_version would go from 6.9 down to 6.8, but the site runs 6.9");
+    expect(text).toContain('set wp_version = "6.9" in the configuration');
+    config("6.9", "8.3");
+    const fixed = await tf.plan();
+    expect(fixed.code, fixed.stdout + fixed.stderr).not.toBe(1);
+    expect(fixed.stdout).not.toMatch(/wp_version|upgrade pipeline will run/);
   });
 
   it("changes the versions in place, downgrade included, with the direct strategy", async () => {

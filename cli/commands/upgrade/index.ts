@@ -3,16 +3,23 @@
 
 import { hostname } from "node:os";
 import { flagBool, flagString, type Parsed } from "../../args.js";
-import { type OperationEvent, OperationFailedError, PIPELINE_FINAL_STATES, type UpgradePipeline, waitUntil } from "../../../src/index.js";
+import {
+  type OperationEvent,
+  OperationFailedError,
+  PIPELINE_FINAL_STATES,
+  UnprocessableEntityError,
+  type UpgradePipeline,
+  waitUntil,
+} from "../../../src/index.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
-import { EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
+import { CliError, EXIT, exitCodeOf, UsageError } from "../../exit-codes.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress, type Progress } from "../../output/progress.js";
 import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
-import { locatePipeline, PIPELINE_FIELDS, showPipeline, stepsText } from "../../pipelines.js";
+import { awaitingPipeline, locatePipeline, PIPELINE_FIELDS, showPipeline, statusPhrase, stepsText } from "../../pipelines.js";
 import { defineCommand } from "../../runner.js";
 import { resolveSite } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
@@ -52,7 +59,7 @@ function tracker(ctx: Context, progress: Progress, label: string) {
       const status = clean(event.pipeline.status);
       show(
         event.pipeline,
-        event.type === "pipeline.created" ? `opened (${status})` : event.type === "pipeline.approved" ? `approved (${status})` : `is ${status}`,
+        event.type === "pipeline.created" ? `opened (${status})` : event.type === "pipeline.approved" ? `approved (${status})` : statusPhrase(status),
       );
     },
     show,
@@ -82,6 +89,23 @@ function conclude(ctx: Context, progress: Progress, siteId: string, pipeline: Up
     ctx.stderr.write(`Pipeline ${clean(pipeline.id)} awaits approval: siteops upgrade approve ${clean(pipeline.id)} --site ${clean(siteId)}\n`);
   }
   return pipeline && FAILED.has(pipeline.status) ? EXIT.FAILED : EXIT.OK;
+}
+
+/**
+ * The service's 422 on a target version it does not offer ("is not included in the list"), as a sentence naming
+ * the product and version; the answer lists no versions, so neither does the sentence. Other errors: as they are.
+ */
+function notOffered(err: unknown, targets: { wp?: string | undefined; php?: string | undefined }): unknown {
+  if (!(err instanceof UnprocessableEntityError)) return err;
+  const refused = [
+    ["to_wp_version", "WordPress", targets.wp],
+    ["to_php_version", "PHP", targets.php],
+  ].filter(([field, , version]) => version !== undefined && err.errors?.[field!]?.some((m) => /not included in the list/.test(m)));
+  if (refused.length === 0) return err;
+  const what = refused.map(([, product, version]) => `${product} ${version}`).join(" or ");
+  const fields = refused.map(([field]) => `${field} ${err.errors![field!]!.join(", ")}`).join("; ");
+  const request = err.requestId ? `, request ${err.requestId}` : "";
+  return new CliError(`the service does not offer ${what} (${fields}; its answer names no versions) [HTTP ${err.status}${request}]`, EXIT.FAILED);
 }
 
 function resourceOf(err: unknown): UpgradePipeline | undefined {
@@ -128,7 +152,7 @@ const open: LeafSpec = {
       );
     } catch (err) {
       pipeline = resourceOf(err) ?? track.latest();
-      failure = err;
+      failure = notOffered(err, { wp, php });
     }
     return conclude(ctx, progress, site.id, pipeline, failure);
   },
@@ -137,18 +161,27 @@ const open: LeafSpec = {
 const approve: LeafSpec = {
   name: "approve",
   summary: "approve a pipeline that awaits approval and wait until it ends",
+  description: "Without PIPELINE_ID, --site SITE approves the site's one pipeline that awaits approval.",
   flags: [
-    SITE_FLAG,
+    {
+      ...SITE_FLAG,
+      description: "the pipeline's site (found from the activity log when omitted); without PIPELINE_ID, the site whose waiting pipeline to approve",
+    },
     { name: "comment", type: "string", value: "TEXT", description: 'recorded with the approval (default "Approved with the siteops CLI on <hostname>")' },
     ...WAIT_FLAGS,
   ],
-  args: [{ name: "PIPELINE_ID", required: true }],
+  args: [{ name: "PIPELINE_ID" }],
   jsonFields: PIPELINE_FIELDS,
+  examples: ["siteops upgrade approve upg_0123456789abcdef", "siteops upgrade approve --site Blog --comment 'CAB-1234'"],
   async run(ctx, parsed) {
     const options = waitOptions(ctx, parsed);
     const comment = flagString(parsed, "comment") ?? `Approved with the siteops CLI on ${hostname()}`;
+    const id = parsed.args[0];
+    const siteRef = flagString(parsed, "site");
+    if (id === undefined && siteRef === undefined)
+      throw new UsageError("give the pipeline: PIPELINE_ID, or --site ID|NAME for the site's pipeline that awaits approval");
     const client = await ctx.client();
-    const found = await locatePipeline(client, parsed.args[0]!, flagString(parsed, "site"), ctx.signal);
+    const found = id === undefined ? await awaitingPipeline(client, siteRef!, ctx.signal) : await locatePipeline(client, id, siteRef, ctx.signal);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     const track = tracker(ctx, progress, clean(found.site_id));
     let pipeline: UpgradePipeline | undefined;
@@ -176,7 +209,7 @@ const status: LeafSpec = {
     if (!flagBool(parsed, "watch")) return conclude(ctx, createProgress(ctx.stderr, true), first.site_id, first, undefined);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     const track = tracker(ctx, progress, clean(first.site_id));
-    track.show(first, `is ${clean(first.status)}`);
+    track.show(first, statusPhrase(clean(first.status)));
     let pipeline: UpgradePipeline | undefined = first;
     let failure: unknown;
     try {
@@ -190,7 +223,7 @@ const status: LeafSpec = {
           first,
           key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
           describe: (p) => `upgrade pipeline ${p.id} is ${p.status}`,
-          onChange: (p) => track.show(p, `is ${clean(p.status)}`),
+          onChange: (p) => track.show(p, statusPhrase(clean(p.status))),
         },
       );
     } catch (err) {
