@@ -6,7 +6,6 @@
 // hard-linked to it (fails when the target exists, a dangling link included). A reader never sees half a file.
 // test/security/private-files.test.ts holds every other writer of the source to this.
 
-import { randomBytes } from "node:crypto";
 import { closeSync, constants, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 
@@ -27,7 +26,7 @@ export function writeFileExclusive(file: string, data: string | Uint8Array, opti
   let temp = "";
   let fd = -1;
   for (let attempt = 0; fd < 0; attempt++) {
-    temp = path.join(dir, `.${base}.${randomBytes(8).toString("hex")}.tmp`);
+    temp = path.join(dir, `.${base}.${randomHex()}.tmp`);
     try {
       fd = openSync(temp, flags, options.mode ?? 0o600);
     } catch (err) {
@@ -48,4 +47,9 @@ export function writeFileExclusive(file: string, data: string | Uint8Array, opti
     if (fd >= 0) closeSync(fd);
     if (!placed) rmSync(temp, { force: true });
   }
+}
+
+/** 16 random hex digits, from Web Crypto: node:crypto would be loaded at start-up by every bundle importing this. */
+function randomHex(): string {
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
