@@ -169,5 +169,15 @@ else
   cp "$here/siteops-nightly.timer" "$destdir$unitdir/siteops-nightly.timer"
   chmod 644 "$destdir$unitdir/siteops-nightly.service" "$destdir$unitdir/siteops-nightly.timer"
   echo "installed $destdir$unitdir/siteops-nightly.service and .timer"
+  # The unit's ProtectHome=yes and PrivateTmp=yes hide /home, /root, /run/user, /tmp and /var/tmp from the job:
+  # a siteops or node there (nvm, a user's npm prefix), even behind a link elsewhere, cannot start.
+  hidden=""
+  for found in "siteops=$siteops" ${node:+"node=$node"}; do
+    real=$(readlink -f "${found#*=}" 2>/dev/null) || real=${found#*=}
+    case $real in
+      /home/* | /root/* | /run/user/* | /tmp/* | /var/tmp/*) hidden="${hidden:+$hidden and }${found%%=*} ($real)" ;;
+    esac
+  done
+  [ -z "$hidden" ] || printf '%s\n' "install.sh: warning: the systemd unit cannot run $hidden: ProtectHome=yes and PrivateTmp=yes hide /home, /root, /tmp from it; install Node.js and siteops outside them (a system Node.js, then npm install --global), or use --cron" >&2
   [ -n "$destdir" ] || echo "start it: systemctl daemon-reload && systemctl enable --now siteops-nightly.timer"
 fi

@@ -114,7 +114,8 @@ describe("examples/cron/install.sh", () => {
     () => {
       const root = path.join(bed.box.dir, "image");
       const r = install(["--systemd", "--destdir", root]);
-      expect(r.stderr).toBe("");
+      // Less the warning that this siteops or node is under /home, /root or /tmp (cron-install-systemd-paths.test.ts).
+      expect(r.stderr.replace(/^install\.sh: warning: the systemd unit cannot run .*\n/, "")).toBe("");
       expect(r.status).toBe(0);
       // The default prefix changes nothing in the units: they are the shipped files.
       for (const unit of ["siteops-nightly.service", "siteops-nightly.timer"]) {
