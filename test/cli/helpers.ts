@@ -75,6 +75,8 @@ export interface RunOptions {
   /** Written to stdin, then closed. Absent: stdin is /dev/null. */
   input?: string | Buffer;
   timeoutMs?: number;
+  /** The folder it runs in (default: this process's). */
+  cwd?: string;
 }
 
 /** Runs `siteops ...args` to completion. */
@@ -86,7 +88,12 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Cl
 export type RunningCli = Started;
 
 export function startCli(args: readonly string[], options: RunOptions): RunningCli {
-  const started = start(process.execPath, [BIN, ...args], { env: options.env, input: options.input, timeoutMs: options.timeoutMs ?? 50_000 });
+  const started = start(process.execPath, [BIN, ...args], {
+    env: options.env,
+    input: options.input,
+    timeoutMs: options.timeoutMs ?? 50_000,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   const done = started.done.then((r) => {
     transcripts.push(r.stdout, r.stderr);
     return r;

@@ -97,7 +97,8 @@ export class Project {
 
   /**
    * Packs the package (dist/ must be built) and installs it into a fresh project with these `npm install`
-   * arguments; the word "siteops" or "siteops-<version>.tgz" stands for the tarball, as in the README.
+   * arguments; the word "siteops" or a path to "siteops-<version>.tgz" (`../siteops/siteops-0.1.0.tgz`) stands for
+   * the tarball, as in the guides.
    */
   static async create(label: string, args: string[]): Promise<Project> {
     if (!existsSync(path.join(ROOT, "dist/src/index.js"))) throw new Error("dist/ is missing: run npm run build before these tests");
@@ -115,7 +116,7 @@ export class Project {
     if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
     const tarball = path.join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
     writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: `consumer-${label}`, private: true, type: "module" }, null, 2)}\n`);
-    const words = args.map((a) => (/^(\.\/)?siteops(-[\d.]+\.tgz)?$/.test(a) ? tarball : a));
+    const words = args.map((a) => (/^siteops$|(^|\/)siteops-[\d.]+\.tgz$/.test(a) ? tarball : a));
     const project = new Project(dir, home, bin, tarball, "");
     // Scripts as a user's install runs them (npm itself runs on NODE: project.bin is first on PATH).
     const r = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...words], { cwd: dir, env: env(project) });

@@ -1,7 +1,7 @@
 // `siteops export terraform` (the built CLI: `npm run build` first) with the real terraform against the emulator:
 // a fleet made by hand (odd names included) exported in each form, and one shard of it, plans N to import and
 // nothing to add, change or destroy; apply imports; the next plan is empty. Bad input is one clear line.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shardOf } from "../../src/fleet.js";
@@ -71,7 +71,9 @@ describe("siteops export terraform, then terraform", () => {
       const args = shape.map((a) => (a === "K/3" ? `${k}/3` : a));
       const expected = args.includes("--shard") ? ids.filter((id) => shardOf(id, 3) === k).length : ids.length;
       const r = await runExport("--with-provider", ...args);
-      expect(r.stderr).toMatch(/^exported \d+ sites? and \d+ webhook endpoints?( of shard \d\/3)? to .*siteops-import\.tf; next: terraform plan/);
+      expect(r.stderr).toMatch(
+        /^exported \d+ sites? and \d+ webhook endpoints?( of shard \d\/3)? to .*siteops-import\.tf; next: cd .+, then terraform init, then terraform plan/,
+      );
       const hcl = readFileSync(path.join(tf.work, "siteops-import.tf"), "utf8");
       const p = await plan();
       expect(p.stdout, hcl + p.stdout + p.stderr).toContain(`Plan: ${expected} to import, 0 to add, 0 to change, 0 to destroy.`);
@@ -102,7 +104,7 @@ describe("siteops export: bad input", () => {
       [["--shard", "three"], /--shard must be INDEX\/COUNT/],
       [["--form", "list"], /--form/],
       [["--out", existing], /--out: .*existing\.tf exists; give --force to replace it/],
-      [["--out", path.join(tf.home, "missing", "x.tf")], /--out: the directory .*missing does not exist/],
+      [["--out", path.join(existing, "sub", "x.tf")], /--out: .*existing\.tf is not a directory/],
       [["--out", path.join(existing, "x.tf")], /--out: .*existing\.tf is not a directory/],
       [["--out", ""], /--out needs a file or directory name/],
     ];
@@ -114,5 +116,16 @@ describe("siteops export: bad input", () => {
       expect(r.stdout).toBe("");
     }
     expect(readFileSync(existing, "utf8")).toBe("# mine\n");
+  });
+
+  it("creates the directories --out names (--out adopt/, as terraform.md writes it)", async () => {
+    const r = await runCli(["export", "terraform", "--out", "adopt/", "--with-provider"], { env, cwd: tf.home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ to adopt\/siteops-import\.tf; next: cd adopt, then terraform init, then terraform plan/);
+    expect(statSync(path.join(tf.home, "adopt")).mode & 0o777).toBe(0o755 & ~process.umask());
+    expect(readFileSync(path.join(tf.home, "adopt", "siteops-import.tf"), "utf8")).toContain('source = "siteops/siteops"');
+    const deep = await cli("--out", path.join(tf.home, "a", "b", "fleet.tf"));
+    expect(deep.code, deep.stderr).toBe(0);
+    expect(statSync(path.join(tf.home, "a", "b", "fleet.tf")).isFile()).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // normalised, extra fields, wrapped bodies). With real terraform: apply, an empty plan, a rename, import by URL
 // and by id, the data sources (all sites, not 5), `siteops export terraform` (the built CLI) then an empty plan,
 // and a destroy refused until deletion_protection is off.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers.js";
@@ -122,7 +122,6 @@ import {
   });
 
   it("siteops export terraform, then terraform plans the imports only and, after apply, nothing", async () => {
-    mkdirSync(path.join(tf.work, "adopt"));
     const out = await runCli(["export", "terraform", "--out", `${tf.work}/adopt/`, "--with-provider"], {
       env: { PATH: process.env.PATH, HOME: tf.home, ...env() },
     });

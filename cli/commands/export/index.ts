@@ -2,6 +2,7 @@
 // configuration that adopts them, with import blocks (issue 27, item 3). The objects and their keys are read
 // once (provider/export/fleet.ts, over the core's site selection) and rendered as HCL or as a CDK Terrain app.
 
+import path from "node:path";
 import { flagBool, flagString, type FlagSpec, type Parsed } from "../../args.js";
 import { type SiteOps } from "../../../src/index.js";
 import { formatShard } from "../../../src/fleet.js";
@@ -25,7 +26,13 @@ const COMMON_FLAGS: FlagSpec[] = [
     value: "I/N",
     description: "only the sites (and webhook endpoints) of shard I of N, as --shard and provider::siteops::shard split them",
   },
-  { name: "out", short: "o", type: "string", value: "FILE|DIR", description: "write to this file, or into this directory (default: standard output)" },
+  {
+    name: "out",
+    short: "o",
+    type: "string",
+    value: "FILE|DIR",
+    description: "write to this file, or into this directory (default: standard output); missing directories are created",
+  },
   { name: "force", type: "boolean", description: "with --out: replace the file if it exists" },
 ];
 
@@ -35,7 +42,7 @@ async function exportFleet(
   parsed: Parsed,
   defaultName: string,
   render: (entries: FleetEntries, scope: string | undefined) => string,
-  next: string,
+  next: (file: string | undefined) => string,
 ) {
   const shard = shardFlag(flagString(parsed, "shard"));
   const out = flagString(parsed, "out");
@@ -48,7 +55,7 @@ async function exportFleet(
   const text = render(entries, scope);
   if (file === undefined) ctx.stdout.write(text);
   else writeOut(file, text, force);
-  if (!ctx.quiet) ctx.stderr.write(`exported ${describeCounts(entries)}${scope ? ` of ${scope}` : ""}${file ? ` to ${file}` : ""}; ${next}\n`);
+  if (!ctx.quiet) ctx.stderr.write(`exported ${describeCounts(entries)}${scope ? ` of ${scope}` : ""}${file ? ` to ${file}` : ""}; ${next(file)}\n`);
   return EXIT.OK;
 }
 
@@ -84,7 +91,10 @@ const terraform: LeafSpec = {
       parsed,
       "siteops-import.tf",
       (entries, scope) => renderTerraform(entries, { form, withProvider, ...(scope ? { scope } : {}) }),
-      "next: terraform plan (shows them to import), terraform apply",
+      (file) => {
+        const dir = file === undefined ? "." : path.dirname(file);
+        return `next: ${dir === "." ? "" : `cd ${dir}, then `}terraform init, then terraform plan (shows them to import), then terraform apply`;
+      },
     );
   },
 };
@@ -104,7 +114,7 @@ const cdktn: LeafSpec = {
       parsed,
       "siteops-import.ts",
       (entries, scope) => renderCdktn(entries, scope ? { scope } : {}),
-      "next: npx tsx on it, then terraform plan in cdktf.out/stacks/siteops",
+      () => "next: npx tsx on it, then terraform init and terraform plan in cdktf.out/stacks/siteops",
     );
   },
 };
