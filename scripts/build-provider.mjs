@@ -1,7 +1,7 @@
 // Bundles the Terraform provider (provider/main.ts) into CommonJS files with esbuild, embeds the protocol's
 // JSON descriptor (so start-up never parses .proto text), and writes the launcher Terraform executes:
-//   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle; scripts/sea.mjs makes
-//                                                    the single-executable one, without Node.js)
+//   <outDir>/terraform-provider-siteops_v<version>   (#!/bin/sh, exec node on the bundle: launcherScript; scripts/
+//                                                    sea.mjs makes the single-executable one, without Node.js)
 //   <outDir>/siteops-provider.cjs   (up to the handshake; then siteops-provider-rpc.cjs, the provider and its
 //                                    gRPC server; siteops-client.cjs, the API client, loaded at the first API call)
 // Called by scripts/build.mjs as `default({ root })`; tests call it with their own outDir, benchmarks also
@@ -38,6 +38,39 @@ export function providerVersion(root) {
 
 export function launcherName(version) {
   return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+}
+
+/**
+ * The launcher Terraform executes (#!/bin/sh): it picks the Node.js, then execs it on the bundle beside itself (found
+ * from $0, so also through a symlinked directory).
+ * Nothing of the build machine goes in: no Node.js path, no directory (the package is the same bytes wherever it
+ * is built: scripts/check-reproducible.mjs). `siteops provider install` fills in FALLBACK_NODE in the copy it
+ * installs (cli/commands/provider/index.ts); a Node.js that is missing or too old is said in a line Terraform shows
+ * (docs/node-versions.md, "The Terraform provider's Node.js").
+ */
+export function launcherScript(version, range) {
+  const missing = "the siteops Terraform provider needs Node.js";
+  const fix = "install Node.js 24 LTS (https://nodejs.org), or set SITEOPS_NODE to a node executable";
+  return [
+    "#!/bin/sh",
+    `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (${range}): $SITEOPS_NODE when set`,
+    "# (a node executable: another Node.js than PATH's), else node on PATH, else FALLBACK_NODE: empty in the package,",
+    "# the Node.js that ran `siteops provider install` in an installed copy.",
+    'FALLBACK_NODE=""',
+    'if [ -n "$SITEOPS_NODE" ]; then NODE=$SITEOPS_NODE; WHY="SITEOPS_NODE=$SITEOPS_NODE is not a node executable"',
+    "elif command -v node >/dev/null 2>&1; then NODE=node",
+    'else NODE=$FALLBACK_NODE; WHY="there is no node on the PATH${FALLBACK_NODE:+ and $FALLBACK_NODE is gone}"',
+    "fi",
+    'case "$NODE" in */*) [ -f "$NODE" ] && [ -x "$NODE" ] ;; *) [ -n "$NODE" ] && command -v "$NODE" >/dev/null 2>&1 ;; esac || {',
+    "  # A first stdout line that is not a handshake is the one thing Terraform shows of a plugin that failed to start.",
+    `  echo "${missing} (${range}): $WHY: ${fix}"`,
+    "  exit 1",
+    "}",
+    // The launcher's own directory without running dirname: a fork and exec fewer per provider process.
+    'case "$0" in */*) DIR="${0%/*}" ;; *) DIR=. ;; esac',
+    `exec "$NODE" "$DIR/${BUNDLE_NAME}" "$@"`,
+    "",
+  ].join("\n");
 }
 
 export function descriptor(root) {
@@ -150,21 +183,7 @@ export default async function buildProvider({
   // Not named terraform-provider-*: Terraform executes the first file with that prefix in the package dir.
   const { main: bundle } = await bundleProvider({ root, outDir, serveEntry, minify });
   const launcher = path.join(outDir, launcherName(version));
-  // Terraform runs this file directly; it finds the bundle beside itself (also through a symlinked dir).
-  writeFileSync(
-    launcher,
-    [
-      "#!/bin/sh",
-      `# siteops Terraform provider ${version}: runs the bundled provider with Node.js (${nodeRange(root)}): $SITEOPS_NODE`,
-      "# when set (a node executable: another Node.js than PATH's), else node on PATH, else the Node.js that built it.",
-      `NODE="\${SITEOPS_NODE:-node}"`,
-      `command -v "$NODE" >/dev/null 2>&1 || NODE=${JSON.stringify(process.execPath)}`,
-      // The launcher's own directory without running dirname: a fork and exec fewer per provider process.
-      'case "$0" in */*) DIR="${0%/*}" ;; *) DIR=. ;; esac',
-      `exec "$NODE" "$DIR/${BUNDLE_NAME}" "$@"`,
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(launcher, launcherScript(version, nodeRange(root)));
   chmodSync(launcher, 0o755);
   if (!quiet) console.error(`build: provider bundled into ${path.relative(root, outDir) || outDir}`);
   if (docs) {

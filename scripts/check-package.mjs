@@ -17,10 +17,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** Packed (gzip) size budget; 0.1.0 packs to about 250 kB, and about 490 kB since the CLI ships as one bundle
- * (dist/cli/siteops.cjs with undici's llhttp, for its start-up time: BENCHMARKS.md, CLI). Raise it deliberately,
- * with a reason in the commit. The size the docs state is checked too (sizeClaimProblems). */
-const PACKED_BUDGET = 560_000;
+/** Packed (gzip) size budget; 0.1.0 packs to about 250 kB, about 490 kB since the CLI ships as one bundle
+ * (dist/cli/siteops.cjs with undici's llhttp, for its start-up time: BENCHMARKS.md, CLI), about 560 kB with issue
+ * 39's error sentences. Raise it deliberately, with a reason in the commit. The size the docs state is checked too
+ * (sizeClaimProblems). */
+const PACKED_BUDGET = 600_000;
 const ALLOWED = [/^bin\/[\w.-]+\.js$/, /^bin\/package\.json$/, /^dist\//, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/];
 
 function run(cmd, args, opts = {}) {
@@ -56,15 +57,15 @@ export function contentProblems(info, pkg) {
 }
 
 /** Documents that say how large the tarball is ("writes siteops-0.1.0.tgz (about 470 kB)"). */
-const SIZE_CLAIMS = ["README.md", "docs/install.md"];
+export const SIZE_CLAIMS = ["README.md", "docs/install.md"];
 
-/** Size claims more than 10 % off the packed size: `texts` maps a document to its text. */
+/** Size claims more than 5 % off the packed size: `texts` maps a document to its text. */
 export function sizeClaimProblems(size, texts) {
   const problems = [];
   for (const [file, text] of Object.entries(texts)) {
     for (const m of text.matchAll(/\(about (\d+) kB\)/g)) {
       const claimed = Number(m[1]) * 1000;
-      if (Math.abs(claimed - size) > size * 0.1) problems.push(`${file} says "about ${m[1]} kB"; the tarball packs to ${Math.round(size / 1000)} kB`);
+      if (Math.abs(claimed - size) > size * 0.05) problems.push(`${file} says "about ${m[1]} kB"; the tarball packs to ${Math.round(size / 1000)} kB`);
     }
   }
   return problems;

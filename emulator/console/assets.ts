@@ -1,4 +1,4 @@
-// The console's stylesheet and script, served by the emulator itself (no CDN, no external font).
+// The console's stylesheet, script and icon, served by the emulator itself (no CDN, no external font).
 // The script adds two conveniences; every form works without it.
 export const CONSOLE_CSS = `
 *{box-sizing:border-box}
@@ -79,3 +79,8 @@ function refresh() {
 }
 if (document.querySelector("[data-live-region]")) refreshLater();
 `;
+
+/** The tab icon (a list of sites on the header's colour): the pages link it, and /favicon.ico answers with it too. */
+export const CONSOLE_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d2b3a"/>' +
+  '<path d="M4 4.5h8M4 8h8M4 11.5h8" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/></svg>';

@@ -62,7 +62,7 @@ export function page(opts: PageOptions, body: Html, csrf?: string): string {
       <p class="who">${opts.user.name} · ${opts.user.role} of ${opts.user.accountName}</p></nav>`
     : "";
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${opts.title} · Site Operations</title><link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>
+<title>${opts.title} · Site Operations</title><link rel="icon" href="/console/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>
 <body${opts.live ? new Html(" data-live") : ""}><header><a class="brand" href="/">Site Operations <small>emulator</small></a>${nav}</header>
 <main id="main"><h1>${opts.title}</h1>
 ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ""}${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ""}

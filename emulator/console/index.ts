@@ -7,7 +7,7 @@ import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import type { EmulatorContext } from "../context.js";
 import { HttpError } from "../errors.js";
-import { CONSOLE_CSS, CONSOLE_JS } from "./assets.js";
+import { CONSOLE_CSS, CONSOLE_ICON, CONSOLE_JS } from "./assets.js";
 import { html, page } from "./html.js";
 import { cookieOptions, csrfBinding, currentUser } from "./session.js";
 import type { Console } from "./ui.js";
@@ -93,6 +93,8 @@ export async function registerConsole(app: FastifyInstance, ctx: EmulatorContext
 
     c.get("/console/assets/console.css", (req, reply) => reply.type("text/css; charset=utf-8").send(CONSOLE_CSS));
     c.get("/console/assets/console.js", (req, reply) => reply.type("text/javascript; charset=utf-8").send(CONSOLE_JS));
+    // The same icon where browsers look without a link: pages that are not the console's (/openapi.json, the API).
+    for (const url of ["/console/assets/icon.svg", "/favicon.ico"]) c.get(url, (req, reply) => reply.type("image/svg+xml").send(CONSOLE_ICON));
     c.get("/", (req, reply) => reply.redirect(currentUser(ctx, req) ? "/sites" : "/sign-in", 303));
 
     registerSignInRoutes(c, ui);

@@ -20,9 +20,14 @@ class HandshakeError extends Error {
   override name = "HandshakeError";
 }
 
+/** Whether go-plugin started this process (its magic cookie is set), not a human by hand. */
+export function launchedAsPlugin(env: NodeJS.ProcessEnv): boolean {
+  return env[MAGIC_COOKIE_KEY] === MAGIC_COOKIE_VALUE;
+}
+
 /** Checks the environment go-plugin sets; throws a message meant for a human who ran the binary by hand. */
 function checkLaunch(env: NodeJS.ProcessEnv): void {
-  if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
+  if (!launchedAsPlugin(env)) {
     throw new HandshakeError(
       "This binary is a plugin. These are not meant to be executed directly.\n" +
         "Please execute the program that consumes these plugins, which will load any plugins automatically\n" +

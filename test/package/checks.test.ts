@@ -23,21 +23,21 @@ describe("check-package contents", () => {
 
   it("names a source map, a .ts source, a stray file, a missing export target and an oversized tarball", () => {
     const problems = contentProblems(
-      info([...good.filter((f) => f !== "dist/src/index.d.ts"), "dist/src/index.js.map", "dist/src/x.ts", "test/a.test.ts"], 600_000),
+      info([...good.filter((f) => f !== "dist/src/index.d.ts"), "dist/src/index.js.map", "dist/src/x.ts", "test/a.test.ts"], 650_000),
       pkg,
     ) as string[];
     expect(problems.join("\n")).toMatch(/dist\/src\/index\.js\.map: source maps are not shipped/);
     expect(problems.join("\n")).toMatch(/dist\/src\/x\.ts: TypeScript sources are not shipped/);
     expect(problems.join("\n")).toMatch(/test\/a\.test\.ts is packed but is neither in bin\/, dist\/ nor a top-level document/);
     expect(problems.join("\n")).toMatch(/\.\/dist\/src\/index\.d\.ts \(from package\.json\) is not in the tarball/);
-    expect(problems.join("\n")).toMatch(/the tarball is 600000 bytes, over the 560000 budget/);
+    expect(problems.join("\n")).toMatch(/the tarball is 650000 bytes, over the 600000 budget/);
   });
 });
 
 describe("check-package size claims", () => {
-  it("names a document whose stated tarball size is more than 10 % off, and accepts one within", () => {
-    const texts = { "README.md": "npm pack     # writes siteops-0.1.0.tgz (about 530 kB)", "docs/install.md": "(about 470 kB)" };
-    expect(sizeClaimProblems(464_600, texts)).toEqual(['README.md says "about 530 kB"; the tarball packs to 465 kB']);
+  it("names a document whose stated tarball size is more than 5 % off, and accepts one within", () => {
+    const texts = { "README.md": "npm pack     # writes siteops-0.1.0.tgz (about 495 kB)", "docs/install.md": "(about 480 kB)" };
+    expect(sizeClaimProblems(464_600, texts)).toEqual(['README.md says "about 495 kB"; the tarball packs to 465 kB']);
   });
 });
 

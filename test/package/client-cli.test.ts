@@ -76,7 +76,7 @@ describe("the packed package, installed for the client and the CLI", () => {
     expect(help.stdout).toContain("usage: siteops <command>");
   });
 
-  it("says in one line how to install the emulator's peers, and exits 2", async () => {
+  it("says in one line how to install the emulator's peers: the CLI exits 2, startEmulator throws it", async () => {
     const r = await project.siteops(["emulator", "--demo"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
@@ -94,6 +94,13 @@ describe("the packed package, installed for the client and the CLI", () => {
     expect(r.stderr).toBe(`${expected}\n`);
     // The README shows the same line.
     expect(docBlock("emulator/README.md", "Running it from the installed package", "")).toContain(expected);
+    // "siteops/emulator" imports without them, and startEmulator throws the same line.
+    const inProcess = await project.run(
+      "emulator-peers.mjs",
+      'const { startEmulator } = await import("siteops/emulator");\nawait startEmulator().catch((err) => console.log(err.code, err.message));\n',
+    );
+    expect(inProcess.stderr).toBe("");
+    expect(inProcess.stdout).toBe(`ERR_SITEOPS_EMULATOR_PEERS ${expected.replace(/^siteops emulator:/, "siteops/emulator:")}\n`);
   });
 
   it("installs the provider where a plain terraform init finds it, and applies the README's HCL", async () => {

@@ -1,8 +1,9 @@
 // `siteops provider install`: the implied local mirror, then a plain `terraform init` (no CLI config).
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import command, { installExecutable, installProvider, terraformPlatform } from "../../cli/commands/provider/index.js";
+import command, { installExecutable, installProvider, terraformPlatform, withFallbackNode } from "../../cli/commands/provider/index.js";
 import { ROOT, Terraform, buildProvider } from "./harness.js";
 import { removeDir, tempDir } from "../support/temp.js";
 
@@ -54,6 +55,15 @@ describe("siteops provider install", () => {
     expect(() => installExecutable(path.join(scratch, "p"), root, root, "linux_amd64")).toThrow(/is missing$/);
   });
 
+  it("quotes the fallback Node.js for sh, and refuses a launcher without the fallback line", () => {
+    const launcher = '#!/bin/sh\nFALLBACK_NODE=""\nexec "$FALLBACK_NODE"\n';
+    const node = path.join(scratch, "it's", "node");
+    const installed = withFallbackNode(launcher, node);
+    const shown = spawnSync("sh", ["-c", `${installed.split("\n")[1]}; printf %s "$FALLBACK_NODE"`], { encoding: "utf8" });
+    expect(shown.stdout).toBe(node);
+    expect(() => withFallbackNode("#!/bin/sh\n", node)).toThrow(/has no FALLBACK_NODE="" line: run `npm run build` again/);
+  });
+
   it("fails clearly when the provider is not built", () => {
     const root = path.join(scratch, "unbuilt");
     mkdirSync(root);
@@ -75,12 +85,16 @@ describe("siteops provider install", () => {
       path.join(home, ".terraform.d/plugins/registry.terraform.io/siteops/siteops", version, terraformPlatform(), `terraform-provider-siteops_v${version}`),
     );
     expect(statSync(result.launcher).mode & 0o111).not.toBe(0);
-    // The launcher states the package's supported Node.js ("engines") and the SITEOPS_NODE it reads.
+    // The launcher states the package's supported Node.js ("engines") and the SITEOPS_NODE it reads; the packed one
+    // names no Node.js, the installed one this install's as its fallback.
     const engines = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
     const launcher = readFileSync(result.launcher, "utf8");
-    expect(launcher).toContain(`with Node.js (${engines.replace(">=", ">= ")})`);
-    expect(launcher).toContain('NODE="${SITEOPS_NODE:-node}"');
-    expect(launcher).toMatch(/\$SITEOPS_NODE\s+# when set/);
+    expect(launcher).toContain(`with Node.js (${engines.replace(">=", ">= ")}): $SITEOPS_NODE when set`);
+    expect(readFileSync(path.join(dir, `terraform-provider-siteops_v${version}`), "utf8")).toContain('\nFALLBACK_NODE=""\n');
+    expect(launcher).toContain(`\nFALLBACK_NODE='${process.execPath}'\n`);
+    // Run by hand where PATH has no node: the fallback runs the provider, which says it is a plugin.
+    const byHand = spawnSync(result.launcher, [], { encoding: "utf8", env: { PATH: path.join(scratch, "empty") } });
+    expect(byHand.stderr).toContain("This binary is a plugin. These are not meant to be executed directly.");
 
     // No provider_installation block at all: Terraform's implied local mirror.
     const emptyConfig = path.join(scratch, "empty.tfrc");

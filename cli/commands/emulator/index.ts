@@ -1,29 +1,11 @@
 // `siteops emulator`: run the Site Operations emulator until interrupted (docs/design.md section 3).
 // Its flags are declared once (emulatorDeclaration): --help, the parser and shell completion derive from them.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { type FlagSpec, flagBool, flagString, type Parsed, parseArgv } from "../../args.js";
 import type { Command } from "../../command.js";
 import type { EmulatorOptions } from "../../../emulator/index.js";
 import { leafHelp, wantsHelp } from "../../help.js";
-import { packageRoot } from "../../package-root.js";
+import { missingPeersMessage } from "../../../common/emulator-peers.js";
 import { allFlags, type LeafDeclaration } from "../../spec.js";
-
-/**
- * What the emulator imports beyond the package's own dependency: optional peer dependencies of `siteops`, so a
- * user of the client alone installs none of them. Their ranges are read from package.json, never repeated here.
- */
-const EMULATOR_PEERS = [
-  "fastify",
-  "@fastify/type-provider-typebox",
-  "jose",
-  "otplib",
-  "typebox",
-  // the web console (emulator/console/)
-  "@fastify/cookie",
-  "@fastify/csrf-protection",
-  "@fastify/formbody",
-];
 
 /** The port the command listens on unless --port says otherwise (the emulator started in-process picks a free one). */
 const DEFAULT_PORT = 4747;
@@ -86,37 +68,6 @@ const emulatorDeclaration: LeafDeclaration = {
   ],
   standalone: true,
 };
-
-/** The package's declared peer ranges (from the siteops package this command runs in; none when not found). */
-function peerRanges(): Record<string, string> {
-  let root: string;
-  try {
-    root = packageRoot();
-  } catch {
-    return {};
-  }
-  const file = path.join(root, "package.json");
-  return (JSON.parse(readFileSync(file, "utf8")) as { peerDependencies?: Record<string, string> }).peerDependencies ?? {};
-}
-
-/**
- * The one line for a missing peer: the npm command that installs every missing one at its declared range, or
- * null when all resolve from here (the same place dist/emulator resolves them from).
- */
-export function missingPeersMessage(resolve: (specifier: string) => string = (s) => import.meta.resolve(s)): string | null {
-  const missing = EMULATOR_PEERS.filter((name) => {
-    try {
-      resolve(name);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  if (!missing.length) return null;
-  const ranges = peerRanges();
-  const args = missing.map((name) => (ranges[name] ? `${name}@${ranges[name]}` : name)).map((arg) => (/^[\w@^~./-]+$/.test(arg) ? arg : `"${arg}"`));
-  return `siteops emulator: the emulator needs its optional peer dependencies (missing: ${missing.join(", ")}); install them with: npm i -D ${args.join(" ")}`;
-}
 
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -189,7 +140,7 @@ const command: Command = {
       console.error(`error: ${(err as Error).message}`);
       return 2;
     }
-    const missing = missingPeersMessage();
+    const missing = missingPeersMessage("siteops emulator");
     if (missing) {
       console.error(missing);
       return 2;

@@ -11,7 +11,7 @@ import { writeFileExclusive } from "../../../common/private-file.js";
 import { type FlagSpec, flagBool, flagString, parseArgv } from "../../args.js";
 import type { Command } from "../../command.js";
 import { leafHelp, wantsHelp } from "../../help.js";
-import { packageRoot } from "../../package-root.js";
+import { packageRoot } from "../../../common/package-root.js";
 import { allFlags, type GroupDeclaration, type LeafDeclaration } from "../../spec.js";
 
 const HOSTNAME = "registry.terraform.io";
@@ -51,7 +51,8 @@ const installDeclaration: LeafDeclaration = {
   // Blocks indented by four spaces, between blank lines: verbatim in a terminal and in docs/cli-reference.md.
   description: `Installs the siteops Terraform provider of this package's version where Terraform looks for providers
 without a registry. By default that is the provider this package carries (dist/provider/), which runs on
-Node.js >= 22 on the machine that runs Terraform (SITEOPS_NODE names another node executable than PATH's):
+Node.js >= 22.13 on the machine that runs Terraform: SITEOPS_NODE when set (a node executable), else the node on
+Terraform's PATH, else the Node.js that ran this install:
 
     DIR/${HOSTNAME}/${NAMESPACE}/${TYPE}/<version>/<os>_<arch>/terraform-provider-${TYPE}_v<version>
 
@@ -104,8 +105,8 @@ function installPaths(pluginDir: string, version: string, platform: string): { u
   return { unpacked: path.join(typeDir, version, platform), packed: path.join(typeDir, `terraform-provider-${TYPE}_${version}_${platform}.zip`) };
 }
 
-/** Copies dist/provider into the plugin directory; returns where the launcher went. */
-export function installProvider(pluginDir: string, root = packageRoot()): InstallResult {
+/** Copies dist/provider into the plugin directory, the launcher with `node` as its fallback; returns where it went. */
+export function installProvider(pluginDir: string, root = packageRoot(), node = process.execPath): InstallResult {
   const version = packageVersion(root);
   const built = path.join(root, "dist", "provider");
   const launcherName = `terraform-provider-${TYPE}_v${version}`;
@@ -122,9 +123,26 @@ export function installProvider(pluginDir: string, root = packageRoot()): Instal
   // Each file as every CLI writer writes (common/private-file.ts): a link planted in a shared plugin directory
   // never receives the provider's code.
   for (const file of readdirSync(built)) {
-    writeFileExclusive(path.join(dir, file), readFileSync(path.join(built, file)), { mode: file === launcherName ? 0o755 : 0o644 });
+    const bytes = readFileSync(path.join(built, file));
+    const content = file === launcherName ? withFallbackNode(bytes.toString("utf8"), node) : bytes;
+    writeFileExclusive(path.join(dir, file), content, { mode: file === launcherName ? 0o755 : 0o644 });
   }
   return { dir, launcher: path.join(dir, launcherName), version };
+}
+
+/** The packed launcher's empty fallback (scripts/build-provider.mjs, launcherScript): the package names no Node.js. */
+const NO_FALLBACK = 'FALLBACK_NODE=""';
+
+/**
+ * The launcher as installed: the Node.js that runs this install becomes its fallback, for a Terraform whose PATH
+ * has no node (an IDE, a service); SITEOPS_NODE and the PATH's node still come first (docs/node-versions.md).
+ */
+export function withFallbackNode(launcher: string, node: string): string {
+  const lines = launcher.split("\n");
+  const at = lines.indexOf(NO_FALLBACK);
+  if (at < 0) throw new Error(`the provider's launcher has no ${NO_FALLBACK} line: run \`npm run build\` again`);
+  lines[at] = `FALLBACK_NODE='${node.replaceAll("'", "'\\''")}'`;
+  return lines.join("\n");
 }
 
 export interface ExecutableInstallResult {

@@ -1,7 +1,7 @@
-// Where the installed siteops package is, for the commands that read its files (package.json's peer ranges,
-// the provider's launcher and release files): the nearest directory above the running module whose
-// package.json is named "siteops". Found by walking up, so it holds from a source run (cli/commands/<noun>/)
-// and from the build outputs (dist/cli/*.mjs) alike.
+// Where the installed siteops package is, for the code that reads its files (package.json's peer ranges, the
+// provider's launcher and release files): the nearest directory above the running module whose package.json is
+// named "siteops". Found by walking up, so it holds from a source run (common/), from the CLI's bundles
+// (dist/cli/*.mjs) and from tsc's output (dist/common/) alike.
 
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
