@@ -128,7 +128,8 @@ export function createContext(init: ContextInit): Context {
     },
     client() {
       client ??= Promise.all([ctx.target(), import("../src/client.js")]).then(
-        ([t, { SiteOps }]) => new SiteOps({ baseUrl: t.baseUrl, apiToken: t.token, accountId: t.accountId, logger: retryLines(ctx) }),
+        ([t, { SiteOps }]) =>
+          new SiteOps({ baseUrl: t.baseUrl, apiToken: t.token, apiTokenSource: tokenSourceName(t), accountId: t.accountId, logger: retryLines(ctx) }),
       );
       return client;
     },
@@ -137,6 +138,11 @@ export function createContext(init: ContextInit): Context {
     },
   };
   return ctx;
+}
+
+/** Where the token came from, as a refused token's error names it (cli/output/format.ts gives the fix). */
+function tokenSourceName(t: Target): string {
+  return t.tokenSource === "SITEOPS_API_TOKEN" ? "SITEOPS_API_TOKEN" : `the saved login of profile "${t.profile}" (${t.configFile})`;
 }
 
 /**

@@ -98,6 +98,11 @@ export class ApiErrors {
 
   private reportResponse(err: InstanceType<CoreErrors["APIError"]>, diags: Diagnostics, ctx: FailureContext): void {
     const requestId = err.requestId ? ` (request id ${err.requestId})` : "";
+    // A 404 that is not the API's (a base_url ending in /api/v1): the core's sentence names the URL and the fix.
+    if (err.code === "WRONG_BASE_URL") {
+      diags.error(`Could not ${ctx.action}: the base URL is not the SiteOps service's root`, `${err.message} Set base_url (or SITEOPS_BASE_URL) to it.`);
+      return;
+    }
     if (err.status === 401) {
       diags.error(sentence(`SiteOps rejected the credentials from ${this.credentialSource}: ${err.error ?? "401 Unauthorized"}`));
       return;

@@ -65,13 +65,19 @@ export interface ClientOptions {
   /** API token (`sot_...`), sent as `Authorization: token ...`; trimmed, and refused with whitespace inside.
    * Env SITEOPS_API_TOKEN. */
   apiToken?: string;
+  /** Where `apiToken` came from, as your users know it (`MY_APP_TOKEN`, `the token in ~/.myapp`): an
+   * AuthenticationError names it (`credentialSource`) when the service refuses the token. Default `apiToken`, or
+   * `SITEOPS_API_TOKEN` when the token was read from the environment. */
+  apiTokenSource?: string;
   /** Custom credentials (e.g. a JwtAuth); wins over `apiToken`. `SiteOps.login()` sets it for you. */
   auth?: Auth;
   /** Per-attempt timeout in ms: for the response headers, then for each gap in the response body.
    * Default DEFAULT_TIMEOUT_MS (60 000). Env SITEOPS_TIMEOUT_MS. */
   timeout?: number;
   /** Retries of a failed request (connection errors, 408, 5xx, 409 of a keyed request in progress). 429s are
-   * waited out within retryBudgetMs without spending these (0 turns them off too).
+   * waited out within retryBudgetMs without spending these (0 turns them off too). An unknown host, an https://
+   * URL on a plain-HTTP port and a refused connection before the service ever answered are not retried this way:
+   * ServiceUnreachableError at once (after one short retry when refused).
    * Default DEFAULT_MAX_RETRIES (8). Env SITEOPS_MAX_RETRIES. */
   maxRetries?: number;
   /** No retry starts later than this many ms after a call's first attempt; a server asking for a longer
@@ -120,6 +126,8 @@ export class SiteOps implements APIClient {
   readonly operations = new Operations(this);
 
   #credentials: Auth | undefined;
+  /** Where the token of `#credentials` came from, while it is the one the constructor read. */
+  #credentialSource: string | undefined;
   #transport: Transport;
   #call: CallContext;
 
@@ -146,6 +154,7 @@ export class SiteOps implements APIClient {
     const tokenProblem = foundToken && apiTokenProblem(foundToken);
     if (tokenProblem) throw new ConnectionSettingError(foundToken.name, tokenProblem);
     this.#credentials = options.auth ?? (foundToken ? new ApiTokenAuth(foundToken.value) : undefined);
+    if (foundToken) this.#credentialSource = foundToken.name === "apiToken" ? (options.apiTokenSource ?? "apiToken") : foundToken.name;
     const logger = options.logger ?? (env.SITEOPS_DEBUG ? createDebugLogger() : undefined);
     this.#transport = {
       origin: url.origin,
@@ -161,6 +170,7 @@ export class SiteOps implements APIClient {
       client: this,
       transport: this.#transport,
       credentials: () => this.#credentials,
+      credentialSource: () => this.#credentialSource,
       policy,
       // One circuit and one limiter per client, shared by all its calls (the provider, the action and the
       // CLI each make one client per process).
@@ -176,6 +186,7 @@ export class SiteOps implements APIClient {
     const { email, password, otp, tokenType, name, ...clientOptions } = options;
     const client = new SiteOps(clientOptions);
     client.#credentials = undefined; // not SITEOPS_API_TOKEN from the environment
+    client.#credentialSource = undefined;
     try {
       client.#credentials = await obtainCredentials(client, { email, password, otp, tokenType, name });
     } catch (err) {

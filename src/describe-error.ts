@@ -8,7 +8,9 @@ import {
   AuthenticationError,
   OperationFailedError,
   PermissionDeniedError,
+  ServiceUnreachableError,
   WaitTimeoutError,
+  WrongBaseURLError,
 } from "./errors.js";
 import { apiErrorPhrase, maskSecrets } from "./internal/format.js";
 
@@ -22,8 +24,9 @@ export interface DescribeErrorOptions {
    * `"before"` `Site Operations API 404: Not found. Request id: req_1.`
    */
   apiStatus?: "after" | "before";
-  /** A sentence added after the description of each kind of error, saying what to change. */
-  advice?: Partial<Record<ErrorKind, string>>;
+  /** A sentence added after the description of each kind of error, saying what to change; a function of the error
+   * when the advice depends on it (an AuthenticationError's `credentialSource`). */
+  advice?: Partial<Record<ErrorKind, string | ((err: unknown) => string | undefined)>>;
   /** The whole line for an aborted request (default: the error's message). */
   aborted?: string;
   /** Strings that never appear in the line (the API token): each replaced by `mask`. */
@@ -51,17 +54,26 @@ export function errorKind(err: unknown): ErrorKind {
 export function describeError(err: unknown, options: DescribeErrorOptions = {}): string {
   const kind = errorKind(err);
   let line: string;
+  // These two say the base URL is wrong, in a sentence that names it and the fix: nothing to add.
+  if (err instanceof ServiceUnreachableError || err instanceof WrongBaseURLError)
+    return maskSecrets(err.message, options.secrets ?? [], options.mask ?? "[REDACTED]");
   if (err instanceof APIError) line = apiLine(err, options.apiStatus ?? "after");
   else if (kind === "aborted" && options.aborted !== undefined) line = options.aborted;
   else if (kind === "connection") line = `Cannot reach the Site Operations service: ${(err as Error).message}`;
   else if (err instanceof OperationFailedError || err instanceof Error) line = err.message || err.name;
   else line = String(err);
-  const advice = options.advice?.[kind];
+  const given = options.advice?.[kind];
+  const advice = typeof given === "function" ? given(err) : given;
   if (advice) line = `${kind === "timeout" ? line.replace(/\.?$/, ".") : line} ${advice}`;
   return maskSecrets(line, options.secrets ?? [], options.mask ?? "[REDACTED]");
 }
 
 function apiLine(err: APIError, status: "after" | "before"): string {
-  if (status === "before") return `Site Operations API ${err.status}: ${apiErrorPhrase(err)}.${err.requestId ? ` Request id: ${err.requestId}.` : ""}`;
-  return `${apiErrorPhrase(err)} [HTTP ${err.status}${err.requestId ? `, request ${err.requestId}` : ""}].`;
+  // A refused token names where it came from (SITEOPS_API_TOKEN, ...): the service's own words do not.
+  const phrase =
+    err instanceof AuthenticationError && err.credentialSource !== undefined
+      ? `The API token from ${err.credentialSource} was refused${err.error ? ` (${err.error.replace(/\.$/, "")})` : ""}`
+      : apiErrorPhrase(err);
+  if (status === "before") return `Site Operations API ${err.status}: ${phrase}.${err.requestId ? ` Request id: ${err.requestId}.` : ""}`;
+  return `${phrase} [HTTP ${err.status}${err.requestId ? `, request ${err.requestId}` : ""}].`;
 }

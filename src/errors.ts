@@ -45,14 +45,15 @@ export class APIError extends SiteOpsError {
     this.body = body;
   }
 
-  /** The one factory that maps an HTTP error response to its class. */
-  static generate(status: number, body: unknown, headers: HeadersRecord): APIError {
+  /** The one factory that maps an HTTP error response to its class. `credentialSource`: where the credentials
+   * of the request came from, which an AuthenticationError names. */
+  static generate(status: number, body: unknown, headers: HeadersRecord, credentialSource?: string): APIError {
     const error = errorString(body);
     switch (status) {
       case 400:
         return new BadRequestError(status, body, headers);
       case 401:
-        return new AuthenticationError(status, body, headers);
+        return new AuthenticationError(status, body, headers, credentialSource);
       case 403:
         return new PermissionDeniedError(status, body, headers);
       case 404:
@@ -76,8 +77,26 @@ export class APIError extends SiteOpsError {
 export class BadRequestError extends APIError {
   override readonly code: string = "BAD_REQUEST";
 }
+/** The service refused the credentials (401). */
 export class AuthenticationError extends APIError {
   override readonly code: string = "AUTHENTICATION_FAILED";
+  /**
+   * Where the refused credentials came from, as the user knows it (`SITEOPS_API_TOKEN`, `apiToken`, or the client's
+   * `credentialSource` option); undefined when the client was not told (an `auth` object, a login).
+   */
+  readonly credentialSource: string | undefined;
+  constructor(status: number, body: unknown, headers: HeadersRecord, credentialSource?: string) {
+    const error = errorString(body);
+    super(
+      status,
+      body,
+      headers,
+      credentialSource === undefined
+        ? undefined
+        : `${status} ${(error ?? statusText(status)).replace(/\.$/, "")} (the API token from ${credentialSource} was refused)`,
+    );
+    this.credentialSource = credentialSource;
+  }
 }
 export class PermissionDeniedError extends APIError {
   override readonly code: string = "PERMISSION_DENIED";
@@ -118,6 +137,27 @@ export class APIConnectionError extends SiteOpsError {
   override readonly code: string = "CONNECTION_ERROR";
   constructor(message = "Connection error.", options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/** Why {@link ServiceUnreachableError} was thrown, its `code`. */
+export type UnreachableCode = "HOST_NOT_FOUND" | "TLS_MISMATCH" | "SERVICE_UNREACHABLE";
+
+/**
+ * The base URL leads nowhere the client can talk to, and waiting would not change that: its host name does not
+ * resolve (`HOST_NOT_FOUND`), the server there does not speak TLS to an `https://` URL (`TLS_MISMATCH`), or nothing
+ * accepts connections there and the client has had no answer from it yet (`SERVICE_UNREACHABLE`, after one short
+ * retry). Thrown without the long retries a transient failure gets (docs/client.md, "Errors"); the message is one
+ * sentence naming the base URL and the likely fix.
+ */
+export class ServiceUnreachableError extends APIConnectionError {
+  override readonly code: UnreachableCode;
+  /** The base URL the client was given. */
+  readonly url: string;
+  constructor(code: UnreachableCode, url: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.url = url;
   }
 }
 
@@ -172,6 +212,25 @@ export class UnexpectedResponseError extends SiteOpsError {
     this.endpoint = endpoint;
     this.field = field;
     this.requestId = requestId;
+  }
+}
+
+/**
+ * A 404 that says the base URL is not the service's root (`code` WRONG_BASE_URL): the base URL's path ends in
+ * `/api/v1` (every request then goes to `/api/v1/api/v1/...`), or the answer is not the service's JSON error (the
+ * path is not the API at all). Not a NotFoundError: nothing was found missing. The message names the URL requested
+ * and says to use the service's root (`https://host`, not `https://host/api/v1`).
+ */
+export class WrongBaseURLError extends APIError {
+  override readonly code: string = "WRONG_BASE_URL";
+  /** The base URL the client was given. */
+  readonly baseUrl: string;
+  /** The URL that answered 404. */
+  readonly url: string;
+  constructor(baseUrl: string, url: string, message: string, response: { status: number; body: unknown; headers: HeadersRecord }) {
+    super(response.status, response.body, response.headers, message);
+    this.baseUrl = baseUrl;
+    this.url = url;
   }
 }
 

@@ -2,6 +2,7 @@
 // advice, as sentences (sizes and durations: common/format.ts, shared with the CLI).
 
 import { describeError, SiteSelectionError } from "../../src/fleet.js";
+import { AuthenticationError } from "../../src/index.js";
 import { formatDuration } from "../../common/format.js";
 
 /** A pipeline's state as a predicate: "succeeded", "failed", "was rolled back", "is running", "is awaiting
@@ -23,7 +24,10 @@ export function errorLine(err: unknown, secrets: readonly string[] = []): string
   return describeError(err, {
     apiStatus: "before",
     advice: {
-      authentication: "Check 'api-token': it is missing, wrong or revoked.",
+      authentication: (refused) =>
+        refused instanceof AuthenticationError && refused.credentialSource === "SITEOPS_API_TOKEN"
+          ? "Check SITEOPS_API_TOKEN: it is wrong or revoked."
+          : "Check 'api-token': it is missing, wrong or revoked.",
       permission: "The token's user needs the owner or admin role for this.",
       timeout: "Raise 'timeout-minutes', or set 'wait: false'.",
     },

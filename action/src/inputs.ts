@@ -21,6 +21,8 @@ type SiteSelection = { all: true } | { all: false; refs: string[] };
 
 interface CommonInputs {
   apiToken: string;
+  /** Where the token came from (`'api-token'` or `SITEOPS_API_TOKEN`), named when the service refuses it. */
+  apiTokenSource: string;
   baseUrl: string;
   wait: boolean;
   /** From `timeout-minutes`. */
@@ -148,7 +150,15 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
 
   const siteRaw = source.get("site").trim();
   const resultFile = get("result-file");
-  const common = { apiToken, baseUrl: baseUrl ?? "", wait, timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000), pollIntervalMs, resultFile };
+  const common = {
+    apiToken,
+    apiTokenSource: token?.name ?? "'api-token'",
+    baseUrl: baseUrl ?? "",
+    wait,
+    timeoutMs: Math.round((timeoutMinutes ?? 0) * 60_000),
+    pollIntervalMs,
+    resultFile,
+  };
 
   if (command) {
     for (const [name, commands] of Object.entries(USED_BY)) {

@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
       env: process.env,
     });
     for (const warning of warnings) log.warning(warning);
-    client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken, ...retryLines() });
+    client = new SiteOps({ baseUrl: inputs.baseUrl, apiToken: inputs.apiToken, apiTokenSource: inputs.apiTokenSource, ...retryLines() });
     const outcome = await dispatch(client, inputs, { run: runInfo(), secrets, signal: cancel.signal });
     for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
     if (inputs.resultFile) writeResult(inputs.resultFile, outcome.outputs.result ?? "");

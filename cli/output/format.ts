@@ -1,6 +1,7 @@
 // How sizes, durations, times and errors read in the CLI's output. Every string from the service is cleaned.
 
 import { describeError } from "../../src/fleet.js";
+import { AuthenticationError } from "../../src/index.js";
 import { clean } from "../../common/sanitize.js";
 export { formatBytes, formatDuration } from "../../common/format.js";
 
@@ -42,7 +43,7 @@ export function errorLine(err: unknown, secrets: readonly string[] = []): string
   return clean(
     describeError(err, {
       advice: {
-        authentication: "Check the credentials: siteops auth status.",
+        authentication: authenticationAdvice,
         permission: "This needs the owner or admin role in the account.",
         timeout: "Raise --timeout, or use --no-wait.",
       },
@@ -50,4 +51,12 @@ export function errorLine(err: unknown, secrets: readonly string[] = []): string
       secrets,
     }),
   );
+}
+
+/** What to do about refused credentials, by where the token came from (cli/context.ts names the source). */
+function authenticationAdvice(err: unknown): string {
+  const source = err instanceof AuthenticationError ? err.credentialSource : undefined;
+  if (source === "SITEOPS_API_TOKEN") return "Set SITEOPS_API_TOKEN to a valid API token, or unset it to use the saved login (siteops auth status).";
+  if (source?.startsWith("the saved login")) return "Log in again: siteops auth login (with the same --profile; siteops auth status shows the login).";
+  return "Check the credentials: siteops auth status.";
 }

@@ -2,7 +2,9 @@
 // the client's requests. While the service does not accept connections, one request at a time probes it on
 // the retry backoff schedule and the others wait for that probe instead of each retrying on its own; when
 // the client's retry policy is spent they all fail together with one message, and later requests fail at
-// once for CIRCUIT_OPEN_MS, after which one request probes again. Any response closes the circuit.
+// once for CIRCUIT_OPEN_MS, after which one request probes again. Any response closes the circuit. It also
+// remembers whether the service ever answered this client: before it has, a refused connection or an unknown host
+// means a wrong URL or a service not running, and ends the call early (base-url-failures.ts).
 
 import { APIConnectionError } from "../errors.js";
 import { backoffDelay, type RetryPolicy } from "./retry.js";
@@ -20,7 +22,8 @@ export interface CircuitTicket {
   probe: boolean;
 }
 
-export type AttemptOutcome = "answered" | "connect_failed" | "other";
+/** "response": an HTTP response; "answered": a connection was made, but no response came (reset, TLS). */
+export type AttemptOutcome = "response" | "answered" | "connect_failed" | "other";
 
 export class ConnectionCircuit {
   readonly #origin: string;
@@ -35,6 +38,11 @@ export class ConnectionCircuit {
   #openUntil = 0;
   #openMessage = "";
   #lastError: unknown;
+  #contacted = false;
+  /** abandon() was called since the service last answered. */
+  #gaveUp = false;
+  /** Calls that entered admit() before this epoch fail with this error (abandon()). */
+  #abandoned: { epoch: number; error: Error } | undefined;
   #changed = changeSignal();
 
   /** `policy`: the client's retry policy, which decides when the circuit gives up. */
@@ -47,6 +55,36 @@ export class ConnectionCircuit {
   /** The error requests fail with at once while the circuit is open, else undefined. */
   openError(): APIConnectionError | undefined {
     return this.#now() < this.#openUntil ? new APIConnectionError(this.#openMessage, { cause: this.#lastError }) : undefined;
+  }
+
+  /** True once the service has sent this client an HTTP response (any status). */
+  get contacted(): boolean {
+    return this.#contacted;
+  }
+
+  /** Rounds of failures to connect since the service last answered (or since abandon()). */
+  get refusals(): number {
+    return this.#failures;
+  }
+
+  /** True when abandon() was called and the service has not answered since. */
+  get abandoned(): boolean {
+    return this.#gaveUp;
+  }
+
+  /**
+   * Ends the wait of every call waiting in admit() with `error` (a failure that waiting does not fix: a wrong base
+   * URL, a service that is not running) and forgets the failures, so that a later call tries at once.
+   */
+  abandon(error: Error): void {
+    this.#gaveUp = true;
+    this.#openUntil = 0;
+    this.#epoch++;
+    this.#abandoned = { epoch: this.#epoch, error };
+    this.#failures = 0;
+    this.#probing = false;
+    this.#nextProbeAt = 0;
+    this.#notify();
   }
 
   /** Milliseconds until the next probe may start (0 when the circuit is closed or a probe may go now). */
@@ -66,7 +104,9 @@ export class ConnectionCircuit {
    * APIUserAbortError when `signal` aborts.
    */
   async admit(signal: AbortSignal | undefined, deadline: number, unreachable: () => Error): Promise<CircuitTicket> {
+    const entered = this.#epoch;
     for (;;) {
+      if (this.#abandoned && entered < this.#abandoned.epoch) throw this.#abandoned.error;
       const open = this.openError();
       if (open) throw open;
       const now = this.#now();
@@ -85,7 +125,11 @@ export class ConnectionCircuit {
   report(ticket: CircuitTicket, outcome: AttemptOutcome, error?: unknown): void {
     let changed = ticket.probe;
     if (ticket.probe) this.#probing = false;
-    if (outcome === "answered") {
+    if (outcome === "response") {
+      this.#contacted = true;
+      this.#gaveUp = false;
+    }
+    if (outcome === "answered" || outcome === "response") {
       if (this.#failures > 0) {
         this.#failures = 0;
         this.#epoch++;

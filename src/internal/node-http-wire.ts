@@ -21,9 +21,18 @@ class WireError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
+}
+
+/** node:https reports a TLS record it cannot read (an https:// URL on a plain-HTTP port) as `EPROTO` with OpenSSL's
+ * text, where undici gives OpenSSL's reason as the code (`ERR_SSL_WRONG_VERSION_NUMBER`): the same code here. */
+function withTlsCode(err: Error): Error {
+  if ((err as NodeJS.ErrnoException).code !== "EPROTO") return err;
+  const reason = /:SSL routines:[^:]*:([a-z ]+):/i.exec(err.message)?.[1];
+  return reason ? new WireError(`TLS error: ${reason}`, `ERR_SSL_${reason.toUpperCase().replace(/ /g, "_")}`, { cause: err }) : err;
 }
 
 const CLOSED = "CLIENT_CLOSED";
@@ -106,7 +115,7 @@ export class NodeHttpWire implements Wire {
         signal?.removeEventListener("abort", onAbort);
         if (--this.#inFlight === 0) this.#idle?.();
       });
-      req.on("error", (err) => reject(failed ?? err));
+      req.on("error", (err) => reject(failed ?? withTlsCode(err)));
       req.on("socket", (socket) => {
         if (!socket.connecting) {
           connected = true;

@@ -18,7 +18,8 @@ const CONNECT_CODES: ReadonlySet<string> = new Set([
   "ERR_SOCKET_CONNECTION_TIMEOUT",
 ]);
 
-function codeOf(err: unknown): string | undefined {
+/** The error code of a failure (its own, or its cause's), as Node, undici or a wire gave it. */
+export function codeOf(err: unknown): string | undefined {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && code !== "CONNECTION_ERROR" && code !== "TIMEOUT") return code;

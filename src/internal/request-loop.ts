@@ -1,10 +1,12 @@
 // The life of one call, attempt by attempt: pacing by the rate limiter, the connection circuit, credentials
 // (with one renewal on 401), the Idempotency-Key shared by every attempt, retries within the call's budget,
-// and the settling of a failure that follows an attempt whose outcome is unknown.
+// and the settling of a failure that follows an attempt whose outcome is unknown. Failures that say the base URL
+// is wrong end the call early (base-url-failures.ts).
 
 import type { Auth } from "../auth.js";
 import type { APIClient, APIResponse, RequestInit, Settle } from "../request-types.js";
 import { APIConnectionError, APIError } from "../errors.js";
+import { refusedFirstContact, unreachableError, wrongBaseUrl } from "./base-url-failures.js";
 import { builtin } from "./builtins.js";
 import type { CircuitTicket, ConnectionCircuit } from "./circuit.js";
 import type { RequestLogger } from "./logger.js";
@@ -19,6 +21,8 @@ export interface CallContext {
   client: APIClient;
   transport: Transport;
   credentials(): Auth | undefined;
+  /** Where the client's API token came from, for a 401's error (undefined for other credentials). */
+  credentialSource(): string | undefined;
   /** The client's retry policy (per-call options override it). */
   policy: RetryPolicy;
   circuit: ConnectionCircuit;
@@ -51,6 +55,7 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
   let uncertain: string | undefined;
   let recovered = false;
   let lastFailure: unknown;
+  const baseUrl = ctx.transport.origin + ctx.transport.basePath;
   const unreachable = () =>
     lastFailure instanceof Error ? lastFailure : new APIConnectionError(`Connection error: ${ctx.transport.origin} is not accepting connections.`);
 
@@ -79,13 +84,17 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     if (!response) ctx.limiter?.failed();
     if (!ticket) throw failure; // the circuit is open, or the call gave up or was aborted waiting for it
     const refused = response === undefined && connectFailed(failure);
-    ctx.circuit.report(ticket, refused ? "connect_failed" : response || failure instanceof APIConnectionError ? "answered" : "other", failure);
+    ctx.circuit.report(ticket, refused ? "connect_failed" : response ? "response" : failure instanceof APIConnectionError ? "answered" : "other", failure);
 
     let delay: number | undefined;
     if (response) {
       ctx.limiter?.observe(response.status, response.headers);
       if (response.status < 400) return response as APIResponse<T>;
-      const error = APIError.generate(response.status, response.data, response.headers);
+      const error = APIError.generate(response.status, response.data, response.headers, authorization ? ctx.credentialSource() : undefined);
+      if (response.status === 404) {
+        const wrong = wrongBaseUrl({ method: init.method, baseUrl, origin: ctx.transport.origin, basePath: ctx.transport.basePath, path: init.path }, response);
+        if (wrong) throw wrong;
+      }
       // An expired access token is renewed once (single-flight across concurrent calls), outside the retry budget.
       if (response.status === 401 && authorization && !recovered && credentials) {
         recovered = true;
@@ -110,12 +119,21 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     } else {
       if (!(failure instanceof APIConnectionError)) throw failure;
       lastFailure = failure;
-      if (refused) {
-        // Never sent. The circuit spaces the next attempt out (one probe for all of the client's calls).
-        delay = retries.next(0);
-      } else {
-        uncertain ??= uncertainFailure(failure);
-        delay = retries.next();
+      const at = { baseUrl, contacted: ctx.circuit.contacted, refusals: ctx.circuit.refusals, abandoned: ctx.circuit.abandoned };
+      let dead = unreachableError(failure, at);
+      if (!dead) {
+        if (refused) {
+          // Never sent. The circuit spaces the next attempt out (one probe for all of the client's calls).
+          delay = retries.next(0);
+        } else {
+          uncertain ??= uncertainFailure(failure);
+          delay = retries.next();
+        }
+        if (delay === undefined) dead = refusedFirstContact(failure, at);
+      }
+      if (dead) {
+        ctx.circuit.abandon(dead); // the calls waiting for this one's probe fail with it too
+        throw dead;
       }
       if (delay === undefined) throw ctx.circuit.openError() ?? failure;
     }

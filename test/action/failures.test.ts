@@ -63,9 +63,20 @@ describe("failures", () => {
     const r = await run({ ...base(), "api-token": WRONG_TOKEN, command: "snapshot", site: "Blog" });
     expect(r.code).toBe(1);
     expect(r.errors).toEqual([
-      expect.stringMatching(/^Site Operations API 401: You need to sign in or sign up before continuing\. Request id: \S+\. Check 'api-token'/),
+      expect.stringMatching(
+        /^Site Operations API 401: The API token from 'api-token' was refused \(You need to sign in or sign up before continuing\)\. Request id: \S+\. Check 'api-token'/,
+      ),
     ]);
     expect(r.stdout).toContain(`::add-mask::${WRONG_TOKEN}`);
+    expectNoSecrets(r);
+  });
+
+  it("a wrong token from SITEOPS_API_TOKEN names the variable", async () => {
+    const r = await run({ "base-url": fx.emu.url, command: "snapshot", site: "Blog" }, { SITEOPS_API_TOKEN: WRONG_TOKEN });
+    expect(r.code).toBe(1);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/^Site Operations API 401: The API token from SITEOPS_API_TOKEN was refused .* Check SITEOPS_API_TOKEN: it is wrong or revoked\.$/),
+    ]);
     expectNoSecrets(r);
   });
 
@@ -90,21 +101,23 @@ describe("failures", () => {
     ]);
   });
 
-  it("cannot reach a service that is not there", async () => {
+  it("cannot reach a service that is not there: one annotation naming the URL", async () => {
     const r = await run({ ...base(), "base-url": "http://127.0.0.1:9", command: "snapshot", site: "Blog" }, { SITEOPS_MAX_RETRIES: "0" });
     expect(r.code).toBe(1);
-    expect(r.errors).toEqual([expect.stringMatching(/^Cannot reach the Site Operations service: Connection error \(ECONNREFUSED\)/)]);
+    expect(r.errors).toEqual([
+      "Cannot reach http://127.0.0.1:9: nothing accepted the connection (ECONNREFUSED); check that the service is running and the base URL's host and port.",
+    ]);
   });
 
-  it("says each wait before a retry in the job log while the service is not there", async () => {
-    const r = await run({ ...base(), "base-url": "http://127.0.0.1:9", command: "snapshot", site: "Blog" }, { SITEOPS_MAX_RETRIES: "2" });
+  it("a service that never answered gets one short retry, said in the job log, then one annotation", async () => {
+    const r = await run({ ...base(), "base-url": "http://127.0.0.1:9", command: "snapshot", site: "Blog" });
     expect(r.code).toBe(1);
     const waits = r.stdout.split("\n").filter((l) => l.startsWith("SiteOps API:"));
-    expect(waits).toHaveLength(2);
-    waits.forEach((line, i) =>
-      expect(line).toMatch(new RegExp(`^SiteOps API: GET /api/v1/sites\\S*: could not connect \\(ECONNREFUSED\\); retry ${i + 1} in `)),
-    );
-    expect(r.errors).toEqual([expect.stringMatching(/^Cannot reach the Site Operations service/)]);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatch(/^SiteOps API: GET \/api\/v1\/sites\S*: could not connect \(ECONNREFUSED\); retry 1 in /);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:9: nothing accepted the connection \(ECONNREFUSED\) in 2 attempts; /),
+    ]);
   });
 });
 

@@ -78,7 +78,7 @@ describe("examples/cron", () => {
     bed.env.SITEOPS_API_TOKEN = saved;
     expect(r.code).toBe(3);
     expect(r.output).toMatch(
-      /error: You need to sign in or sign up before continuing \[HTTP 401, request req_\w+\]\. Check the credentials: siteops auth status\./,
+      /error: The API token from SITEOPS_API_TOKEN was refused \(You need to sign in or sign up before continuing\) \[HTTP 401, request req_\w+\]\. Set SITEOPS_API_TOKEN to a valid API token/,
     );
     expect(readFileSync(path.join(bed.box.dir, "reports", "prune.json"), "utf8")).toBe(before);
   });

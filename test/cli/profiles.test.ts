@@ -128,7 +128,9 @@ describe.each(PROFILES)("profile %s", (profile) => {
       const r = await runCli(args, { env: { ...env, SITEOPS_API_TOKEN: "sot_notAValidToken0000000001" } });
       expect(r.code).toBe(3);
       expect(r.stdout).toBe("");
-      expect(r.stderr).toMatch(/^error: [^<>\n]+ \[HTTP 401, request req_\w+\]\. Check the credentials: siteops auth status\.\n$/);
+      expect(r.stderr).toMatch(
+        /^error: The API token from SITEOPS_API_TOKEN was refused[^<>\n]* \[HTTP 401, request req_\w+\]\. Set SITEOPS_API_TOKEN to a valid API token, or unset it to use the saved login \(siteops auth status\)\.\n$/,
+      );
     }
   });
 

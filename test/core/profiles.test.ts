@@ -63,7 +63,7 @@ describe.each(PROFILES)("profile %s", (profile) => {
       expect(auth.status).toBe(401);
       if (profile === "minimal") {
         expect(auth.headers["content-type"]).toMatch(/^text\/html/);
-        expect(auth.message).toBe("401 HTTP Token: Access denied.");
+        expect(auth.message).toBe("401 HTTP Token: Access denied (the API token from apiToken was refused)");
       }
       for (const text of [auth.message, describeError(auth)]) {
         expect(text).toMatch(/^\S/);
