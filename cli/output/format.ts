@@ -57,6 +57,7 @@ export function errorLine(err: unknown, secrets: readonly string[] = []): string
 function authenticationAdvice(err: unknown): string {
   const source = err instanceof AuthenticationError ? err.credentialSource : undefined;
   if (source === "SITEOPS_API_TOKEN") return "Set SITEOPS_API_TOKEN to a valid API token, or unset it to use the saved login (siteops auth status).";
+  if (source === "stdin") return "Give a valid API token on stdin (siteops auth login --with-token).";
   if (source?.startsWith("the saved login")) return "Log in again: siteops auth login (with the same --profile; siteops auth status shows the login).";
   return "Check the credentials: siteops auth status.";
 }

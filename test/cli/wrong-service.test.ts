@@ -77,6 +77,15 @@ describe("a wrong token names where it came from", () => {
     );
   });
 
+  it("given to auth login --with-token: stdin, exit 3", async () => {
+    const { SITEOPS_API_TOKEN: _token, ...env } = bed.env;
+    const r = await runCli(["auth", "login", "--profile", "wrong", "--base-url", bed.emu.url, "--with-token"], { env, input: "sot_wrongToken00000000000\n" });
+    expect(r.code).toBe(3);
+    expect(errorLine(r)).toMatch(
+      /^The API token from stdin was refused \(You need to sign in or sign up before continuing\) \[HTTP 401, request req_\w+\]\. Give a valid API token on stdin \(siteops auth login --with-token\)\.$/,
+    );
+  });
+
   it("from the saved login: the profile and the config file, and siteops auth login, exit 3", async () => {
     const { SITEOPS_API_TOKEN: _token, ...env } = bed.env;
     const login = await runCli(["auth", "login", "--base-url", bed.emu.url, "--email", "owner@acme.test", "--password-stdin"], { env, input: `${PASSWORD}\n` });

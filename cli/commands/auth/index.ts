@@ -33,8 +33,8 @@ function saveProfile(ctx: Context, profile: string, settings: ProfileConfig): st
   return file;
 }
 
-async function whoAmI(baseUrl: string, token: string, accountId: string | undefined, signal: AbortSignal): Promise<Me> {
-  const client = new SiteOps({ baseUrl, apiToken: token, accountId });
+async function whoAmI(baseUrl: string, token: string, accountId: string | undefined, signal: AbortSignal, tokenSource?: string): Promise<Me> {
+  const client = new SiteOps({ baseUrl, apiToken: token, apiTokenSource: tokenSource, accountId });
   try {
     return await client.me({ signal });
   } finally {
@@ -91,9 +91,10 @@ const login: LeafSpec = {
       if (tokenProblem) throw new UsageError(tokenProblem);
       ctx.secrets.push(token);
       try {
-        me = await whoAmI(baseUrl, token, accountId, ctx.signal);
+        me = await whoAmI(baseUrl, token, accountId, ctx.signal, "stdin");
       } catch (err) {
-        if (err instanceof AuthenticationError) throw new CliError(`the service refused the token: ${errorLine(err, ctx.secrets)}`, EXIT.AUTH);
+        // "The API token from stdin was refused (...) [HTTP 401, ...]."
+        if (err instanceof AuthenticationError) throw new CliError(errorLine(err, ctx.secrets), EXIT.AUTH);
         throw err;
       }
       tokenSource = "token";
