@@ -24,7 +24,7 @@ export const upgradeBlock = {
         type: "bool",
         optional: true,
         description:
-          "The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve`, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`: the plan that `terraform apply` shows and asks to confirm (with its warning that a pipeline will run) is the approval; `true` adds a second one in the service.",
+          "The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve --site <site id>` as the plan's warning says, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`: the plan that `terraform apply` shows and asks to confirm (with its warning that a pipeline will run) is the approval; `true` adds a second one in the service.",
       },
       timeout: {
         type: "string",

@@ -48,7 +48,7 @@ export interface SiteConfig extends cdktf.TerraformMetaArguments {
 }
 export interface SiteUpgrade {
   /**
-  * The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve`, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`: the plan that `terraform apply` shows and asks to confirm (with its warning that a pipeline will run) is the approval; `true` adds a second one in the service.
+  * The pipeline stops before applying until someone approves it (in the console, with `siteops upgrade approve --site <site id>` as the plan's warning says, or the GitHub Action); apply waits for that, up to `timeout`. Default `false`: the plan that `terraform apply` shows and asks to confirm (with its warning that a pipeline will run) is the approval; `true` adds a second one in the service.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs/resources/site#require_approval Site#require_approval}
   */
