@@ -35,6 +35,7 @@ describe("parseInputs", () => {
     expect(inputs).toEqual({
       command: "snapshot",
       apiToken: TOKEN,
+      apiTokenSource: "'api-token'",
       baseUrl: "https://siteops.example.com",
       wait: true,
       timeoutMs: 30 * 60_000,

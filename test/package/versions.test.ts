@@ -44,7 +44,7 @@ describe("check-versions", () => {
     expect(check().status).toBe(0);
     expect(r.stderr).toContain("docs/install.md says");
     expect(r.stderr).toContain("action/README.md says v0");
-    expect(readFileSync(path.join(dir, "docs/install.md"), "utf8")).toContain("npm i siteops-2.3.0.tgz cdktn@^0.24");
+    expect(readFileSync(path.join(dir, "docs/install.md"), "utf8")).toContain("npm i ../siteops/siteops-2.3.0.tgz cdktn@^0.24");
     expect(readFileSync(path.join(dir, "action/README.md"), "utf8")).toContain("siteops/siteops/action@v2");
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     expect(readme).toContain("npm i ../siteops/siteops-2.3.0.tgz");
