@@ -69,21 +69,26 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   const timestamp = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
   if (!id || !timestamp || !signatures) throw new WebhookVerificationError("Missing webhook-id, webhook-timestamp or webhook-signature header");
-  if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError("Invalid webhook-timestamp");
+  // As the Standard Webhooks reference library reads it (parseInt: leading spaces and a sign are accepted), and
+  // the number read, not the header's text, is what was signed.
+  const seconds = Number.parseInt(timestamp, 10);
+  if (Number.isNaN(seconds)) throw new WebhookVerificationError("Invalid webhook-timestamp");
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
-  const age = now - Number(timestamp);
+  const age = now - seconds;
   if (age > tolerance) throw new WebhookVerificationError("Webhook timestamp is too old");
   if (age < -tolerance) throw new WebhookVerificationError("Webhook timestamp is too new");
 
   const body = typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  const expected = createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.`).update(body).digest();
+  // The signature is compared as the base64 text the reference library computes, padding included: a signature
+  // with its padding stripped (or any other spelling of the same bytes) is refused there and so here.
+  const expected = Buffer.from(createHmac("sha256", secretKey(secret)).update(`${id}.${seconds}.`).update(body).digest("base64"));
   let valid = false;
   for (const entry of signatures.split(" ")) {
     const [version, signature] = entry.split(",", 2);
     if (version !== "v1" || !signature) continue;
-    const given = Buffer.from(signature, "base64");
-    // Check every entry without an early exit, and compare bytes in constant time.
+    const given = Buffer.from(signature);
+    // Check every entry without an early exit, and compare in constant time.
     if (given.length === expected.length && timingSafeEqual(given, expected)) valid = true;
   }
   if (!valid) throw new WebhookVerificationError("No matching webhook signature");
