@@ -4,9 +4,15 @@
 // whose answer was lost must not count as reuse of the spent refresh token, a one-time code cannot be sent
 // twice): their answers carry credentials, so they are stored sealed with a key only the same request
 // (idempotency key and body, password or refresh token included) can derive.
+// The key and the write commit together, or neither (issue 40 item 2): a keyed request's handler runs inside one
+// transaction (the services' own transactions nest in it as savepoints), and Fastify serialises the answer and
+// runs the onSend hooks in the same tick as `reply.send`, so the key row is inserted before the COMMIT. The
+// answer leaves the process only after it: onSend below is async, so Fastify writes the response in a later
+// microtask. A handler that awaits before it writes (a sign-in, a revocation, an upload's bytes) ends the
+// transaction at its first await; its key is then recorded after the write, as before (docs/design.md).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { EmulatorContext } from "./context.js";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "./http.js";
 import { HttpError } from "./errors.js";
 import { findIdempotencyKey, insertIdempotencyKey, pruneIdempotencyKeys } from "./store/idempotency-keys.js";
@@ -82,6 +88,11 @@ export function installIdempotency(app: App, ctx: EmulatorContext): void {
     if (!methods.includes("POST") && !methods.includes("PATCH")) return;
     const list = <T>(existing: T | T[] | undefined): T[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
     route.preHandler = [...list(route.preHandler), preHandler] as typeof route.preHandler;
+    const handler = route.handler;
+    route.handler = function keyedWrite(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      if (!req.idempotency) return handler.call(this, req, reply);
+      return ctx.db.transaction(() => handler.call(this, req, reply))();
+    } as typeof route.handler;
     route.onSend = [...list(route.onSend), onSend] as typeof route.onSend;
     route.onResponse = [...list(route.onResponse), onResponse] as typeof route.onResponse;
   });

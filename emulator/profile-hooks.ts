@@ -30,7 +30,9 @@ function unwrapBody(wrappers: Map<string, string>) {
 function shapeReply(profile: Profile) {
   const noContent = new Set(profile.noContent);
   const extraFields = profile.extraFields;
-  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+  // Synchronous (a callback hook, not an async one): the idempotency key of a keyed write is recorded in the
+  // write's own transaction only if every onSend hook before it runs in the same tick (idempotency.ts).
+  const shape = (req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
     const route = req.routeOptions.url;
     if (route === undefined || !route.startsWith("/api/")) return payload;
     // A string, even empty, takes Fastify's 204 path, which drops Content-Type and Content-Length.
@@ -48,6 +50,16 @@ function shapeReply(profile: Profile) {
     } else if (isPlainObject(body)) Object.assign(body, extraFields(paths.object(body)));
     else return payload;
     return JSON.stringify(body);
+  };
+  return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
+    let shaped: unknown;
+    try {
+      shaped = shape(req, reply, payload);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done(null, shaped);
   };
 }
 
