@@ -2,10 +2,13 @@
 // `--lock FILE`, or by default a lock in the runtime dir named after the job (its identity: the command,
 // service, account and site selection; run-job.ts), so two overlapping runs of the same job do not both run,
 // whatever their output flags (--report, --quiet, ...). The second one exits 75 (EX_TEMPFAIL) with a line saying
-// who holds the lock. A lock left by a process that died (same host, pid gone) is taken over. The file is
-// created with O_EXCL and removed on exit.
+// who holds the lock. A lock left by a process that died (same host, pid gone) is taken over, and so is one whose
+// pid is alive but is another process (issue 40 item 7): on Linux the lock records the holder's boot id and start
+// time (/proc), and a live pid with another start time, or after a reboot, is not the holder; a lock without them
+// (an older siteops, a hand-written file) whose live pid's command line does not name siteops is not one either.
+// Either takeover is said in one line on stderr. The file is created with O_EXCL and removed on exit.
 
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
@@ -20,6 +23,10 @@ interface Holder {
   host: string;
   started_at: string;
   command: string;
+  /** Linux: /proc/sys/kernel/random/boot_id when the lock was taken. */
+  boot_id?: string;
+  /** Linux: the holder's start time, in clock ticks after boot (/proc/<pid>/stat, field 22). */
+  process_start?: string;
 }
 
 /** The runtime dir for default locks: $XDG_RUNTIME_DIR/siteops, else <tmp>/siteops-<uid> (0700, ours). */
@@ -47,9 +54,9 @@ export function defaultLockFile(env: NodeJS.ProcessEnv, job: string): string {
   return path.join(runtimeDir(env), `${job}.lock`);
 }
 
-/** Takes the lock or throws CliError(75). */
-export function acquireLock(file: string, command: string): Lock {
-  const holder: Holder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command };
+/** Takes the lock or throws CliError(75). `warn` says that a stale lock was taken over (default: a line on stderr). */
+export function acquireLock(file: string, command: string, warn: (line: string) => void = (line) => process.stderr.write(`siteops: ${line}\n`)): Lock {
+  const holder: Holder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command, ...processIdentity(process.pid) };
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
@@ -59,7 +66,11 @@ export function acquireLock(file: string, command: string): Lock {
       if (code === "ENOENT") throw new UsageError(`--lock ${file}: the directory does not exist`);
       if (code !== "EEXIST") throw new UsageError(`cannot create lock file ${file}: ${(err as Error).message}`);
       const other = readHolder(file);
-      if (attempt === 0 && other && stale(other)) {
+      const verdict = attempt === 0 && other ? staleness(other) : "held";
+      if (verdict !== "held") {
+        if (verdict === "another process" && other) {
+          warn(`lock file ${file} names pid ${other.pid} (since ${other.started_at}), which is now another process, not a siteops run: taking it over`);
+        }
         try {
           unlinkSync(file);
         } catch {
@@ -98,13 +109,40 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
-/** A holder on this host whose process is gone. */
-function stale(holder: Holder): boolean {
-  if (holder.host !== hostname()) return false;
+/** Whether a holder on this host is gone, is another process now (its pid reused), or still holds the lock. */
+function staleness(holder: Holder): "gone" | "another process" | "held" {
+  if (holder.host !== hostname()) return "held";
   try {
     process.kill(holder.pid, 0);
-    return false;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
+    return (err as NodeJS.ErrnoException).code === "ESRCH" ? "gone" : "held";
+  }
+  const now = processIdentity(holder.pid);
+  if (!now.process_start || !now.boot_id) return "held"; // no /proc: the pid is all there is to go on
+  if (holder.process_start && holder.boot_id) {
+    return holder.boot_id === now.boot_id && holder.process_start === now.process_start ? "held" : "another process";
+  }
+  // A lock without an identity: a siteops run names siteops on its command line (the launcher, siteops.cjs).
+  return commandLine(holder.pid).includes("siteops") ? "held" : "another process";
+}
+
+/** The boot id and the start time of `pid` (Linux); empty where /proc does not tell. */
+function processIdentity(pid: number): Pick<Holder, "boot_id" | "process_start"> {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 2, the command, is in parentheses and may hold spaces: count the fields after its last ")".
+    const process_start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    const boot_id = existsSync("/proc/sys/kernel/random/boot_id") ? readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() : undefined;
+    return process_start && boot_id ? { boot_id, process_start } : {};
+  } catch {
+    return {};
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "";
   }
 }
