@@ -1,9 +1,10 @@
 // Runs a scheduled job's work (snapshot create, snapshot prune) under its lock, then reports and tells the outside.
-// The job's identity is the command, service, account and site selection (not output flags); the lock is
+// The job's identity is the command, service, account and the sites selected (not output flags); the lock is
 // --lock FILE, else a default one per job (--no-lock: none); the JSON report (--report FILE) is written also when
 // the run fails; the metrics, pings and notification (outbound.ts) follow every end but a lock held by another run.
 
 import { createHash } from "node:crypto";
+import { urlKey } from "../../src/equivalence.js";
 import type { Parsed } from "../args.js";
 import { flagBool, flagList, flagString } from "../args.js";
 import type { Context } from "../context.js";
@@ -19,13 +20,30 @@ export interface Job {
   name: string;
 }
 
-/** The job a run belongs to: the command, the service (base URL), the account (profile, --account) and the
- * sites it selects (--site in any order, --all, --status, --shard). Output flags (--report, --quiet, --json,
- * ...) and how the work is done (--concurrency, --timeout, ...) do not make another job. */
-function jobOf(command: string, target: Target, parsed: Parsed): Job {
-  const selection = SELECTION_FLAGS.map((f) => [f.name, f.multiple ? [...new Set(flagList(parsed, f.name))].sort() : (parsed.flags[f.name] ?? null)]);
+/** What a command puts in its job's identity, found before the lock is taken: the sites it selects as
+ * resolved (a `--site` list by id, not as written), in place of the selection flags, and whatever else makes
+ * the job's work different (snapshot create: the trigger and the description). */
+export type JobIdentity = (target: Target) => Promise<unknown>;
+
+/** Loopback names of one machine: `localhost`, `127.0.0.1` and `[::1]` are one service (RFC 6761 keeps
+ * localhost on the loopback). */
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(?=:\d+$|$)/;
+
+/** The service as the job's identity compares it: by meaning (src/equivalence.ts urlKey), loopback names as one. */
+function serviceKey(baseUrl: string): string {
+  const key = urlKey(baseUrl);
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/.exec(key);
+  return m ? `${m[1]}${m[2]!.replace(LOOPBACK, "localhost")}${m[3]}` : key;
+}
+
+/** The job a run belongs to: the command, the service (base URL by meaning), the account (profile, --account)
+ * and the sites it selects (`selection`, from the command; else the selection flags, --site in any order).
+ * Output flags (--report, --quiet, --json, ...) and how the work is paced (--concurrency, --timeout, ...) do
+ * not make another job. */
+function jobOf(command: string, target: Target, parsed: Parsed, selection: unknown): Job {
+  const flags = SELECTION_FLAGS.map((f) => [f.name, f.multiple ? [...new Set(flagList(parsed, f.name))].sort() : (parsed.flags[f.name] ?? null)]);
   const key = createHash("sha256")
-    .update(JSON.stringify([command, target.baseUrl, target.profile, target.accountId ?? null, selection]))
+    .update(JSON.stringify([command, serviceKey(target.baseUrl), target.profile, target.accountId ?? null, selection ?? flags]))
     .digest("hex")
     .slice(0, 16);
   return { name: `${command.replace(/\W+/g, "-")}-${key}` };
@@ -33,7 +51,8 @@ function jobOf(command: string, target: Target, parsed: Parsed): Job {
 
 /**
  * Runs a job under its lock and writes its report. Everything that can be refused (report path, outbound
- * flags, credentials, lock) is checked before `work` makes a request. The report is written when `work` throws
+ * flags, credentials, lock) is checked before `work` makes a request; `identity` (the sites resolved) runs
+ * before the lock, so that the lock covers the job as resolved. The report is written when `work` throws
  * too, and the job's outbound (metrics, pings, notification: outbound.ts) follows every end but a lock held by
  * another run (exit 75: that run tells).
  */
@@ -42,6 +61,7 @@ export async function runJob(
   parsed: Parsed,
   command: string,
   work: (job: Job) => Promise<{ code: number; report: Record<string, unknown> }>,
+  identity?: JobIdentity,
 ): Promise<number> {
   const reportArg = flagString(parsed, "report");
   const reportFile = reportArg === undefined ? undefined : checkReportPath(reportArg);
@@ -55,7 +75,16 @@ export async function runJob(
     const target = await ctx.target();
     header.base_url = target.baseUrl;
     header.started_at = new Date().toISOString();
-    const job = jobOf(command, target, parsed);
+    let selected: unknown;
+    try {
+      selected = await identity?.(target);
+    } catch (err) {
+      // Finding the sites is the run's first request: a run that fails there (credentials refused, an unknown
+      // site) has started all the same, and pings its start before its failure.
+      outbound.started();
+      throw err;
+    }
+    const job = jobOf(command, target, parsed, selected);
     if (!noLock) lock = acquireLock(lockArg ?? defaultLockFile(ctx.env, job.name), `siteops ${command} ${redactArgv(ctx.argv).join(" ")}`.trim());
     outbound.started();
     const { code, report } = await work(job);

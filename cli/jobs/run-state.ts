@@ -4,7 +4,9 @@
 // $XDG_STATE_HOME/siteops (default ~/.local/state/siteops, owner-only): one JSON line per request, appended
 // before the request is sent and again once its snapshot is known, so a run killed between the two still left
 // the request's idempotency key behind. Each run first rewrites the file without the lines past their use (a
-// new file created exclusively, renamed over the old one) and ignores a line cut short by a crash.
+// new file created exclusively, renamed over the old one). What it cannot trust it says on stderr: a line cut
+// short at the end (a crash while writing it) and lines of another job or dated in the future are skipped with
+// a warning; any other unreadable line (random bytes, a NUL block) refuses the run (docs/design.md section 7).
 
 import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +18,9 @@ import { privateDir } from "./lock.js";
 /** The service keeps an idempotency key this long: a request older than that cannot be sent again as the same
  * request, so the state keeps lines for at least this long whatever the window. */
 const KEY_LIFETIME_MS = 24 * 3600_000;
+/** How far after now a line may be dated and still count: clocks of one machine disagree this much at most
+ * (an NTP step); a line dated later was written with the clock ahead, and would otherwise be adopted for days. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface JobState {
   file: string;
@@ -27,6 +32,8 @@ export interface JobState {
 }
 
 interface Line {
+  /** The job's name: a line of another job (a file copied or pasted from) is never adopted. */
+  job: string;
   at: string;
   site: string;
   key: string;
@@ -42,15 +49,28 @@ function stateDir(env: NodeJS.ProcessEnv): string {
   return path.join(env.HOME, ".local", "state", "siteops");
 }
 
-/** Opens the state of job `name`: the requests of the last `windowMs` to adopt, and a file to append to. */
-export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: number, now = Date.now()): JobState {
+/** Opens the state of job `name`: the requests of the last `windowMs` to adopt, and a file to append to.
+ * `warn` is told (one line each) of what was skipped. */
+export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: number, warn: (line: string) => void, now = Date.now()): JobState {
   const dir = stateDir(env);
   const file = path.join(dir, `${name}.jsonl`);
   let fd = -1;
   const lines: Line[] = [];
   try {
     privateDir(dir, 0o077, "job state directory", "set XDG_STATE_HOME to one, or pass --window 0");
-    lines.push(...readLines(file).filter((l) => Date.parse(l.at) >= now - Math.max(windowMs, KEY_LIFETIME_MS)));
+    const read = readLines(file, name);
+    if (read.cut) warn(`job state file ${file}: skipped its last line, cut short (a run stopped while writing it; its request was not sent)`);
+    if (read.foreign) warn(`job state file ${file}: skipped ${plural(read.foreign, "line")} of another job (or of an older siteops): never adopted`);
+    const future = read.lines.filter((l) => Date.parse(l.at) > now + CLOCK_SKEW_MS);
+    if (future.length) {
+      const latest = future
+        .map((l) => l.at)
+        .sort()
+        .at(-1);
+      warn(`job state file ${file}: skipped ${plural(future.length, "line")} dated after now (up to ${latest}: written with the clock ahead), not adopted`);
+    }
+    const oldest = now - Math.max(windowMs, KEY_LIFETIME_MS);
+    lines.push(...read.lines.filter((l) => Date.parse(l.at) >= oldest && Date.parse(l.at) <= now + CLOCK_SKEW_MS));
     writeFileExclusive(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
@@ -67,7 +87,7 @@ export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: num
     record(request) {
       const at = requested.get(request.idempotencyKey) ?? new Date().toISOString();
       requested.set(request.idempotencyKey, at);
-      const line: Line = { at, site: request.siteId, key: request.idempotencyKey, params: request.params, snapshot: request.snapshotId };
+      const line: Line = { job: name, at, site: request.siteId, key: request.idempotencyKey, params: request.params, snapshot: request.snapshotId };
       writeSync(fd, `${JSON.stringify(line)}\n`);
     },
     close() {
@@ -77,8 +97,13 @@ export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: num
   };
 }
 
-/** The file's well-formed lines; none when it does not exist. It must be a regular file of this user. */
-function readLines(file: string): Line[] {
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The file's lines of job `name` (none when it does not exist); how many were of another job; whether its last
+ * line was cut short. It must be a regular file of this user; any other unreadable line refuses the run. */
+function readLines(file: string, name: string): { lines: Line[]; foreign: number; cut: boolean } {
   let text: string;
   try {
     const info = lstatSync(file);
@@ -92,26 +117,48 @@ function readLines(file: string): Line[] {
       closeSync(fd);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { lines: [], foreign: 0, cut: false };
     throw err;
   }
   const lines: Line[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    try {
-      const l = JSON.parse(raw) as Partial<Line>;
-      const ok =
-        typeof l.at === "string" &&
-        !Number.isNaN(Date.parse(l.at)) &&
-        typeof l.site === "string" &&
-        typeof l.key === "string" &&
-        typeof l.params === "object" &&
-        l.params !== null &&
-        (l.snapshot === null || typeof l.snapshot === "string");
-      if (ok) lines.push(l as Line);
-    } catch {
-      // A line cut short by a crash while it was written: its request was not sent.
-    }
+  let foreign = 0;
+  let cut = false;
+  const bad: number[] = [];
+  const raws = text.split("\n");
+  raws.forEach((raw, i) => {
+    if (!raw.trim()) return;
+    const l = parseLine(raw);
+    if (l && l.job === name) lines.push(l);
+    else if (l) foreign++;
+    // A crash while a line was appended leaves a prefix of it at the end, with no newline: its request was not
+    // sent. Anything else unreadable (random bytes, a NUL block, a line cut in the middle) is not a crash's.
+    else if (i === raws.length - 1 && /^\{"(job|at)":"[^\0\n]*$/.test(raw)) cut = true;
+    else bad.push(i + 1);
+  });
+  if (bad.length)
+    throw new UsageError(
+      `job state file ${file} is corrupt: ${plural(bad.length, "unreadable line")} (first: line ${bad[0]}), so this run cannot tell what an earlier run requested: remove the file (the next run snapshots every site again) or pass --window 0 for this run`,
+    );
+  return { lines, foreign, cut };
+}
+
+function parseLine(raw: string): Line | undefined {
+  let l: Partial<Line>;
+  try {
+    l = JSON.parse(raw) as Partial<Line>;
+  } catch {
+    return undefined;
   }
-  return lines;
+  if (typeof l !== "object" || l === null) return undefined;
+  // A line of an older siteops has no job: counted as another job's, not as corrupt.
+  const ok =
+    (typeof l.job === "string" || l.job === undefined) &&
+    typeof l.at === "string" &&
+    !Number.isNaN(Date.parse(l.at)) &&
+    typeof l.site === "string" &&
+    typeof l.key === "string" &&
+    typeof l.params === "object" &&
+    l.params !== null &&
+    (l.snapshot === null || typeof l.snapshot === "string");
+  return ok ? ({ ...l, job: l.job ?? "" } as Line) : undefined;
 }

@@ -4,14 +4,13 @@
 // says how the run went (0, 1, 3, 4, 130), --report writes every site's outcome for monitoring. A rerun of the
 // same job within --window adopts what the earlier run requested (cli/jobs/run-state.ts keeps it) instead of doubling it.
 
-import { statSync } from "node:fs";
 import { hostname } from "node:os";
-import { flagBool, flagInt, flagString } from "../../args.js";
+import { flagBool, flagInt, flagList, flagString } from "../../args.js";
 import { type Site, type UploadSource } from "../../../src/index.js";
 import { type FleetSnapshotEvent, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
-import { CliError, EXIT, UsageError } from "../../exit-codes.js";
+import { UsageError } from "../../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
 import { errorInfo } from "../../jobs/report.js";
@@ -23,6 +22,7 @@ import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
+import { checkUpload, stdinSource } from "./create-upload.js";
 import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./create-records.js";
 
 /** Sites snapshotted at a time unless --concurrency says otherwise (the GitHub Action's default too). */
@@ -99,89 +99,106 @@ export const createLeaf: LeafSpec = {
     const contentType = flagString(parsed, "content-type");
     const pollInterval = pollIntervalFrom(ctx.env);
 
-    return runJob(ctx, parsed, "snapshot create", async (job) => {
-      const state = windowMs > 0 ? openJobState(ctx.env, job.name, windowMs) : undefined;
-      const progress = createProgress(ctx.stderr, ctx.quiet);
-      let records: SnapshotRecord[] = [];
-      try {
-        const client = await ctx.client();
-        const sites = await selectSites(client, selection, ctx.signal);
-        let source: UploadSource | undefined = upload;
-        const stdinMeter = new RateMeter();
-        if (upload === "-") {
-          source = await stdinSource(ctx.stdin, (bytes) => {
-            const { rate } = stdinMeter.sample(bytes);
-            progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
-          });
-        }
-        if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
-        else
-          progress.event(
-            sites.length === 1
-              ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})`
-              : `snapshots of ${sites.length} sites, ${Math.min(concurrency, sites.length)} at a time`,
-            "info",
-          );
+    let sites: Site[] = [];
+    /** The job is the sites as resolved (a site named by id or by name is one; --all stays the flags, as the
+     * fleet may change between a night and its rerun) and what the snapshots say (trigger, description: a
+     * manual run's snapshots are not the night's). */
+    const identity = async () => {
+      sites = await selectSites(await ctx.client(), selection, ctx.signal);
+      const selected = selection.all
+        ? { all: true, status: [...new Set(flagList(parsed, "status"))].sort(), shard: flagString(parsed, "shard") ?? null }
+        : { sites: [...new Set(sites.map((site) => site.id))].sort() };
+      return { selected, trigger, description };
+    };
 
-        const started = Date.now();
-        let done = 0;
-        let failed = 0;
-        let running = 0;
-        const header = () =>
-          progress.status(
-            () =>
-              `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
-          );
-        const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
-        const lines = new Map<string, ReturnType<typeof siteProgress>>();
+    return runJob(
+      ctx,
+      parsed,
+      "snapshot create",
+      async (job) => {
+        const state = windowMs > 0 ? openJobState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
+        const progress = createProgress(ctx.stderr, ctx.quiet);
+        let records: SnapshotRecord[] = [];
+        try {
+          const client = await ctx.client();
+          let source: UploadSource | undefined = upload;
+          const stdinMeter = new RateMeter();
+          if (upload === "-") {
+            source = await stdinSource(ctx.stdin, (bytes) => {
+              const { rate } = stdinMeter.sample(bytes);
+              progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
+            });
+          }
+          if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
+          else
+            progress.event(
+              sites.length === 1
+                ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})`
+                : `snapshots of ${sites.length} sites, ${Math.min(concurrency, sites.length)} at a time`,
+              "info",
+            );
 
-        const results = await snapshotFleet(client, sites, {
-          concurrency,
-          timeout: timeoutMs,
-          wait,
-          description,
-          trigger,
-          upload: source,
-          uploadOptions: contentType ? { contentType } : undefined,
-          pollInterval,
-          adopt: state?.earlier,
-          onRequest: state ? (request) => state.record(request) : undefined,
-          signal: ctx.signal,
-          onProgress: (event) => {
-            if (event.type === "site.started") {
-              running++;
-              lines.set(event.site.id, siteProgress(ctx, progress, event.site, width, Date.now()));
-              header();
-            } else if (event.type === "site.progress" || event.type === "site.adopted") lines.get(event.site.id)?.(event);
-            else if (event.result.started) {
-              const { site, snapshot, outcome } = event.result;
-              running--;
-              if (outcome === "completed" || outcome === "requested") {
-                done++;
-                const size = typeof snapshot!.size_bytes === "number" ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
-                progress.event(
-                  `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size}${event.result.adopted ? " (adopted)" : ""} in ${formatDuration(event.result.durationMs)}`,
-                );
-              } else if (outcome !== "interrupted") {
-                failed++;
-                const line = errorLine(event.result.error, ctx.secrets);
-                const which = snapshot && !line.includes(snapshot.id) ? `snapshot ${clean(snapshot.id)}: ` : "";
-                progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+          const started = Date.now();
+          let done = 0;
+          let failed = 0;
+          let running = 0;
+          const header = () =>
+            progress.status(
+              () =>
+                `${sites.length === 1 ? "snapshot" : "snapshots"}: ${done}/${sites.length} done${failed ? `, ${ctx.stderr.style.red(`${failed} failed`)}` : ""}, ${running} running, ${formatDuration(Date.now() - started)}${ctx.signal.aborted ? ", interrupting" : ""}`,
+            );
+          const width = Math.min(24, Math.max(0, ...sites.map((s) => clean(s.name).length)));
+          const lines = new Map<string, ReturnType<typeof siteProgress>>();
+
+          const results = await snapshotFleet(client, sites, {
+            concurrency,
+            timeout: timeoutMs,
+            wait,
+            description,
+            trigger,
+            upload: source,
+            uploadOptions: contentType ? { contentType } : undefined,
+            pollInterval,
+            adopt: state?.earlier,
+            onRequest: state ? (request) => state.record(request) : undefined,
+            signal: ctx.signal,
+            onProgress: (event) => {
+              if (event.type === "site.started") {
+                running++;
+                lines.set(event.site.id, siteProgress(ctx, progress, event.site, width, Date.now()));
+                header();
+              } else if (event.type === "site.progress" || event.type === "site.adopted") lines.get(event.site.id)?.(event);
+              else if (event.result.started) {
+                const { site, snapshot, outcome } = event.result;
+                running--;
+                if (outcome === "completed" || outcome === "requested") {
+                  done++;
+                  const size = typeof snapshot!.size_bytes === "number" ? `, ${formatBytes(snapshot!.size_bytes)}` : "";
+                  progress.event(
+                    `${clean(site.name)}: snapshot ${clean(snapshot!.id)} ${clean(snapshot!.status)}${size}${event.result.adopted ? " (adopted)" : ""} in ${formatDuration(event.result.durationMs)}`,
+                  );
+                } else if (outcome !== "interrupted") {
+                  failed++;
+                  const line = errorLine(event.result.error, ctx.secrets);
+                  const which = snapshot && !line.includes(snapshot.id) ? `snapshot ${clean(snapshot.id)}: ` : "";
+                  progress.event(`${clean(site.name)} (${clean(site.id)}): ${which}${line}`, "error");
+                }
+                progress.remove(site.id);
+                header();
               }
-              progress.remove(site.id);
-              header();
-            }
-          },
-        });
-        records = results.map((r) => snapshotRecord(r, ctx.secrets));
-        progress.close();
-        printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
-      } finally {
-        progress.close();
-        state?.close();
-      }
-      return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
-    });
+            },
+          });
+          records = results.map((r) => snapshotRecord(r, ctx.secrets));
+          progress.close();
+          printSnapshotRecords(ctx, progress, records, Date.now() - started, wait);
+        } finally {
+          progress.close();
+          state?.close();
+        }
+        return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
+      },
+      identity,
+    );
   },
 };
 
@@ -201,44 +218,6 @@ function snapshotRecord(result: SiteSnapshotResult, secrets: readonly string[]):
   else if (outcome === "interrupted") record.error = { message: "interrupted while waiting; the snapshot carries on in the service", code: "INTERRUPTED" };
   else if (outcome === "failed" || outcome === "timed_out") record.error = errorInfo(result.error, secrets);
   return record;
-}
-
-function checkUpload(ctx: Context, upload: string, notOneSite: boolean): void {
-  if (notOneSite) throw new UsageError("--upload needs exactly one --site: the same data cannot be the snapshot of several sites");
-  if (upload === "-") {
-    if (ctx.stdin.isTTY)
-      throw new UsageError(
-        "--upload - reads the data from stdin, which is a terminal: pipe it in (mysqldump ... | siteops snapshot create --site X --upload -)",
-      );
-    return;
-  }
-  let isFile = false;
-  try {
-    isFile = statSync(upload).isFile();
-  } catch {
-    throw new UsageError(`--upload ${upload}: no such file`);
-  }
-  if (!isFile) throw new UsageError(`--upload ${upload}: not a regular file`);
-}
-
-/** Stdin as an upload source, after its first bytes arrived: an empty stdin (the dump before the pipe failed)
- * creates no snapshot. `onBytes` sees the running total. */
-async function stdinSource(stdin: NodeJS.ReadStream, onBytes: (total: number) => void): Promise<AsyncIterable<Uint8Array>> {
-  const iterator = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await iterator.next();
-  if (first.done) throw new CliError("stdin is empty: nothing to upload (did the command before the pipe fail?); no snapshot was created", EXIT.FAILED);
-  return (async function* () {
-    let total = first.value.length;
-    onBytes(total);
-    yield first.value;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      total += next.value.length;
-      onBytes(total);
-      yield next.value;
-    }
-  })();
 }
 
 /** The live line and log lines of one site's snapshot. */
