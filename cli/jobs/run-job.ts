@@ -4,7 +4,7 @@
 // the run fails; the metrics, pings and notification (outbound.ts) follow every end but a lock held by another run.
 
 import { createHash } from "node:crypto";
-import { urlKey } from "../../src/equivalence.js";
+import { urlKey } from "../../src/index.js";
 import type { Parsed } from "../args.js";
 import { flagBool, flagList, flagString } from "../args.js";
 import type { Context } from "../context.js";
