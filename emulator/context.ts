@@ -7,6 +7,7 @@ import type { Events } from "./events.js";
 import type { LoginThrottle } from "./auth/login-counters.js";
 import type { Profile } from "./profile.js";
 import type { IdIssuer } from "./ids.js";
+import type { PipelineOutcomes } from "./control/pipeline-outcomes.js";
 
 /** Where the emulator listens, known once it does (webhook deliveries must never reach it). */
 export interface Listener {
@@ -32,6 +33,8 @@ export interface EmulatorContext {
   readonly profile: Profile;
   /** Issues a new id of the profile's length: every record id comes from here. */
   readonly newId: IdIssuer;
+  /** How chosen sites' upgrade pipelines end, set through the control API (control/pipeline-outcomes.ts). */
+  readonly pipelineOutcomes: PipelineOutcomes;
   /** Writes a line to stderr when logging is on. */
   log(message: string): void;
 }

@@ -19,6 +19,7 @@ import { forgetApiTokens } from "./auth/authenticate.js";
 import { forgetSites } from "./store/sites.js";
 import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
+import { PipelineOutcomes } from "./control/pipeline-outcomes.js";
 import { LoginThrottle } from "./auth/login-counters.js";
 import { claimDataDir, sweepSnapshotFiles } from "./services/snapshot-files.js";
 import { PROFILES, PROFILE_NAMES } from "./profile.js";
@@ -81,6 +82,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     loginThrottle: new LoginThrottle(opts.loginThrottle, () => clock.nowMs()),
     profile,
     newId,
+    pipelineOutcomes: new PipelineOutcomes(),
   };
   // Files a crash left behind (.part of a one-request upload, data of snapshots no longer uploading).
   sweepSnapshotFiles(ctx);
@@ -98,6 +100,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new Faults();
   const reset = async (): Promise<void> => {
     faults.clear();
+    ctx.pipelineOutcomes.clear();
     ctx.loginThrottle.clear();
     clearData(db);
     forgetApiTokens(ctx);

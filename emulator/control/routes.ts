@@ -50,6 +50,18 @@ const FaultRuleSchema = Type.Object({
   retry_after: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
 });
 
+const StepSchema = Type.Union([Type.Literal("snapshot"), Type.Literal("preflight"), Type.Literal("apply"), Type.Literal("verify")]);
+const HealthSchema = Type.Union([Type.Literal("passed"), Type.Literal("warning"), Type.Literal("failed")]);
+
+const OutcomeRuleSchema = Type.Object({
+  site_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  outcome: Type.Union([Type.Literal("fail"), Type.Literal("roll_back"), Type.Literal("succeed")]),
+  at_step: Type.Optional(StepSchema),
+  health: Type.Optional(HealthSchema),
+  count: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
 export interface AppControls {
   faults: Faults;
   /** Empties the store and re-seeds (POST /__emulator/reset). */
@@ -84,13 +96,24 @@ export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: 
     return reply.code(204).send();
   });
 
+  // How chosen sites' pipelines end (control/pipeline-outcomes.ts says how rules match and what each does).
+  app.get("/pipeline-outcomes", async () => ({ rules: ctx.pipelineOutcomes.list() }));
+  app.post("/pipeline-outcomes", { schema: { body: Type.Object({ rules: Type.Array(OutcomeRuleSchema, { maxItems: 100 }) }) } }, async (req) => {
+    ctx.pipelineOutcomes.add(req.body.rules);
+    return { rules: ctx.pipelineOutcomes.list() };
+  });
+  app.delete("/pipeline-outcomes", async (_req, reply) => {
+    ctx.pipelineOutcomes.clear();
+    return reply.code(204).send();
+  });
+
   app.post(
     "/health_checks",
     {
       schema: {
         body: Type.Object({
           site_id: Type.Optional(Type.String()),
-          status: Type.Optional(Type.Union([Type.Literal("passed"), Type.Literal("warning"), Type.Literal("failed")])),
+          status: Type.Optional(HealthSchema),
         }),
       },
     },

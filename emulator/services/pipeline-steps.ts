@@ -6,9 +6,14 @@
 //   -> awaiting_approval (stops until approved) or, without approval, -> applying
 //   applying: apply, then verify -> succeeded (the site takes its new versions, records are fixed,
 //   the site is checked again) | failed -> one step later rolled_back
+//
+// A rule of the control API (control/pipeline-outcomes.ts) that matches a pipeline when it starts decides how
+// it ends instead: a failure at the step it names (a rollback after apply or verify), or a success whatever
+// the catalogue says, and the status of the health check at the end.
 import type { EmulatorContext } from "../context.js";
 import { upgradeBreaks } from "../catalogue/upgrades.js";
 import type { PipelineStatus, Step, StepName } from "../../wire/upgrade-pipelines.js";
+import type { PipelineDecision } from "../control/pipeline-outcomes.js";
 import { parseJson } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import { targetVersions } from "../versions.js";
@@ -61,6 +66,20 @@ function apply(ctx: EmulatorContext, row: PipelineRow, t: Transition, atMs: numb
   }
 }
 
+/** The error of a failure a control rule forced at a step. */
+const FORCED: Record<StepName, string> = {
+  snapshot: "Pre-upgrade snapshot failed (set through /__emulator/pipeline-outcomes)",
+  preflight: "Preflight failed: the site is not reachable (set through /__emulator/pipeline-outcomes)",
+  apply: "Apply failed: the update could not be installed (set through /__emulator/pipeline-outcomes)",
+  verify: "Verification failed: the site answered HTTP 500 after the upgrade (set through /__emulator/pipeline-outcomes)",
+};
+
+/** The control rule's decision for this pipeline, when it forces a failure at this step. */
+function forcedAt(ctx: EmulatorContext, s: StepInput, name: StepName): PipelineDecision | undefined {
+  const d = ctx.pipelineOutcomes.decision(s.row.id);
+  return d && d.outcome !== "succeed" && d.atStep === name ? d : undefined;
+}
+
 function fail(s: StepInput, name: StepName, error: string, rollback: boolean): Transition {
   return {
     status: "failed",
@@ -74,10 +93,12 @@ function fail(s: StepInput, name: StepName, error: string, rollback: boolean): T
 
 function startPipeline(ctx: EmulatorContext, s: StepInput): Transition {
   const { row, steps, at, dueMs, stepMs } = s;
+  const site = findSite(ctx.db, row.site_id)!;
+  ctx.pipelineOutcomes.start(row.id, site);
+  if (forcedAt(ctx, s, "snapshot")) return fail(s, "snapshot", FORCED.snapshot, false);
   if (row.snapshot_id) {
     return { status: "running", steps: setStep(setStep(steps, "snapshot", "skipped", at), "preflight", "running", at), nextMs: dueMs + stepMs };
   }
-  const site = findSite(ctx.db, row.site_id)!;
   const description = `Before upgrading to WordPress ${row.to_wp_version} / PHP ${row.to_php_version} (${row.id})`;
   const snap = createSnapshot(ctx, site, { trigger: "pre_upgrade", description }, undefined, dueMs);
   return { status: "running", steps: setStep(steps, "snapshot", "running", at), nextMs: dueMs + 2 * stepMs, snapshotId: snap.id };
@@ -94,6 +115,7 @@ function snapshotStep(ctx: EmulatorContext, s: StepInput): Transition {
 }
 
 function preflightStep(ctx: EmulatorContext, s: StepInput): Transition {
+  if (forcedAt(ctx, s, "preflight")) return fail(s, "preflight", FORCED.preflight, false);
   if (findSite(ctx.db, s.row.site_id)?.status === "down") return fail(s, "preflight", "Preflight failed: the site is not reachable", false);
   const steps = setStep(s.steps, "preflight", "passed", s.at);
   return s.row.requires_approval
@@ -103,12 +125,15 @@ function preflightStep(ctx: EmulatorContext, s: StepInput): Transition {
 
 /** Verify: succeeded (the site takes its versions and is checked again), or failed with a rollback to come. */
 function verifyStep(ctx: EmulatorContext, s: StepInput): Transition | null {
-  const broken = upgradeBreaks(s.row.to_wp_version, s.row.to_php_version);
+  const decision = ctx.pipelineOutcomes.decision(s.row.id);
+  if (forcedAt(ctx, s, "verify")) return fail(s, "verify", FORCED.verify, true);
+  const broken = decision?.outcome === "succeed" ? null : upgradeBreaks(s.row.to_wp_version, s.row.to_php_version);
   if (broken) return fail(s, "verify", broken, true);
   const steps = setStep(s.steps, "verify", "passed", s.at);
   apply(ctx, s.row, { status: "succeeded", steps, nextMs: null, completed: true }, s.dueMs);
   applyUpgrade(ctx, s.row.site_id, targetVersions(s.row));
-  runHealthCheck(ctx, s.row.site_id);
+  ctx.pipelineOutcomes.finish(s.row.id);
+  runHealthCheck(ctx, s.row.site_id, decision?.health ?? undefined);
   apply(ctx, findPipeline(ctx.db, s.row.id)!, { steps, nextMs: null, event: "succeeded" }, s.dueMs);
   return null;
 }
@@ -121,12 +146,15 @@ function nextTransition(ctx: EmulatorContext, s: StepInput): Transition | null {
   if (row.status === "running" && running === "snapshot") return snapshotStep(ctx, s);
   if (row.status === "running" && running === "preflight") return preflightStep(ctx, s);
   if (row.status === "applying" && running === "apply") {
+    if (forcedAt(ctx, s, "apply")) return fail(s, "apply", FORCED.apply, true);
     return { steps: setStep(setStep(s.steps, "apply", "passed", s.at), "verify", "running", s.at), nextMs: s.dueMs + s.stepMs };
   }
   if (row.status === "applying" && running === "verify") return verifyStep(ctx, s);
   if (row.status === "failed") {
+    const health = ctx.pipelineOutcomes.decision(row.id)?.health ?? undefined;
+    ctx.pipelineOutcomes.finish(row.id);
     apply(ctx, row, { status: "rolled_back", steps: s.steps, nextMs: null, completed: true, event: "rolled_back" }, s.dueMs);
-    runHealthCheck(ctx, row.site_id);
+    runHealthCheck(ctx, row.site_id, health);
     return null;
   }
   return { steps: s.steps, nextMs: null }; // nothing left to do
@@ -139,6 +167,7 @@ function stepPipeline(ctx: EmulatorContext, row: PipelineRow): void {
   const t = nextTransition(ctx, s);
   if (!t) return;
   const wasApplying = row.status === "applying";
+  if (t.completed) ctx.pipelineOutcomes.finish(row.id); // a failure before anything was applied
   apply(ctx, row, t, dueMs);
   if (wasApplying !== (t.status === "applying") && t.status !== undefined) refreshSiteStatus(ctx, row.site_id);
 }
