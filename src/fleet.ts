@@ -44,3 +44,70 @@ export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf
 export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention.js";
 export { mapPool } from "./pool.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export {
+  acceptanceComment,
+  DISMISSED_REASONS,
+  dismissedByPolicy,
+  parseVulnerabilityPolicy,
+  VulnerabilityPolicyError,
+  type PolicyAcceptance,
+  type VulnerabilityPolicy,
+} from "./operations/vulnerability-policy.js";
+export {
+  applyVulnerabilityPolicy,
+  planVulnerabilityPolicy,
+  type ApplyVulnerabilityPolicyOptions,
+  type PolicyChange,
+  type PolicyChangeResult,
+  type PolicyPlan,
+  type PolicyWarning,
+  type SiteRecords,
+} from "./operations/vulnerability-policy-apply.js";
+export {
+  fixCoreVulnerabilities,
+  planCoreFix,
+  type CoreFixDecision,
+  type CoreFixPlan,
+  type CoreFixResult,
+  type FixCoreVulnerabilitiesOptions,
+} from "./operations/vulnerability-fix.js";
+export {
+  allowedFailures,
+  MAX_WAVES,
+  parseFailureBudget,
+  parseWaves,
+  planWaves,
+  rolloutOrder,
+  RolloutSpecError,
+  targetKey,
+  type FailureBudget,
+  type RolloutTarget,
+  type WaveSpec,
+} from "./operations/rollout-plan.js";
+export {
+  checkHttp,
+  DEFAULT_CHECK_BUDGET_MS,
+  FATAL_ERROR_MARKERS,
+  judgeHealth,
+  judgePipeline,
+  ROLLOUT_GATES,
+  type GateCheck,
+  type RolloutGate,
+} from "./operations/rollout-gates.js";
+export {
+  DEFAULT_HEALTH_WAIT_MS,
+  DEFAULT_ROLLOUT_CONCURRENCY,
+  DEFAULT_WAVE_TIMEOUT_MS,
+  PipelineActiveError,
+  rolloutUpgrade,
+  type PipelineRequestRecord,
+  type RolloutClient,
+  type RolloutEvent,
+  type RolloutOptions,
+  type RolloutOutcome,
+  type RolloutResult,
+  type SiteRolloutOutcome,
+  type SiteRolloutResult,
+  type WaveResult,
+  type WaveVerdict,
+} from "./operations/rollout.js";
