@@ -22,7 +22,7 @@ import type { StepName } from "../../wire/upgrade-pipelines.js";
 import { HttpError } from "../errors.js";
 import { compileGlob, globMatches, type CompiledGlob } from "./glob.js";
 
-export type PipelineOutcome = "fail" | "roll_back" | "succeed";
+type PipelineOutcome = "fail" | "roll_back" | "succeed";
 
 export interface PipelineOutcomeRule {
   /** The site's id; exactly one of `site_id` and `url`. */
@@ -51,7 +51,7 @@ interface ActiveRule extends PipelineOutcomeRule {
   hits: number;
 }
 
-export const MAX_OUTCOME_RULES = 100;
+const MAX_OUTCOME_RULES = 100;
 
 const STEPS: Record<PipelineOutcome, readonly StepName[]> = { fail: ["snapshot", "preflight"], roll_back: ["apply", "verify"], succeed: [] };
 const DEFAULT_STEP: Record<PipelineOutcome, StepName | null> = { fail: "preflight", roll_back: "verify", succeed: null };
