@@ -45,6 +45,46 @@ export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention
 export { mapPool } from "./pool.js";
 export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {
+  advisoryId,
+  buildVulnerabilityReport,
+  collectVulnerabilityRecords,
+  compareEntries,
+  DEFAULT_REPORT_CONCURRENCY,
+  findingFingerprint,
+  isVulnerabilitySeverity,
+  reportEntries,
+  reportSeverity,
+  severityRank,
+  VULNERABILITY_REPORT_ROW_FIELDS,
+  VULNERABILITY_SEVERITIES,
+  vulnerabilityReportRows,
+  type CollectVulnerabilityOptions,
+  type ReportSeverity,
+  type SeverityCounts,
+  type SiteVulnerabilityRecords,
+  type VulnerabilityReport,
+  type VulnerabilityReportEntry,
+  type VulnerabilityReportGroup,
+  type VulnerabilityReportOptions,
+  type VulnerabilityReportRow,
+} from "./operations/vulnerability-report.js";
+export { vulnerabilityReportMarkdown, type VulnerabilityMarkdownOptions } from "./operations/vulnerability-report-markdown.js";
+export {
+  CODE_SCANNING_MAX_BYTES,
+  CODE_SCANNING_MAX_RESULTS,
+  FINGERPRINT_KEY,
+  SARIF_SCHEMA_URI,
+  vulnerabilitySarif,
+  type VulnerabilitySarif,
+  type VulnerabilitySarifOptions,
+} from "./operations/vulnerability-sarif.js";
+export {
+  declarationFiles,
+  findSiteDeclarations,
+  type FindSiteDeclarationsOptions,
+  type SiteDeclaration,
+} from "./operations/vulnerability-sarif-declarations.js";
+export {
   acceptanceComment,
   DISMISSED_REASONS,
   dismissedByPolicy,

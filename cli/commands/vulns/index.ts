@@ -1,4 +1,5 @@
-// `siteops vulns list|update`: vulnerability records of one site or the fleet, and dismissing or reopening one.
+// `siteops vulns list|update|report`: vulnerability records of one site or the fleet, dismissing or reopening one;
+// report.ts the fleet report (SARIF included).
 
 import { flagInt, flagList, flagString } from "../../args.js";
 import type {
@@ -19,6 +20,7 @@ import { defineCommand } from "../../runner.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { jsonFieldsOf } from "../../wire-fields.js";
+import { report } from "./report.js";
 import { vulnerabilityRecordFields } from "../../../wire/generated/fields.js";
 
 const FIELDS = jsonFieldsOf(vulnerabilityRecordFields);
@@ -136,4 +138,4 @@ const update: LeafSpec = {
   },
 };
 
-export default defineCommand({ name: "vulns", summary: "list and dismiss vulnerability records", subcommands: [list, update] });
+export default defineCommand({ name: "vulns", summary: "list, dismiss and report vulnerability records", subcommands: [list, update, report] });
