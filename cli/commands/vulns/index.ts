@@ -1,5 +1,5 @@
-// `siteops vulns list|update|report`: vulnerability records of one site or the fleet, dismissing or reopening one;
-// report.ts the fleet report (SARIF included).
+// `siteops vulns list|update|report|apply|fix`: vulnerability records of one site or the fleet, dismissing or
+// reopening one; report.ts the fleet report (SARIF included), apply.ts and fix.ts the policy and the core fix.
 
 import { flagInt, flagList, flagString } from "../../args.js";
 import type {
@@ -21,6 +21,8 @@ import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites
 import type { LeafSpec } from "../../spec.js";
 import { jsonFieldsOf } from "../../wire-fields.js";
 import { report } from "./report.js";
+import { apply } from "./apply.js";
+import { fix } from "./fix.js";
 import { vulnerabilityRecordFields } from "../../../wire/generated/fields.js";
 
 const FIELDS = jsonFieldsOf(vulnerabilityRecordFields);
@@ -138,4 +140,8 @@ const update: LeafSpec = {
   },
 };
 
-export default defineCommand({ name: "vulns", summary: "list, dismiss and report vulnerability records", subcommands: [list, update, report] });
+export default defineCommand({
+  name: "vulns",
+  summary: "list, dismiss, report, accept by policy and fix vulnerability records",
+  subcommands: [list, update, report, apply, fix],
+});

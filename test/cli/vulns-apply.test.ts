@@ -1,0 +1,154 @@
+// `siteops vulns apply --policy FILE`: the built CLI against the emulator. Blog (WordPress 6.4) has three open high
+// records; a policy accepts them (dry run first: nothing changes), a second run changes nothing, a person's
+// dismissal is never reopened, and once the acceptances expire the records they dismissed are reopened; an
+// unmatched or expired acceptance is a warning; a bad file is refused naming the file and the place (exit 2).
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { json, runCli, useTestBed } from "./helpers.js";
+
+const bed = useTestBed();
+const cli = (...args: string[]) => runCli(args, { env: bed.env });
+
+interface Rec {
+  id: string;
+  cve: string | null;
+  severity: string;
+  status: string;
+  dismissed_reason: string | null;
+  dismissed_comment: string | null;
+  software: { slug: string };
+}
+interface Row {
+  action: string;
+  site: { name: string };
+  record: { id: string; cve: string };
+  acceptance: string | null;
+}
+
+const HIGH = ["CVE-2023-48777", "CVE-2023-6449", "CVE-2024-47890"];
+
+function policy(expires: string, extra = ""): string {
+  return [
+    "# yaml-language-server: $schema=../docs/schemas/vulnerability-policy.schema.json",
+    "version: 1",
+    "accept:",
+    ...HIGH.map((cve) =>
+      [
+        `  - cve: ${cve}`,
+        "    sites: [Blog]",
+        "    reason: tolerable_risk",
+        "    justification: behind the WAF rule 942100 until the upgrade window",
+        `    expires: ${expires}`,
+      ].join("\n"),
+    ),
+    "  - cve: CVE-2099-0001",
+    "    reason: inaccurate",
+    "    justification: scanner noise",
+    `    expires: ${expires}`,
+    extra,
+  ].join("\n");
+}
+
+let dir: string;
+let file: string;
+const records = async (): Promise<Rec[]> => json<Rec[]>(await cli("vulns", "list", "--site", "Blog", "--json"));
+
+beforeAll(() => {
+  dir = bed.box.dir;
+  file = path.join(dir, "vulnerabilities.yml");
+});
+
+describe("siteops vulns apply --policy", () => {
+  it("a dry run says what it would dismiss and warns about the acceptance that matches nothing, changing nothing", async () => {
+    writeFileSync(file, policy("2099-12-31"));
+    const run = await cli("vulns", "apply", "--policy", file, "--dry-run", "--json");
+    expect(run.code, run.stderr).toBe(0);
+    const rows = json<Row[]>(run);
+    expect(rows.map((r) => [r.action, r.record.cve]).sort()).toEqual(HIGH.map((cve) => ["would_dismiss", cve]).sort());
+    expect(run.stderr).toContain("warning: accept[3] (CVE-2099-0001) matches no open or ignored record: remove it, or check what it names\n");
+    expect(run.stderr).toContain("would dismiss 3, would update 0, would reopen 0 records of 2 sites (0 unchanged)");
+    expect((await records()).filter((r) => r.status === "ignored")).toEqual([]);
+  });
+
+  it("dismisses the accepted records with the reason and the marked justification; no high record stays open", async () => {
+    const run = await cli("vulns", "apply", "--policy", file);
+    expect(run.code, run.stderr).toBe(0);
+    // Piped: tab-separated lines, one per change.
+    expect(run.stdout).toMatch(/^dismissed\tBlog\tvuln_\w+\thigh\tCVE-2024-47890\twordpress 6.4\taccept\[2\]$/m);
+    expect(run.stderr).toContain("dismissed 3, updated 0, reopened 0 records of 2 sites (0 unchanged)");
+    const ignored = (await records()).filter((r) => r.status === "ignored");
+    expect(ignored.map((r) => r.cve).sort()).toEqual([...HIGH].sort());
+    for (const r of ignored) {
+      expect(r.dismissed_reason).toBe("tolerable_risk");
+      expect(r.dismissed_comment).toBe("[siteops-policy] behind the WAF rule 942100 until the upgrade window (accepted until 2099-12-31)");
+    }
+    const open = json<Rec[]>(await cli("vulns", "list", "--all", "--status", "open", "--severity", "high,critical", "--json"));
+    expect(open).toEqual([]);
+  });
+
+  it("a second run changes nothing", async () => {
+    const run = await cli("vulns", "apply", "--policy", file, "--json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(json(run)).toEqual([]);
+    expect(run.stderr).toContain("dismissed 0, updated 0, reopened 0 records of 2 sites (3 unchanged)");
+  });
+
+  it("once expired, reopens what it dismissed, warns, and leaves a person's dismissal alone", async () => {
+    const medium = (await records()).find((r) => r.status === "open" && r.software.slug === "wordpress-seo")!;
+    const byHand = await cli("vulns", "update", medium.id, "--site", "Blog", "--status", "ignored", "--reason", "not_used", "--comment", "SEO plugin is off");
+    expect(byHand.code, byHand.stderr).toBe(0);
+    // The person's record is matched by an acceptance too: its expiry must not reopen it.
+    writeFileSync(file, policy("2020-01-01", "  - software: wordpress-seo\n    reason: not_used\n    justification: off\n    expires: 2020-01-01\n"));
+    const run = await cli("vulns", "apply", "--policy", file, "--json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      json<Row[]>(run)
+        .map((r) => [r.action, r.record.cve, r.acceptance])
+        .sort(),
+    ).toEqual(HIGH.map((cve, i) => ["reopened", cve, `accept[${i}]`]).sort());
+    for (const [i, cve] of HIGH.entries())
+      expect(run.stderr).toContain(`warning: accept[${i}] (${cve}) expired on 2020-01-01: 1 record it accepted reopened; renew or remove it\n`);
+    expect(run.stderr).toContain("warning: accept[3] (CVE-2099-0001) expired on 2020-01-01: it accepts nothing any more; renew or remove it\n");
+    expect(run.stderr).toContain("warning: accept[4] (wordpress-seo) expired on 2020-01-01: it accepts nothing any more; renew or remove it\n");
+    const after = await records();
+    expect(after.filter((r) => HIGH.includes(r.cve!)).map((r) => r.status)).toEqual(["open", "open", "open"]);
+    expect(after.find((r) => r.id === medium.id)).toMatchObject({ status: "ignored", dismissed_comment: "SEO plugin is off" });
+  });
+
+  it("reads JSON too", async () => {
+    const jsonFile = path.join(dir, "policy.json");
+    writeFileSync(jsonFile, JSON.stringify({ accept: [{ cve: HIGH[0], reason: "fix_started", justification: "upgrade booked", expires: "2099-01-01" }] }));
+    const run = await cli("vulns", "apply", "--policy", jsonFile, "--dry-run", "--json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(json<Row[]>(run).map((r) => [r.action, r.record.cve])).toEqual([["would_dismiss", HIGH[0]]]);
+  });
+
+  it.each([
+    [
+      "accept:\n  - cve: CVE-2024-47890\n    reason: tolerable_risk\n    justification: x\n    expire: 2099-01-01\n",
+      /accept\[0\]\.expire: is not a key of an acceptance/,
+    ],
+    [
+      "accept:\n  - cve: CVE-2024-47890\n    reason: wontfix\n    justification: x\n    expires: 2099-01-01\n",
+      /accept\[0\]\.reason: must be one of fix_started, inaccurate/,
+    ],
+    ["accept:\n  - cve: CVE-2024-47890\n    reason: tolerable_risk\n    reason: not_used\n", /not valid YAML at line 4: Map keys must be unique/],
+    ["accept: [\n", /not valid YAML at line \d+/],
+  ])("refuses a bad file before any request, naming the file and the place (exit 2): %#", async (text, message) => {
+    const bad = path.join(dir, "bad.yml");
+    writeFileSync(bad, text);
+    const run = await cli("vulns", "apply", "--policy", bad);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain(`--policy ${bad}: `);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("refuses a missing --policy or file (exit 2)", async () => {
+    expect((await cli("vulns", "apply")).stderr).toMatch(/--policy FILE is required/);
+    const missing = await cli("vulns", "apply", "--policy", path.join(dir, "nope.yml"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.yml: cannot read it \(no such file\)/);
+  });
+});
