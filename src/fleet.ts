@@ -26,6 +26,7 @@ export {
   type SiteSnapshotResult,
   type SnapshotRequestRecord,
 } from "./operations/fleet-snapshot.js";
+export type { SnapshotRequestName } from "./operations/keyed-snapshot.js";
 export {
   MATRIX_FILE_NAME,
   parseShardFile,

@@ -14,6 +14,8 @@ export interface SnapshotRow {
   snapshot: Snapshot | undefined;
   error: string | undefined;
   durationMs: number;
+  /** The snapshot an earlier attempt of this workflow run requested, adopted rather than taken again. */
+  adopted: boolean;
 }
 
 type Row = Parameters<typeof core.summary.addTable>[0][number];
@@ -48,7 +50,7 @@ export function snapshotSummary(rows: SnapshotRow[], run: RunInfo, headline: str
             escapeHtml(r.error ? (r.snapshot?.status === "failed" ? "failed" : "error") : (r.snapshot?.status ?? "")),
             escapeHtml(formatBytes(r.snapshot?.size_bytes)),
             escapeHtml(formatDuration(r.durationMs)),
-            escapeHtml(r.error ?? r.snapshot?.description ?? ""),
+            escapeHtml(r.error ?? (r.adopted ? `Adopted from an earlier attempt. ${r.snapshot?.description ?? ""}` : (r.snapshot?.description ?? ""))),
           ].map(cell),
       ),
     ]);

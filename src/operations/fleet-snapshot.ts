@@ -2,7 +2,8 @@
 // time, each through createSnapshot (create, upload, wait), under one deadline for the whole run, stopping after a
 // credential failure (every other site would fail alike) or an abort, with a per-site outcome and progress events.
 // A rerun of the same job adopts what an earlier run requested (`adopt`, kept by the caller through `onRequest`):
-// it waits for those snapshots, or skips the site when its snapshot is completed, instead of making another.
+// it waits for those snapshots, or skips the site when its snapshot is completed, instead of making another. A job
+// that can name its requests the same way on every run (`requestKey`) has the service remember them instead.
 
 import { APIError, APIUserAbortError, AuthenticationError, OperationFailedError, PermissionDeniedError, SiteOpsError, WaitTimeoutError } from "../errors.js";
 import { builtin } from "../internal/builtins.js";
@@ -12,6 +13,7 @@ import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
 import type { UploadOptions, UploadSource } from "../uploads.js";
 import type { OperationsClient } from "./client.js";
 import type { OperationEvent } from "./events.js";
+import { keyedSnapshotRequest, type SnapshotRequestName } from "./keyed-snapshot.js";
 import { createSnapshot, snapshotParams, waitForSnapshot } from "./snapshot.js";
 
 /** Sites snapshotted at a time unless `concurrency` says otherwise. */
@@ -99,6 +101,12 @@ export interface FleetSnapshotOptions {
   /** Told of each create request before it is sent, and again once its snapshot is known: what the caller
    * keeps for a rerun (`adopt`). When it throws, the site fails (before the request, no request is sent). */
   onRequest?: (record: SnapshotRequestRecord) => void;
+  /** The Idempotency-Key of a site's create request, the same on every run of one job (e.g. made from a CI
+   * run's id and the site), instead of a random one. A rerun's request is then answered with the snapshot an
+   * earlier run's request created (within the service's idempotency window) and the site adopts it (`adopted`,
+   * told by the service's `Idempotent-Replayed: true`), unless it failed or was deleted: then the key of the
+   * next `generation` asks again. Sites in `adopt` keep their record; a run with `upload` uses random keys. */
+  requestKey?: (name: SnapshotRequestName) => string;
   /** Aborts the run: the snapshots under way end `interrupted`, the others are not started. */
   signal?: AbortSignal;
   onProgress?: (event: FleetSnapshotEvent) => void;
@@ -155,6 +163,18 @@ export async function snapshotFleet(client: OperationsClient, sites: readonly Si
         result.snapshot = snapshot;
         if (prior.snapshotId !== snapshot.id) options.onRequest?.({ ...prior, snapshotId: snapshot.id });
         onProgress?.({ type: "site.adopted", site, snapshot });
+        if (wait && snapshot.status !== "completed") {
+          snapshot = await waitForSnapshot(client, site.id, snapshot, { waitTimeout, pollInterval: options.pollInterval, signal, onProgress: siteProgress });
+        }
+      } else if (options.requestKey && options.upload === undefined) {
+        const keyed = await keyedSnapshotRequest(client, site, snapshotParams(options), options.requestKey, signal);
+        snapshot = keyed.snapshot;
+        result.snapshot = snapshot;
+        options.onRequest?.({ siteId: site.id, idempotencyKey: keyed.idempotencyKey, params: snapshotParams(options), snapshotId: snapshot.id });
+        if (keyed.replayed) {
+          result.adopted = true;
+          onProgress?.({ type: "site.adopted", site, snapshot });
+        } else siteProgress({ type: "snapshot.created", snapshot });
         if (wait && snapshot.status !== "completed") {
           snapshot = await waitForSnapshot(client, site.id, snapshot, { waitTimeout, pollInterval: options.pollInterval, signal, onProgress: siteProgress });
         }

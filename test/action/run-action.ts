@@ -46,6 +46,11 @@ export const GITHUB_CONTEXT = {
 
 export const RUN_URL = "https://github.com/acme/website/actions/runs/4242";
 
+/** Each run of the action is another step of the run (GITHUB_ACTION), unless a test names the step: a step's
+ * snapshot requests are named by it, so a second run of one step is a re-run that adopts the first's snapshots
+ * (test/action/resume.test.ts). */
+let steps = 0;
+
 export interface ActionRun {
   code: number;
   stdout: string;
@@ -99,6 +104,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_EVENT_PATH: eventFile,
     ...GITHUB_CONTEXT,
+    GITHUB_ACTION: `siteops-${++steps}`,
     ...inputEnv({ ...actionDefaults(), ...inputs }),
     ...extraEnv,
   };

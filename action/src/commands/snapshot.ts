@@ -1,6 +1,7 @@
 // `command: snapshot`: a snapshot of one site, a list or all of them (or one shard of all of them), `concurrency`
 // at a time, through the core's fleet run (snapshotFleet: create, upload, wait per site). One site failing does
-// not stop the others; the step fails at the end when any did.
+// not stop the others; the step fails at the end when any did. A re-run of the workflow run adopts what an
+// earlier attempt of the step requested (request-keys.ts), instead of snapshotting those sites again.
 
 import { type SiteOps } from "../../../src/index.js";
 import { formatShard, inShard, selectSites, type Shard, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
@@ -13,6 +14,7 @@ import { defaultDescription, snapshotTrigger } from "../run-info.js";
 import { snapshotSummary, type SnapshotRow } from "../summary.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { snapshotTracker } from "./progress.js";
+import { snapshotRequestKey } from "./request-keys.js";
 
 /** Failures listed by name in the failure line; the summary has all of them. */
 const LISTED_FAILURES = 5;
@@ -48,9 +50,12 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
     trigger,
     upload: inputs.uploadFile,
     pollInterval: inputs.pollIntervalMs,
+    requestKey: snapshotRequestKey(run),
     signal,
     onProgress: (event) => {
       if (event.type === "site.started") trackers.set(event.site.id, snapshotTracker(event.site.name));
+      else if (event.type === "site.adopted")
+        log.info(`${event.site.name}: snapshot ${event.snapshot.id} (${event.snapshot.status}) from an earlier attempt of this run, not taken again`);
       else if (event.type === "site.progress") trackers.get(event.site.id)?.onProgress(event.event);
       else if (event.type === "site.finished" && event.result.started) {
         const { site, snapshot, error, durationMs } = event.result;
@@ -65,16 +70,21 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
     },
   });
   const fatal = results.find((r) => r.outcome === "skipped")?.error;
-  const rows = results.map((r): SnapshotRow => ({ site: r.site, snapshot: r.snapshot ?? undefined, error: rowError(r, secrets), durationMs: r.durationMs }));
+  const rows = results.map(
+    (r): SnapshotRow => ({ site: r.site, snapshot: r.snapshot ?? undefined, error: rowError(r, secrets), durationMs: r.durationMs, adopted: r.adopted }),
+  );
 
   const failed = rows.filter((r) => r.error !== undefined);
   const status = aggregateStatus(rows);
   const done = rows.length - failed.length;
+  const adopted = rows.filter((r) => r.adopted).length;
+  const earlier = adopted ? `, ${adopted} adopted from an earlier attempt` : "";
   const headline = single
     ? failed.length
       ? `Snapshot of ${rows[0]!.site.name} failed.`
-      : `Snapshot of ${rows[0]!.site.name}: ${status}.`
-    : `${done} of ${rows.length} snapshots ${inputs.wait ? "completed" : "requested"}${failed.length ? `, ${failed.length} failed` : ""}.`;
+      : `Snapshot of ${rows[0]!.site.name}: ${status}${adopted ? " (adopted from an earlier attempt)" : ""}.`
+    : `${done} of ${rows.length} snapshots ${inputs.wait ? "completed" : "requested"}${earlier}${failed.length ? `, ${failed.length} failed` : ""}.`;
+  if (adopted && !single) log.info(`${adopted} of ${rows.length} sites adopted their snapshot from an earlier attempt of this run.`);
   snapshotSummary(rows, run, headline, shard);
 
   let failure: string | undefined;
@@ -100,14 +110,17 @@ function outputs(rows: SnapshotRow[], status: string, shard: Shard | undefined):
   return {
     "snapshot-id": rows.length === 1 ? clean(rows[0]!.snapshot?.id ?? "") : "",
     "snapshot-ids": safeJson(ids),
+    adopted: String(rows.filter((r) => r.adopted).length),
     status,
     result: safeJson({
       command: "snapshot",
       status,
       ...(shard ? { shard: formatShard(shard) } : {}),
+      adopted: rows.filter((r) => r.adopted).length,
       snapshots: rows.map((r) => ({
         site: { id: r.site.id, name: r.site.name, url: r.site.url },
         snapshot: r.snapshot ?? null,
+        adopted: r.adopted,
         error: r.error ?? null,
         duration_ms: Math.round(r.durationMs),
       })),
