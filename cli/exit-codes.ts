@@ -14,6 +14,8 @@ export const EXIT = {
   AUTH: 3,
   /** --timeout ran out before the operations ended. */
   TIMEOUT: 4,
+  /** A rollout stopped at a wave's gate: its failures exceeded --max-failures; later waves were not touched. */
+  STOPPED: 5,
   /** Another run holds the lock (EX_TEMPFAIL from sysexits.h: try again later). */
   LOCKED: 75,
   /** Interrupted by SIGINT or SIGTERM. */

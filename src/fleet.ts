@@ -1,7 +1,8 @@
 // The package's "siteops/fleet" entry: running the SDK over many sites from scripts, cron and CI, as the CLI, the
 // GitHub Action and the Terraform provider do. Site selection (ids, exact names, all, status, shard), the fleet
-// snapshot run, shards and the shard files of a matrix, retention policies, a bounded worker pool, and one-line
-// descriptions of failures. Built on the root entry ("siteops"); nothing here is needed to call the API.
+// snapshot run, upgrade rollouts in waves gated on evidence, shards and the shard files of a matrix, retention
+// policies, a bounded worker pool, and one-line descriptions of failures. Built on the root entry ("siteops");
+// nothing here is needed to call the API.
 
 export {
   isSiteId,
@@ -112,3 +113,43 @@ export {
   type CoreFixResult,
   type FixCoreVulnerabilitiesOptions,
 } from "./operations/vulnerability-fix.js";
+export {
+  allowedFailures,
+  MAX_WAVES,
+  parseFailureBudget,
+  parseWaves,
+  planWaves,
+  rolloutOrder,
+  RolloutSpecError,
+  targetKey,
+  type FailureBudget,
+  type RolloutTarget,
+  type WaveSpec,
+} from "./operations/rollout-plan.js";
+export {
+  checkHttp,
+  DEFAULT_CHECK_BUDGET_MS,
+  FATAL_ERROR_MARKERS,
+  judgeHealth,
+  judgePipeline,
+  ROLLOUT_GATES,
+  type GateCheck,
+  type RolloutGate,
+} from "./operations/rollout-gates.js";
+export {
+  DEFAULT_HEALTH_WAIT_MS,
+  DEFAULT_ROLLOUT_CONCURRENCY,
+  DEFAULT_WAVE_TIMEOUT_MS,
+  PipelineActiveError,
+  rolloutUpgrade,
+  type PipelineRequestRecord,
+  type RolloutClient,
+  type RolloutEvent,
+  type RolloutOptions,
+  type RolloutOutcome,
+  type RolloutResult,
+  type SiteRolloutOutcome,
+  type SiteRolloutResult,
+  type WaveResult,
+  type WaveVerdict,
+} from "./operations/rollout.js";

@@ -20,8 +20,8 @@ export class ShardSpecError extends SiteOpsError {
 }
 
 /** 32-bit FNV-1a of the UTF-16 code units, then MurmurHash3's finaliser so that ids differing only in their
- * last characters still land far apart. */
-function hash32(text: string): number {
+ * last characters still land far apart. Shards and a rollout's wave order (operations/rollout-plan.ts) use it. */
+export function hash32(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -1,6 +1,6 @@
-// A job's state between runs: the snapshot requests its recent runs made, for a rerun to adopt.
-// A rerun (after Ctrl-C, a crash or a timeout) adopts them instead of snapshotting every site again (the core's
-// snapshotFleet `adopt` and `onRequest`). One file per job, `<state dir>/<job name>.jsonl`, the state dir being
+// A job's state between runs: the requests its recent runs made (snapshots; a rollout's pipelines), for a rerun
+// to adopt. A rerun (after Ctrl-C, a crash or a timeout) adopts them instead of snapshotting every site again or
+// opening a second pipeline (the core's snapshotFleet and rolloutUpgrade `adopt` and `onRequest`). One file per job, `<state dir>/<job name>.jsonl`, the state dir being
 // $XDG_STATE_HOME/siteops (default ~/.local/state/siteops, owner-only): one JSON line per request, appended
 // before the request is sent and again once its snapshot is known, so a run killed between the two still left
 // the request's idempotency key behind. Each run first rewrites the file without the lines past their use (a
@@ -10,7 +10,7 @@
 
 import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { SnapshotRequestRecord } from "../../src/fleet.js";
+import type { PipelineRequestRecord, SnapshotRequestRecord } from "../../src/fleet.js";
 import { writeFileExclusive } from "../../common/private-file.js";
 import { CliError, EXIT, UsageError } from "../exit-codes.js";
 import { privateDir } from "./lock.js";
@@ -22,12 +22,12 @@ const KEY_LIFETIME_MS = 24 * 3600_000;
  * (an NTP step); a line dated later was written with the clock ahead, and would otherwise be adopted for days. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-export interface JobState {
+export interface JobState<R = SnapshotRequestRecord> {
   file: string;
   /** The latest request per site made within the window, oldest first. */
-  earlier: SnapshotRequestRecord[];
-  /** Appends a request (before it is sent, then with its snapshot). */
-  record(request: SnapshotRequestRecord): void;
+  earlier: R[];
+  /** Appends a request (before it is sent, then with its snapshot or pipeline). */
+  record(request: R): void;
   close(): void;
 }
 
@@ -37,9 +37,28 @@ interface Line {
   at: string;
   site: string;
   key: string;
-  params: SnapshotRequestRecord["params"];
-  snapshot: string | null;
+  params: object;
+  /** A snapshot job's line: the snapshot, once known. */
+  snapshot?: string | null;
+  /** A rollout's line: the pipeline, once known. */
+  pipeline?: string | null;
 }
+
+/** What a kind of request keeps in a line, and reads back from one. */
+interface LineCodec<R> {
+  toLine(request: R): Pick<Line, "site" | "key" | "params" | "snapshot" | "pipeline">;
+  fromLine(line: Line): R;
+}
+
+const SNAPSHOTS: LineCodec<SnapshotRequestRecord> = {
+  toLine: (r) => ({ site: r.siteId, key: r.idempotencyKey, params: r.params, snapshot: r.snapshotId }),
+  fromLine: (l) => ({ siteId: l.site, idempotencyKey: l.key, params: l.params as SnapshotRequestRecord["params"], snapshotId: l.snapshot ?? null }),
+};
+
+const PIPELINES: LineCodec<PipelineRequestRecord> = {
+  toLine: (r) => ({ site: r.siteId, key: r.idempotencyKey, params: r.params, pipeline: r.pipelineId }),
+  fromLine: (l) => ({ siteId: l.site, idempotencyKey: l.key, params: l.params as PipelineRequestRecord["params"], pipelineId: l.pipeline ?? null }),
+};
 
 /** The state dir: $XDG_STATE_HOME/siteops, else ~/.local/state/siteops. */
 function stateDir(env: NodeJS.ProcessEnv): string {
@@ -49,9 +68,31 @@ function stateDir(env: NodeJS.ProcessEnv): string {
   return path.join(env.HOME, ".local", "state", "siteops");
 }
 
-/** Opens the state of job `name`: the requests of the last `windowMs` to adopt, and a file to append to.
- * `warn` is told (one line each) of what was skipped. */
+/** Opens the state of job `name`: the snapshot requests of the last `windowMs` to adopt, and a file to append
+ * to. `warn` is told (one line each) of what was skipped. */
 export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: number, warn: (line: string) => void, now = Date.now()): JobState {
+  return openState(env, name, windowMs, warn, now, SNAPSHOTS);
+}
+
+/** Opens the state of rollout job `name`: its pipeline requests of the last `windowMs`, as openJobState. */
+export function openRolloutState(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  windowMs: number,
+  warn: (line: string) => void,
+  now = Date.now(),
+): JobState<PipelineRequestRecord> {
+  return openState(env, name, windowMs, warn, now, PIPELINES);
+}
+
+function openState<R extends { idempotencyKey: string }>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  windowMs: number,
+  warn: (line: string) => void,
+  now: number,
+  codec: LineCodec<R>,
+): JobState<R> {
   const dir = stateDir(env);
   const file = path.join(dir, `${name}.jsonl`);
   let fd = -1;
@@ -83,11 +124,11 @@ export function openJobState(env: NodeJS.ProcessEnv, name: string, windowMs: num
   const requested = new Map(lines.map((l) => [l.key, l.at]));
   return {
     file,
-    earlier: [...latest.values()].map((l) => ({ siteId: l.site, idempotencyKey: l.key, params: l.params, snapshotId: l.snapshot })),
+    earlier: [...latest.values()].map((l) => codec.fromLine(l)),
     record(request) {
       const at = requested.get(request.idempotencyKey) ?? new Date().toISOString();
       requested.set(request.idempotencyKey, at);
-      const line: Line = { job: name, at, site: request.siteId, key: request.idempotencyKey, params: request.params, snapshot: request.snapshotId };
+      const line: Line = { job: name, at, ...codec.toLine(request) };
       writeSync(fd, `${JSON.stringify(line)}\n`);
     },
     close() {
@@ -159,6 +200,6 @@ function parseLine(raw: string): Line | undefined {
     typeof l.key === "string" &&
     typeof l.params === "object" &&
     l.params !== null &&
-    (l.snapshot === null || typeof l.snapshot === "string");
+    (l.snapshot === null || typeof l.snapshot === "string" || l.pipeline === null || typeof l.pipeline === "string");
   return ok ? ({ ...l, job: l.job ?? "" } as Line) : undefined;
 }

@@ -1,5 +1,6 @@
-// `siteops upgrade open|approve|status`: WordPress/PHP upgrades through the service's pipelines (snapshot,
-// preflight, apply, verify), on the core's openUpgrade/approveUpgrade, with the steps shown live.
+// `siteops upgrade open|approve|status|rollout`: WordPress/PHP upgrades through the service's pipelines (snapshot,
+// preflight, apply, verify), on the core's openUpgrade/approveUpgrade, with the steps shown live; `rollout`
+// (rollout.ts) runs one over a fleet in waves.
 
 import { hostname } from "node:os";
 import { flagBool, flagString, type Parsed } from "../../args.js";
@@ -24,6 +25,7 @@ import { defineCommand } from "../../runner.js";
 import { resolveSite } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { DEFAULT_TIMEOUT } from "../snapshots/create.js";
+import { rolloutLeaf } from "./rollout.js";
 
 const VERSION = /^\d+\.\d+$/;
 const FAILED = new Set(["failed", "rolled_back"]);
@@ -234,4 +236,8 @@ const status: LeafSpec = {
   },
 };
 
-export default defineCommand({ name: "upgrade", summary: "open, approve and follow WordPress/PHP upgrade pipelines", subcommands: [open, approve, status] });
+export default defineCommand({
+  name: "upgrade",
+  summary: "open, approve and follow WordPress/PHP upgrade pipelines; roll one out in waves",
+  subcommands: [open, approve, status, rolloutLeaf],
+});

@@ -22,6 +22,11 @@ interface CreateRecord {
   snapshot: { source: string; size_bytes: number | null } | null;
   error: ErrorPart | null;
 }
+interface RolloutRecord {
+  site: SiteRef;
+  outcome: string;
+  error: ErrorPart | null;
+}
 interface PruneRecord {
   site: SiteRef;
   snapshots: { action: string }[];
@@ -46,7 +51,7 @@ interface Failure {
 }
 
 export interface RunFacts {
-  /** "snapshot create" or "snapshot prune". */
+  /** "snapshot create", "snapshot prune" or "upgrade rollout". */
   command: string;
   startedAt: number;
   finishedAt: number;
@@ -69,6 +74,7 @@ export interface RunFacts {
 
 const CREATE_OUTCOMES = ["completed", "requested", "failed", "timed_out", "interrupted", "not_started", "skipped"] as const;
 const PRUNE_OUTCOMES = ["pruned", "failed", "interrupted"] as const;
+const ROLLOUT_OUTCOMES = ["passed", "failed", "timed_out", "interrupted", "already_upgraded", "untouched"] as const;
 
 /** What each exit code means, for the ping body and the message ("exit 4: timed out"). */
 const EXIT_MEANING: Record<number, string> = {
@@ -77,6 +83,7 @@ const EXIT_MEANING: Record<number, string> = {
   [EXIT.USAGE]: "usage or configuration error",
   [EXIT.AUTH]: "credentials refused or missing",
   [EXIT.TIMEOUT]: "timed out",
+  [EXIT.STOPPED]: "stopped by a wave's gate",
   [EXIT.INTERRUPTED]: "interrupted",
 };
 
@@ -93,6 +100,13 @@ export function runFacts(report: JobReport): RunFacts {
     for (const r of records) {
       facts.sites[r.error === null ? "pruned" : r.error.code === "INTERRUPTED" ? "interrupted" : "failed"]!++;
       facts.pruned += r.snapshots.filter((s) => s.action === "deleted").length;
+      if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
+    }
+  } else if (command === "upgrade rollout") {
+    // A stopped rollout's failures are its failed sites with why (the gate's verdict or the pipeline's error).
+    for (const outcome of ROLLOUT_OUTCOMES) facts.sites[outcome] = 0;
+    for (const r of results as RolloutRecord[]) {
+      facts.sites[r.outcome] = (facts.sites[r.outcome] ?? 0) + 1;
       if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
     }
   } else {

@@ -1,0 +1,161 @@
+// The evidence a rollout judges each upgraded site on, one gate at a time: the pipeline's outcome (a rollback is a
+// failure), the site's health check taken after the upgrade, and HTTP requests to paths of the site itself (a
+// status below 400, no WordPress fatal-error page, within a response-time budget). Each gate answers a GateCheck
+// that says why in one phrase; none throws for a site that failed, only for an abort or a credential failure.
+
+import { APIUserAbortError, PaginationError, WaitTimeoutError } from "../errors.js";
+import type { HealthCheck, HealthChecks } from "../resources/health-checks.js";
+import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
+import { waitUntil } from "./wait.js";
+
+/** What a rollout may judge a site on. The pipeline's outcome always counts; `health` and `http` can be left out. */
+export type RolloutGate = "pipeline" | "health" | "http";
+/** Every gate, in the order they are judged. */
+export const ROLLOUT_GATES: readonly RolloutGate[] = ["pipeline", "health", "http"];
+
+/** One gate's verdict on one site. */
+export interface GateCheck {
+  gate: RolloutGate;
+  ok: boolean;
+  /** Why, in one phrase: `pipeline upg_1 was rolled back: ...`, `GET / answered 500 in 35 ms`. */
+  detail: string;
+  /** `http`: the path asked for. */
+  path?: string;
+  /** `http`: the status answered (null when none came). */
+  status?: number | null;
+  /** `http`: how long the answer took, in ms. */
+  ms?: number;
+}
+
+/** How long an HTTP check may take unless `checkBudgetMs` says otherwise. */
+export const DEFAULT_CHECK_BUDGET_MS = 5_000;
+/** How much of a page is read to look for a fatal error. */
+const BODY_LIMIT = 1 << 20;
+/** What a WordPress site shows when PHP fails: WordPress 5.2+'s fatal-error handler (with a 500, or a 200 from a
+ * drop-in or a caching layer), older WordPress's, and PHP's own message when display_errors is on. */
+export const FATAL_ERROR_MARKERS: readonly string[] = [
+  "There has been a critical error on this website",
+  "The site is experiencing technical difficulties",
+  "<b>Fatal error</b>:",
+  "PHP Fatal error:",
+];
+
+/** The pipeline gate: succeeded passes; failed, rolled back and any other final state the service names fail. */
+export function judgePipeline(pipeline: UpgradePipeline): GateCheck {
+  const ok = pipeline.status === "succeeded";
+  const what = pipeline.status === "rolled_back" ? "was rolled back" : pipeline.status;
+  const why = !ok && pipeline.error ? `: ${pipeline.error}` : "";
+  return { gate: "pipeline", ok, detail: `pipeline ${pipeline.id} ${what}${why}` };
+}
+
+/** A check's time: `checked_at` (the emulator's), else `created_at`; NaN when it has neither (never evidence). */
+function checkedAt(check: HealthCheck): number {
+  const raw = (check as { checked_at?: unknown }).checked_at ?? (check as { created_at?: unknown }).created_at;
+  return typeof raw === "string" ? Date.parse(raw) : Number.NaN;
+}
+
+/** Statuses of a health check that mean healthy: the spec's word for a site, and the emulator's for a check. */
+const HEALTHY = new Set(["healthy", "passed"]);
+
+/**
+ * The health gate: the newest health check of the site dated at or after `since` (the pipeline's completion),
+ * waited for up to `waitMs`; healthy when its status is `healthy` or `passed`, anything else is not. Checks are
+ * read from the first `pages` pages (the spec shows no order of the listing).
+ */
+export async function judgeHealth(
+  healthChecks: HealthChecks,
+  siteId: string,
+  since: string,
+  options: { waitMs: number; pollInterval?: number | undefined; signal?: AbortSignal | undefined; pages?: number },
+): Promise<GateCheck> {
+  const from = Date.parse(since);
+  const newest = async (): Promise<HealthCheck | undefined> => {
+    let best: HealthCheck | undefined;
+    try {
+      for await (const check of healthChecks.list(siteId, { per_page: 100 }, { signal: options.signal, maxPages: options.pages ?? 3 })) {
+        const at = checkedAt(check);
+        if (at >= from && (!best || at > checkedAt(best))) best = check;
+      }
+    } catch (err) {
+      // A long history past `pages`: judged on the checks read.
+      if (!(err instanceof PaginationError)) throw err;
+    }
+    return best;
+  };
+  try {
+    const check = await waitUntil(newest, (c) => c !== undefined, {
+      waitTimeout: options.waitMs,
+      pollInterval: options.pollInterval,
+      signal: options.signal,
+      key: (c) => c?.id ?? "",
+      describe: () => `no health check of ${siteId} since ${since}`,
+    });
+    const status = String(check!.status);
+    return { gate: "health", ok: HEALTHY.has(status), detail: `health check ${check!.id} after the upgrade: ${status}` };
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) return { gate: "health", ok: false, detail: `no health check since the upgrade (${since}) within the wait` };
+    throw err;
+  }
+}
+
+/**
+ * The HTTP gate for one path: GET `path` on the site's own URL, with its own fetch (not the API client: the site
+ * is not the service), following redirects. Passes with a status below 400, no fatal-error page in the first
+ * 1 MB of the body, and an answer within `budgetMs`. Never throws but for the caller's abort.
+ */
+export async function checkHttp(
+  siteUrl: string,
+  path: string,
+  options: { budgetMs?: number; signal?: AbortSignal | undefined; fetch?: typeof fetch } = {},
+): Promise<GateCheck> {
+  const budgetMs = options.budgetMs ?? DEFAULT_CHECK_BUDGET_MS;
+  const base: Omit<GateCheck, "ok" | "detail"> = { gate: "http", path, status: null };
+  let url: URL;
+  try {
+    url = new URL(path.replace(/^\/+/, ""), siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+  } catch {
+    return { ...base, ok: false, detail: `the site's URL ${JSON.stringify(siteUrl)} is not a URL` };
+  }
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(), budgetMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+  const begin = performance.now();
+  const took = () => Math.round(performance.now() - begin);
+  try {
+    const response = await (options.fetch ?? fetch)(url, { signal, redirect: "follow", headers: { "user-agent": "siteops-rollout" } });
+    const body = await readText(response, BODY_LIMIT);
+    const ms = took();
+    const fatal = FATAL_ERROR_MARKERS.find((m) => body.includes(m));
+    const said = `GET ${path} answered ${response.status} in ${ms} ms`;
+    if (response.status >= 400) return { ...base, status: response.status, ms, ok: false, detail: said };
+    if (fatal) return { ...base, status: response.status, ms, ok: false, detail: `${said} with a fatal-error page ("${fatal}")` };
+    if (ms > budgetMs) return { ...base, status: response.status, ms, ok: false, detail: `${said}, over the ${budgetMs} ms budget` };
+    return { ...base, status: response.status, ms, ok: true, detail: said };
+  } catch (err) {
+    if (options.signal?.aborted) throw new APIUserAbortError("The rollout was aborted.", { cause: options.signal.reason });
+    if (timer.signal.aborted) return { ...base, ms: took(), ok: false, detail: `GET ${path}: no answer within the ${budgetMs} ms budget` };
+    const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+    return { ...base, ms: took(), ok: false, detail: `GET ${path}: ${typeof cause === "string" ? cause : (err as Error).message}` };
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/** The body as text, at most `limit` bytes of it (the rest is not read). */
+async function readText(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= limit) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+}
