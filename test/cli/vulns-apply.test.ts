@@ -2,6 +2,7 @@
 // records; a policy accepts them (dry run first: nothing changes), a second run changes nothing, a person's
 // dismissal is never reopened, and once the acceptances expire the records they dismissed are reopened; an
 // unmatched or expired acceptance is a warning; a bad file is refused naming the file and the place (exit 2).
+// `vulns report --all --fail-on high` exits 1 before and 0 after, the accepted records suppressed in its SARIF.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +70,8 @@ describe("siteops vulns apply --policy", () => {
     expect(run.stderr).toContain("warning: accept[3] (CVE-2099-0001) matches no open or ignored record: remove it, or check what it names\n");
     expect(run.stderr).toContain("would dismiss 3, would update 0, would reopen 0 records of 2 sites (0 unchanged)");
     expect((await records()).filter((r) => r.status === "ignored")).toEqual([]);
+    // The high records are open: the report fails the run (test/cli/vulns-report*.test.ts has the rest of it).
+    expect((await cli("vulns", "report", "--all", "--fail-on", "high")).code).toBe(1);
   });
 
   it("dismisses the accepted records with the reason and the marked justification; no high record stays open", async () => {
@@ -85,6 +88,22 @@ describe("siteops vulns apply --policy", () => {
     }
     const open = json<Rec[]>(await cli("vulns", "list", "--all", "--status", "open", "--severity", "high,critical", "--json"));
     expect(open).toEqual([]);
+    const report = await cli("vulns", "report", "--all", "--fail-on", "high");
+    expect(report.code, report.stderr).toBe(0);
+    // SARIF: the accepted records are suppressed with the policy's reason and justification.
+    const sarif = json<{
+      runs: { results: { properties: { siteId: string }; suppressions?: { status: string; justification: string }[]; message: { text: string } }[] }[];
+    }>(await cli("vulns", "report", "--all", "--format", "sarif"));
+    const suppressed = sarif.runs[0]!.results.filter((r) => r.suppressions);
+    expect(suppressed).toHaveLength(3);
+    for (const r of suppressed)
+      expect(r.suppressions).toEqual([
+        {
+          kind: "external",
+          status: "accepted",
+          justification: "tolerable_risk: [siteops-policy] behind the WAF rule 942100 until the upgrade window (accepted until 2099-12-31)",
+        },
+      ]);
   });
 
   it("a second run changes nothing", async () => {
@@ -114,6 +133,7 @@ describe("siteops vulns apply --policy", () => {
     const after = await records();
     expect(after.filter((r) => HIGH.includes(r.cve!)).map((r) => r.status)).toEqual(["open", "open", "open"]);
     expect(after.find((r) => r.id === medium.id)).toMatchObject({ status: "ignored", dismissed_comment: "SEO plugin is off" });
+    expect((await cli("vulns", "report", "--all", "--fail-on", "high")).code).toBe(1);
   });
 
   it("reads JSON too", async () => {
