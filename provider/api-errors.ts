@@ -31,6 +31,8 @@ export interface FailureContext {
   fieldPaths?: Record<string, AttributePath>;
   /** Said after an answer of an unexpected shape to a request that changes something (it may have happened). */
   ifUnexpected?: string;
+  /** Said when Terraform stopped the provider before the request was answered (what the next apply does). */
+  ifCancelled?: string;
 }
 
 /** `text` as a sentence: one closing period, not a second after the API's own ("before continuing.."). */
@@ -82,7 +84,10 @@ export class ApiErrors {
     } else if (err instanceof core.APIError) {
       this.reportResponse(err, diags, ctx);
     } else if (err instanceof core.APIUserAbortError) {
-      diags.error(`Could not ${ctx.action}: the operation was cancelled`, "Terraform asked the provider to stop before the SiteOps API answered.");
+      diags.error(
+        `Could not ${ctx.action}: the operation was cancelled`,
+        `Terraform asked the provider to stop before the SiteOps API answered.${ctx.ifCancelled ? ` ${ctx.ifCancelled}` : ""}`,
+      );
     } else if (err instanceof core.UnexpectedResponseError) {
       // The core's sentence names the endpoint and the field: `GET /api/v1/sites/site_x: the site has no "url" ...`.
       const at = err.field === undefined ? undefined : (ctx.fieldPaths?.[err.field] ?? (ctx.schema?.attributes[err.field] ? path(err.field) : undefined));

@@ -4,6 +4,7 @@ import type * as Core from "../src/index.js";
 import type { SiteOps } from "../src/index.js";
 import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../common/settings.js";
 import { ApiErrors } from "./api-errors.js";
+import { boundCalls, type RetryReasons } from "./call-deadline.js";
 import { loadClient } from "./load-core.js";
 import { shardFunction } from "./functions/shard-function.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
@@ -60,7 +61,7 @@ export const providerSchema = defineSchema({
       type: "number",
       optional: true,
       description:
-        "Retries of a failed request (connection errors, 408, 429, 5xx), within the core's 60 s retry budget (env `SITEOPS_RETRY_BUDGET_MS`). Default 8; env `SITEOPS_MAX_RETRIES`.",
+        "Retries of a failed request (connection errors, 408, 5xx; a 429 is waited out without counting here). Every API call ends at the latest the retry budget (60 s; env `SITEOPS_RETRY_BUDGET_MS`) plus `request_timeout` after it started, 429 waits included. Default 8; env `SITEOPS_MAX_RETRIES`.",
       validators: [intBetween(0, 20)],
     },
     request_timeout: {
@@ -145,11 +146,13 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
  * apply` shows them on the terminal; Terraform itself says "Still reading... [10s elapsed]"). SITEOPS_DEBUG
  * keeps the client's own debug logger, which prints them too.
  */
-function retryWarnings(core: typeof Core): { logger?: Core.RequestLogger } {
+function retryWarnings(core: typeof Core, reasons: RetryReasons): { logger?: Core.RequestLogger } {
   if (process.env.SITEOPS_DEBUG) return {};
   return {
     logger: (event) => {
-      if (event.kind === "retry") log.warn(`SiteOps API: ${core.describeRetry(event)}`, { attempt: event.attempt, delay_ms: event.delayMs });
+      if (event.kind !== "retry") return;
+      reasons.set(`${event.method} ${event.path}`, event.reason);
+      log.warn(`SiteOps API: ${core.describeRetry(event)}`, { attempt: event.attempt, delay_ms: event.delayMs });
     },
   };
 }
@@ -165,7 +168,10 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
   if (!common) return undefined;
   let core: typeof Core | undefined;
   const load = async (): Promise<typeof Core> => (core ??= await loadClient());
-  const options = (c: typeof Core) => ({ ...common, ...retryWarnings(c) });
+  const reasons: RetryReasons = new Map();
+  const options = (c: typeof Core) => ({ ...common, ...retryWarnings(c, reasons) });
+  /** Every call bounded by the retry budget plus one attempt's timeout (call-deadline.ts). */
+  const bound = (client: SiteOps) => boundCalls(core!, client, reasons);
   const email = setting(config, "email");
   const password = setting(config, "password");
   if (email && password) {
@@ -175,6 +181,7 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     const client = () =>
       (pending ??= load()
         .then((c) => c.SiteOps.login({ ...options(c), email, password, ...(otp ? { otp } : {}) }))
+        .then(bound)
         .catch((err: unknown) => {
           pending = undefined;
           throw err;
@@ -202,7 +209,7 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     return undefined;
   }
   let instance: Promise<SiteOps> | undefined;
-  const client = () => (instance ??= load().then((c) => new c.SiteOps({ ...options(c), apiToken })));
+  const client = () => (instance ??= load().then((c) => bound(new c.SiteOps({ ...options(c), apiToken }))));
   return {
     client,
     errors: new ApiErrors(() => core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),

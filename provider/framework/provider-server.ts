@@ -34,6 +34,14 @@ interface Entry<T> {
  */
 const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true };
 
+/**
+ * How long requests that change something may still run after Terraform asked the provider to stop (Ctrl-C):
+ * a write already sent is answered and recorded in the state instead of being cut off with its outcome unknown
+ * (docs/design.md section 4, "Interrupted applies"). Terraform waits for the provider meanwhile; a second Ctrl-C
+ * ends it at once, and the next apply finds what was created by the create's idempotency key.
+ */
+export const STOP_GRACE_MS = 10_000;
+
 export class ProviderServer<D> implements tfplugin6.ProviderService {
   private readonly def: ErasedProvider<D>;
   private readonly resources = new Map<string, Entry<ErasedResource<D>>>();
@@ -43,12 +51,14 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
   private data: D | undefined;
   private configured = false;
   private readonly stopController = new AbortController();
+  /** Aborted STOP_GRACE_MS after the stop: the writes' signal. */
+  private readonly writeController = new AbortController();
   /** GetProviderSchema's answer: the same for the life of the process. */
   private schemaReply: ReturnType<ProviderServer<D>["buildSchemaReply"]> | undefined;
 
   constructor(def: AnyProvider<D>) {
     // Every in-flight API call listens to this one signal (-parallelism=50 means 50 listeners): not a leak.
-    setMaxListeners(0, this.stopController.signal);
+    setMaxListeners(0, this.stopController.signal, this.writeController.signal);
     this.def = def as unknown as ErasedProvider<D>;
     checkSchema("provider", def.schema);
     this.providerType = blockType(def.schema);
@@ -66,9 +76,14 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
     for (const f of def.functions ?? []) this.functions.set(f.name, f);
   }
 
-  /** Aborted by StopProvider: resources pass it to the API client so in-flight calls end. */
+  /** Aborted by StopProvider: resources pass it to the API client so in-flight reads and waits end. */
   get signal(): AbortSignal {
     return this.stopController.signal;
+  }
+
+  /** Aborted STOP_GRACE_MS after StopProvider: what resources pass with the requests that change something. */
+  get writeSignal(): AbortSignal {
+    return this.writeController.signal;
   }
 
   getMetadata() {
@@ -195,7 +210,14 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
   }
 
   stopProvider() {
-    this.stopController.abort(new Error("Terraform asked the provider to stop"));
+    if (!this.stopController.signal.aborted) {
+      this.stopController.abort(new Error("Terraform asked the provider to stop"));
+      log.info(
+        `Terraform asked the provider to stop: reads and waits end now, requests that change something get up to ${STOP_GRACE_MS / 1000} s to be answered`,
+      );
+      // Unref'd: a provider whose writes all ended exits on Shutdown without waiting for it.
+      setTimeout(() => this.writeController.abort(new Error("Terraform asked the provider to stop")), STOP_GRACE_MS).unref();
+    }
     return { Error: "" };
   }
 
@@ -219,7 +241,7 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
 
   private context(): CallContext<D> {
     if (!this.configured) throw new ProviderNotConfigured();
-    return { data: this.data as D, signal: this.signal };
+    return { data: this.data as D, signal: this.signal, writeSignal: this.writeSignal };
   }
 
   private readonly contexts: Contexts<D> = {

@@ -12,8 +12,14 @@ export type PrivateState = Record<string, unknown>;
 export interface CallContext<D> {
   /** What the provider's configure() returned. */
   data: D;
-  /** Aborted when Terraform asks the provider to stop (Ctrl-C). */
+  /** Aborted when Terraform asks the provider to stop (Ctrl-C): for reads and waits, which the next run resumes. */
   signal: AbortSignal;
+  /**
+   * For requests that change something (create, update, delete): aborted only STOP_GRACE_MS after Terraform
+   * asked to stop (provider-server.ts), so that a write already sent is answered and its result recorded in
+   * the state rather than lost.
+   */
+  writeSignal: AbortSignal;
 }
 
 export interface PlanContext<D> {

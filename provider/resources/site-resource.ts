@@ -12,6 +12,7 @@ import { changes as changed, stateFromAnswer } from "../wire-attributes.js";
 import type { Resource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
+import { exists, keyedCreate } from "./keyed-create.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
 import { siteSchema, type SiteModel } from "./site-schema.js";
@@ -60,8 +61,14 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   async create({ plan }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      const body = Object.fromEntries(CREATABLE.flatMap((name) => (plan[name] === null ? [] : [[name, plan[name]]])));
-      const site = await client.sites.create(body as unknown as SiteCreateParams, { signal: ctx.signal });
+      const body = Object.fromEntries(CREATABLE.flatMap((name) => (plan[name] === null ? [] : [[name, plan[name]]]))) as unknown as SiteCreateParams;
+      // A write: it runs on after Ctrl-C (writeSignal), and a rerun after a lost answer adopts what it created.
+      const { answer: site } = await keyedCreate(
+        "siteops_site",
+        body,
+        (idempotencyKey) => client.sites.create(body, { signal: ctx.writeSignal, idempotencyKey }),
+        (id) => exists(client.sites.get(id, { signal: ctx.writeSignal }), ctx.data.errors),
+      );
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       return siteResult(site, "POST /api/v1/sites", fields, { upgrade: plan.upgrade, protect: isProtected(plan.deletion_protection), createdAt: null });
     } catch (err) {
@@ -69,6 +76,8 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
         action: "create the site",
         schema: siteSchema,
         ifUnexpected: "The service may have created the site all the same: look for it (siteops sites list) and import it rather than apply again.",
+        ifCancelled:
+          "If the service created it, the next terraform apply of this configuration finds it by its request's idempotency key and records it, rather than creating a second one.",
       });
       return { state: null };
     }
@@ -142,12 +151,20 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
-      let site = Object.keys(body).length ? await client.sites.update(prior.id, body, { signal: ctx.signal }) : undefined;
+      const patched = Object.keys(body).length ? await client.sites.update(prior.id, body, { signal: ctx.writeSignal }) : undefined;
+      let site = patched;
       let endpoint = `PATCH /api/v1/sites/${prior.id}`;
       if (Object.keys(targets).length) {
         const outcome = await runUpgradePipeline(client, prior.id, targets, policy, ctx.signal, diags);
         if (outcome.error !== undefined) reportPipelineFailure(outcome, prior.id, ctx.data, diags);
         site = undefined; // the pipeline changed the site (or not): its versions are read back either way
+        if (ctx.signal.aborted) {
+          // Stopped while following the pipeline, which goes on (the next apply follows it): the state keeps what
+          // the PATCH answered, or the prior state, with the site's versions as they were.
+          if (!patched) return { state: null };
+          const fields = new ResponseFields(await loadClient(), diags, "the configured value");
+          return siteResult(patched, endpoint, fields, { upgrade: plan.upgrade, protect, createdAt: plan.created_at ?? prior.created_at });
+        }
       }
       if (!site) {
         site = await client.sites.get(prior.id, { signal: ctx.signal });
@@ -167,7 +184,7 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
-      await client.sites.delete(prior.id, { signal: ctx.signal });
+      await client.sites.delete(prior.id, { signal: ctx.writeSignal });
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) return; // already gone: the goal of a delete
       ctx.data.errors.report(err, diags, { action: `delete site ${prior.id}` });

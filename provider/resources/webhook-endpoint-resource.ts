@@ -13,6 +13,7 @@ import type { ProviderData } from "../provider-data.js";
 import { ResponseFields, type Answer } from "../response-fields.js";
 import type { Schema } from "../framework/schema.js";
 import { changes, stateFromAnswer } from "../wire-attributes.js";
+import { exists, keyedCreate } from "./keyed-create.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { webhookEndpointSchema } from "./webhook-endpoint-schema.js";
 
@@ -65,31 +66,46 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
   identity: "id",
 
   async create({ plan }, diags, ctx) {
+    /** What the service holds once the POST was answered: kept in state even when a later step fails. */
+    let made: { endpoint: WebhookEndpoint; a: Answer; secret: string | null; fields: ResponseFields } | undefined;
     try {
       const client = await ctx.data.client();
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       const body = {
         ...Object.fromEntries(TAKEN.create.flatMap((name) => (plan[name as keyof EndpointModel] == null ? [] : [[name, plan[name as keyof EndpointModel]]]))),
         ...(plan.description ? { description: plan.description } : {}),
-        enabled_events: plan.enabled_events ?? ["*"],
+        // Sorted: a set has no order, and the request's key is derived from its body (keyed-create.ts).
+        enabled_events: [...(plan.enabled_events ?? ["*"])].sort(),
       } as WebhookEndpointCreateParams;
-      let endpoint = await client.webhookEndpoints.create(body, { signal: ctx.signal });
+      // Endpoints have no unique field to be found by: a rerun after a lost answer is told by the key alone.
+      let { answer: endpoint } = await keyedCreate(
+        "siteops_webhook_endpoint",
+        body,
+        (idempotencyKey) => client.webhookEndpoints.create(body, { signal: ctx.writeSignal, idempotencyKey }),
+        (id) => exists(client.webhookEndpoints.get(id, { signal: ctx.writeSignal }), ctx.data.errors),
+      );
       let a = answer(endpoint, "POST /api/v1/webhook_endpoints");
+      // Only the create answer carries the secret (a replayed answer too).
       const secret = fields.take(a, "secret", "string", { orNull: true }) ?? null;
+      made = { endpoint, a, secret, fields };
       if (plan.enabled === false) {
-        endpoint = await client.webhookEndpoints.update(endpoint.id, { status: "disabled" }, { signal: ctx.signal });
+        endpoint = await client.webhookEndpoints.update(endpoint.id, { status: "disabled" }, { signal: ctx.writeSignal });
         a = answer(endpoint, `PATCH /api/v1/webhook_endpoints/${endpoint.id}`);
       }
       // The plan stands in for every field the core does not check: a state always results.
       return { state: endpointModel(endpoint, a, fields, plan, secret) ?? null };
     } catch (err) {
       ctx.data.errors.report(err, diags, {
-        action: "create the webhook endpoint",
+        action: made ? `disable webhook endpoint ${made.endpoint.id}` : "create the webhook endpoint",
         schema: webhookEndpointSchema,
         fieldPaths,
         ifUnexpected: "The service may have created the endpoint all the same: look for it and import it (by its URL) rather than apply again.",
+        ifCancelled: made
+          ? "The endpoint exists and is in the state as it is (enabled); the next apply replaces it."
+          : "If the service created it, the next terraform apply of this configuration finds it by its request's idempotency key and records it, rather than creating a second one.",
       });
-      return { state: null };
+      // Created but not disabled: recorded as it is, so nothing is lost (Terraform marks it tainted).
+      return { state: made ? (endpointModel(made.endpoint, made.a, made.fields, { ...plan, enabled: true }, made.secret) ?? null) : null };
     }
   },
 
@@ -146,7 +162,7 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
       const client = await ctx.data.client();
       const patch = Object.keys(body).length > 0;
       const endpoint = patch
-        ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.signal })
+        ? await client.webhookEndpoints.update(prior.id, body, { signal: ctx.writeSignal })
         : await client.webhookEndpoints.get(prior.id, { signal: ctx.signal });
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       const a = answer(endpoint, `${patch ? "PATCH" : "GET"} /api/v1/webhook_endpoints/${prior.id}`);
@@ -160,7 +176,7 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
   async delete({ prior }, diags, ctx) {
     try {
       const client = await ctx.data.client();
-      await client.webhookEndpoints.delete(prior.id, { signal: ctx.signal });
+      await client.webhookEndpoints.delete(prior.id, { signal: ctx.writeSignal });
     } catch (err) {
       if (ctx.data.errors.isNotFound(err)) return;
       ctx.data.errors.report(err, diags, { action: `delete webhook endpoint ${prior.id}` });

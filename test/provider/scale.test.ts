@@ -95,7 +95,8 @@ ${extra}}
 
 describe("Ctrl-C during apply", () => {
   it("stops the provider's in-flight API calls, keeps state consistent, and a rerun finishes the job", async () => {
-    // Creates hang for a long time (and then fail, so the aborted ones leave nothing behind).
+    // Creates hang longer than the writes' grace after Ctrl-C (STOP_GRACE_MS), and then fail, so the ones cut
+    // off leave nothing behind.
     await faults(tf, [{ method: "POST", path: "/api/v1/sites", delay_ms: 30_000, status: 503 }]);
     tf.write(tf.providerBlock() + sites(3, "interrupted"));
     const r = await tf.run(["apply", "-auto-approve", "-no-color"], { interruptOn: "Creating..." });

@@ -34,7 +34,7 @@ export interface SiteopsProviderConfig {
   */
   readonly maxConcurrency?: number;
   /**
-  * Retries of a failed request (connection errors, 408, 429, 5xx), within the core's 60 s retry budget (env `SITEOPS_RETRY_BUDGET_MS`). Default 8; env `SITEOPS_MAX_RETRIES`.
+  * Retries of a failed request (connection errors, 408, 5xx; a 429 is waited out without counting here). Every API call ends at the latest the retry budget (60 s; env `SITEOPS_RETRY_BUDGET_MS`) plus `request_timeout` after it started, 429 waits included. Default 8; env `SITEOPS_MAX_RETRIES`.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/siteops/siteops/latest/docs#max_retries SiteopsProvider#max_retries}
   */

@@ -1,0 +1,164 @@
+// An apply stopped in the middle (issue 40 item 1): Ctrl-C while the service is slow to answer creates, and
+// Terraform killed with SIGKILL (the provider with it), each followed by a rerun that must converge to exactly the
+// configured objects, nothing to import by hand. Also a create after a destroy within the service's 24 h
+// idempotency window (the next key generation), and a 429 storm that must end within the retry budget (item 7).
+import { afterEach, describe, expect, it } from "vitest";
+import { start } from "../support/processes.js";
+import { Terraform, api, faults } from "./harness.js";
+
+let tf: Terraform | undefined;
+afterEach(async () => {
+  await tf?.close();
+  tf = undefined;
+});
+
+/** `sites` sites and one webhook endpoint (the issue's reproduction: 6 and 1). */
+const fleet = (prefix: string, sites = 6) => `
+resource "siteops_site" "s" {
+  count = ${sites}
+  name  = "${prefix} \${count.index}"
+  url   = "https://${prefix}-\${count.index}.example.com"
+
+  deletion_protection = false
+}
+
+resource "siteops_webhook_endpoint" "hook" {
+  url            = "https://hooks.example.com/${prefix}"
+  enabled_events = ["site.created", "site.deleted"]
+}
+`;
+
+/** What the service holds, counted through the API: every page of sites, and the webhook endpoints. */
+async function onService(t: Terraform): Promise<{ sites: number; endpoints: number }> {
+  let sites = 0;
+  for (let page = 1; ; page++) {
+    const list = (await api(t, "GET", `/api/v1/sites?per_page=100&page=${page}`)).json as unknown[];
+    sites += list.length;
+    if (list.length < 100) break;
+  }
+  const endpoints = ((await api(t, "GET", "/api/v1/webhook_endpoints?per_page=100")).json as unknown[]).length;
+  return { sites, endpoints };
+}
+
+/** The ids in Terraform's state file, by resource type. */
+function inState(t: Terraform): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of t.rawState().resources) out[r.type] = [...(out[r.type] ?? []), ...r.instances.map((i) => i.attributes.id as string)];
+  return out;
+}
+
+/**
+ * Runs `terraform apply` in its own process group and, once the service holds `sites` sites and `endpoints`
+ * endpoints (their creates committed, their answers still held back by the fault delay), sends `signal` to the
+ * group: SIGINT as Ctrl-C in a terminal, SIGKILL as a killed job (Terraform and the provider with it).
+ */
+async function applyStoppedWhenCreated(t: Terraform, want: { sites: number; endpoints: number }, signal: NodeJS.Signals) {
+  const run = start("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: t.work, env: t.env(), detached: true });
+  let sent = false;
+  const poll = (async () => {
+    while (!sent && run.child.exitCode === null) {
+      const now = await onService(t);
+      if (now.sites >= want.sites && now.endpoints >= want.endpoints) {
+        sent = true;
+        process.kill(-run.child.pid!, signal);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const done = await run.done;
+  await poll;
+  expect(sent, `terraform ended before the service held every object:\n${done.stdout}\n${done.stderr}`).toBe(true);
+  return done;
+}
+
+/** Creates committed at once but answered only after `ms` (a slow service, a slow proxy). */
+const slowCreates = (ms: number) => [
+  { method: "POST", path: "/api/v1/sites", phase: "after", delay_ms: ms },
+  { method: "POST", path: "/api/v1/webhook_endpoints", phase: "after", delay_ms: ms },
+];
+
+describe("an apply interrupted while creates are in flight", () => {
+  it("Ctrl-C: the creates already sent are answered and recorded, so the next plan is empty", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + fleet("ctrlc"));
+    await tf.init();
+    await faults(tf, slowCreates(3000));
+    const r = await applyStoppedWhenCreated(tf, { sites: 6, endpoints: 1 }, "SIGINT");
+    await faults(tf, []);
+    expect(r.stdout + r.stderr).toContain("Interrupt received");
+    expect(r.stderr).not.toContain("the operation was cancelled");
+    // Nothing the service did was lost: every object is in the state, with the endpoint's secret.
+    expect(inState(tf).siteops_site).toHaveLength(6);
+    expect(inState(tf).siteops_webhook_endpoint).toHaveLength(1);
+    expect((await tf.resource("siteops_webhook_endpoint.hook"))?.secret).toMatch(/^whsec_/);
+    expect((await tf.plan()).code).toBe(0);
+    expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
+  });
+
+  it("SIGKILL of Terraform and the provider: the rerun adopts what the lost creates made, no duplicate, no import", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + fleet("killed"));
+    await tf.init();
+    await faults(tf, slowCreates(3000));
+    const r = await applyStoppedWhenCreated(tf, { sites: 6, endpoints: 1 }, "SIGKILL");
+    await faults(tf, []);
+    expect(r.signal).toBe("SIGKILL");
+    // The client's first request goes alone (the rate limiter's probe), so one create may have been answered.
+    const recorded = (inState(tf).siteops_site ?? []).length + (inState(tf).siteops_webhook_endpoint ?? []).length;
+    expect(recorded).toBeLessThan(7);
+    expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
+
+    const again = await tf.apply();
+    expect(again.stdout).toContain(`Apply complete! Resources: ${7 - recorded} added, 0 changed, 0 destroyed.`);
+    expect(again.stdout + again.stderr).not.toContain("already been taken");
+    expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
+    const ids = inState(tf);
+    expect(new Set(ids.siteops_site).size).toBe(6);
+    const listed = (await api(tf, "GET", "/api/v1/sites?per_page=100")).json as { id: string }[];
+    expect([...ids.siteops_site!].sort()).toEqual(listed.map((s) => s.id).sort());
+    // The secret exists only in the create answer: the service's replay of it is what the state holds.
+    expect((await tf.resource("siteops_webhook_endpoint.hook"))?.secret).toMatch(/^whsec_/);
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("a destroy and a create of the same configuration within 24 h: new objects, not the deleted ones replayed", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + fleet("again", 2));
+    await tf.init();
+    await tf.apply();
+    const first = inState(tf);
+    await tf.ok(["destroy", "-auto-approve", "-no-color"]);
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 0 });
+    const r = await tf.apply();
+    expect(r.stdout).toContain("Apply complete! Resources: 3 added, 0 changed, 0 destroyed.");
+    expect(await onService(tf)).toEqual({ sites: 2, endpoints: 1 });
+    const second = inState(tf);
+    expect(second.siteops_site!.filter((id) => first.siteops_site!.includes(id))).toEqual([]);
+    expect(second.siteops_webhook_endpoint).not.toEqual(first.siteops_webhook_endpoint);
+    expect((await tf.plan()).code).toBe(0);
+  });
+});
+
+describe("a 429 storm that never lets up", () => {
+  it("ends every call within the retry budget plus one attempt's timeout, with a diagnostic naming the budget", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock("  request_timeout = 1\n") + fleet("storm").replace(/resource "siteops_webhook_endpoint"[\s\S]*$/, ""));
+    await tf.init();
+    await faults(tf, [{ method: "POST", path: "/api/v1/sites", status: 429, retry_after: 1 }]);
+    const r = await tf.run(["apply", "-auto-approve", "-input=false", "-no-color"], { env: { SITEOPS_RETRY_BUDGET_MS: "3000" } });
+    const { rules } = (await (await fetch(`${tf.url}/__emulator/faults`)).json()) as { rules: { hits: number }[] };
+    await faults(tf, []);
+    expect(r.code).toBe(1);
+    // Every 429 (Retry-After: 1) pauses all of the client's requests for at least 1 s, and every call ends 4 s
+    // after it started: the six creates, started together, meet at most about 4-5 429s between them. Before,
+    // each call's 429 waits and pauses moved its own deadline, and the six took turns for minutes.
+    expect(rules[0]!.hits).toBeLessThanOrEqual(8);
+    // Terraform wraps long lines.
+    const failures = r.stderr.replace(/\s+/g, " ").split("Error: Could not create the site").slice(1);
+    expect(failures).toHaveLength(6);
+    for (const f of failures) expect(f).toMatch(/no success within 3 s, the retry budget \(SITEOPS_RETRY_BUDGET_MS\), plus one attempt's timeout of 1 s/);
+    expect(failures.join("")).toContain("the last failure: 429 response");
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 0 });
+  });
+});
