@@ -62,7 +62,7 @@ export function planVersionChange(plan: Record<VersionField, Value> & { upgrade:
         `${PRODUCT[field]} downgrade refused`,
         // The prior version is the site's as last read (the refresh): after an upgrade made outside Terraform,
         // the configuration is what is behind, and matching it is the fix.
-        `${field} would go from ${from} down to ${to}, but the site runs ${from}. If it was upgraded outside Terraform, set ${field} = "${from}" in the configuration to keep it as it is. ` +
+        `${field} would go from ${from} down to ${to}, but the site runs ${from}. If it was upgraded outside Terraform, set ${field} = "${from}" in the configuration to keep it as it is, or, where rollouts upgrade the fleet, let them own the versions with lifecycle { ignore_changes = [wp_version, php_version] } (docs/terraform.md, "Upgrades outside Terraform: rollouts"). ` +
           `To go back to ${to}: an upgrade pipeline cannot downgrade a site, so restore a snapshot taken before the upgrade, or set strategy = "direct" in the upgrade block to change the version in place without a pipeline.`,
         path(field),
       );
