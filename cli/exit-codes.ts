@@ -6,7 +6,8 @@ import { SiteSelectionError } from "../src/fleet.js";
 export const EXIT = {
   /** Everything asked for was done. */
   OK: 0,
-  /** Some operation failed (the others still ran). */
+  /** Some operation failed (the others still ran); for `vulns report --fail-on LEVEL`, also: a record at or above
+   * LEVEL is open. */
   FAILED: 1,
   /** Bad flags or arguments, a bad config file, an unknown site: nothing was changed. */
   USAGE: 2,
