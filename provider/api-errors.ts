@@ -33,6 +33,8 @@ export interface FailureContext {
   ifUnexpected?: string;
   /** Said when Terraform stopped the provider before the request was answered (what the next apply does). */
   ifCancelled?: string;
+  /** Said after a 422 on the field (API name) it is keyed by: what to do about it. */
+  fieldHints?: Record<string, string>;
 }
 
 /** `text` as a sentence: one closing period, not a second after the API's own ("before continuing.."). */
@@ -60,6 +62,12 @@ export class ApiErrors {
   isNotFound(err: unknown): boolean {
     const core = this.loaded();
     return !!core && err instanceof core.NotFoundError;
+  }
+
+  /** A 422 whose `field` errors say the value is taken ("has already been taken": a site's URL). */
+  isTaken(err: unknown, field: string): boolean {
+    const core = this.loaded();
+    return !!core && err instanceof core.APIError && err.status === 422 && (err.errors?.[field] ?? []).some((m) => /taken/i.test(m));
   }
 
   /** A wait (for an upgrade pipeline) that ran out of time. */
@@ -124,7 +132,8 @@ export class ApiErrors {
     for (const [field, messages] of fieldErrors) {
       const at = ctx.fieldPaths?.[field] ?? (ctx.schema?.attributes[field] ? path(field) : undefined);
       const text = messages.map((m) => `${field} ${m}`).join("; ");
-      if (at) diags.error(`Invalid ${field}`, `SiteOps could not ${ctx.action}: ${text}${requestId}.`, at);
+      const hint = ctx.fieldHints?.[field] ? ` ${ctx.fieldHints[field]}` : "";
+      if (at) diags.error(`Invalid ${field}`, `SiteOps could not ${ctx.action}: ${text}${requestId}.${hint}`, at);
       else diags.error(`Could not ${ctx.action}`, `${text}${requestId}.`);
     }
   }

@@ -40,7 +40,7 @@ const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: 
  * (docs/design.md section 4, "Interrupted applies"). Terraform waits for the provider meanwhile; a second Ctrl-C
  * ends it at once, and the next apply finds what was created by the create's idempotency key.
  */
-export const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;
 
 export class ProviderServer<D> implements tfplugin6.ProviderService {
   private readonly def: ErasedProvider<D>;

@@ -24,7 +24,7 @@ const claimed = new Set<string>();
 const sending = new Map<string, Promise<unknown>>();
 
 /** The Idempotency-Key of generation `generation` of creating `body` as `typeName` from `dir`. */
-export function createKey(typeName: string, body: unknown, generation: number, dir = process.cwd()): string {
+function createKey(typeName: string, body: unknown, generation: number, dir = process.cwd()): string {
   const hash = createHash("sha256")
     .update(JSON.stringify(["siteops-terraform-create", typeName, dir, body, generation]))
     .digest("hex");

@@ -53,6 +53,22 @@ function siteResult(site: Site, endpoint: string, fields: ResponseFields, kept: 
   return { state, private: withProtection({ updated_at: typeof site.updated_at === "string" ? site.updated_at : null }, kept.protect) };
 }
 
+/**
+ * Which site holds `url` (a create's 422 "has already been taken"), and how to take it over: never adopted
+ * without the user, since nothing proves it is this configuration's (keyed-create.ts adopts only what its key
+ * made). Undefined when the lookup fails: the 422 stands alone.
+ */
+async function takenUrlHint(data: ProviderData, url: string, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    const found = await (await loadClient()).lookupSites(await data.client(), "url", url, { signal });
+    if (found.length !== 1) return undefined;
+    const site = found[0]!;
+    return `Site ${site.id} (${JSON.stringify(site.name)}) has this URL. If this resource should manage it, import it (terraform import <address> ${site.id}, or an import block with id = "${site.id}"); otherwise change url.`;
+  } catch {
+    return undefined;
+  }
+}
+
 export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   typeName: "siteops_site",
   schema: siteSchema,
@@ -72,9 +88,11 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
       const fields = new ResponseFields(await loadClient(), diags, "the configured value");
       return siteResult(site, "POST /api/v1/sites", fields, { upgrade: plan.upgrade, protect: isProtected(plan.deletion_protection), createdAt: null });
     } catch (err) {
+      const hint = ctx.data.errors.isTaken(err, "url") ? await takenUrlHint(ctx.data, plan.url, ctx.signal) : undefined;
       ctx.data.errors.report(err, diags, {
         action: "create the site",
         schema: siteSchema,
+        ...(hint ? { fieldHints: { url: hint } } : {}),
         ifUnexpected: "The service may have created the site all the same: look for it (siteops sites list) and import it rather than apply again.",
         ifCancelled:
           "If the service created it, the next terraform apply of this configuration finds it by its request's idempotency key and records it, rather than creating a second one.",

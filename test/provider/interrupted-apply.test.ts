@@ -140,6 +140,50 @@ describe("an apply interrupted while creates are in flight", () => {
   });
 });
 
+describe("what a create's key adopts, and what it does not", () => {
+  it("a URL taken by a site made by hand is refused; once that site is gone, the same configuration creates it", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + fleet("taken", 1));
+    await tf.init();
+    const mine = (await api(tf, "POST", "/api/v1/sites", { name: "By hand", url: "https://taken-0.example.com" })).json as { id: string };
+    const refused = await tf.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
+    expect(refused.code).toBe(1);
+    const said = refused.stderr.replace(/\s+/g, " ");
+    expect(said).toContain("url has already been taken");
+    expect(said).toContain(`Site ${mine.id} ("By hand") has this URL. If this resource should manage it, import it (terraform import <address> ${mine.id}`);
+    // Never adopted: the site made by hand is still alone with its URL, and not in the state.
+    expect(inState(tf).siteops_site ?? []).toEqual([]);
+    await api(tf, "DELETE", `/api/v1/sites/${mine.id}`);
+    // The service kept the refusal with the request's key: a replayed refusal is history, the next key asks again.
+    const r = await tf.apply();
+    expect(r.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.");
+    expect(await onService(tf)).toEqual({ sites: 1, endpoints: 1 });
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("two webhook endpoints with the same arguments each get their own, also after a destroy", async () => {
+    tf = await Terraform.start();
+    const twins = `
+resource "siteops_webhook_endpoint" "twin" {
+  count = 2
+  url   = "https://hooks.example.com/twins"
+}
+`;
+    tf.write(tf.providerBlock() + twins);
+    await tf.init();
+    await tf.apply();
+    const first = inState(tf).siteops_webhook_endpoint!;
+    expect(new Set(first).size).toBe(2);
+    await tf.ok(["destroy", "-auto-approve", "-no-color"]);
+    await tf.apply();
+    const second = inState(tf).siteops_webhook_endpoint!;
+    expect(new Set(second).size).toBe(2);
+    expect(second.filter((id) => first.includes(id))).toEqual([]);
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 2 });
+    expect((await tf.plan()).code).toBe(0);
+  });
+});
+
 describe("a 429 storm that never lets up", () => {
   it("ends every call within the retry budget plus one attempt's timeout, with a diagnostic naming the budget", async () => {
     tf = await Terraform.start();
