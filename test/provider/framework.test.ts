@@ -1,6 +1,6 @@
 // The framework layer without terraform: planning rules, plan modifiers, validators with paths, import,
 // state upgrades and private state, through ProviderServer's RPC methods with msgpack on the wire.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Diagnostics, path } from "../../provider/framework/diagnostics.js";
 import { requiresReplace, requiresReplaceIf, useStateForUnknown } from "../../provider/framework/plan-modifiers.js";
 import { planObject } from "../../provider/framework/planning.js";
@@ -252,5 +252,20 @@ describe("ProviderServer RPCs", () => {
     expect(warnings).not.toContain("MaxListenersExceededWarning");
     s.stopProvider();
     expect(s.signal.aborted).toBe(true);
+  });
+
+  it("StopProvider aborts the writes' signal only after the grace, so a write already sent is answered", () => {
+    vi.useFakeTimers();
+    try {
+      const s = new ProviderServer(def);
+      s.stopProvider();
+      expect([s.signal.aborted, s.writeSignal.aborted]).toEqual([true, false]);
+      vi.advanceTimersByTime(9_999);
+      expect(s.writeSignal.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(s.writeSignal.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
