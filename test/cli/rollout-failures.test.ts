@@ -5,6 +5,8 @@
 // with one failure and stops the next at two; a run killed (SIGKILL) in the middle of a wave is continued by the
 // same command, which opens no second pipeline for any site.
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Site } from "../../src/index.js";
@@ -57,6 +59,25 @@ async function fleet(n: number): Promise<{ sites: Site[]; server: (site: Site) =
 }
 
 const TARGET = { wp: "6.8" };
+
+/** A webhook receiver on loopback (the --notify URL): the bodies it got. */
+async function receiver(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      bodies.push(body);
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/rollout-secret-key`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 const siteFlags = (sites: readonly Site[]) => sites.flatMap((s) => ["--site", s.id]);
 
 /** Pipelines the service holds per site id. */
@@ -77,7 +98,13 @@ describe("a rollout stops at a failing wave", () => {
     const canary = waves[0]![0]!;
     await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: canary.id, outcome: "roll_back" }] });
     const file = path.join(box.dir, "canary.json");
-    const r = await runCli(["upgrade", "rollout", ...siteFlags(sites), "--to-wp", "6.8", "--waves", "1,50%,100%", "--report", file], { env });
+    const metrics = path.join(box.dir, "rollout.prom");
+    const hook = await receiver();
+    const r = await runCli(
+      ["upgrade", "rollout", ...siteFlags(sites), "--to-wp", "6.8", "--waves", "1,50%,100%", "--report", file, "--metrics-file", metrics],
+      { env: { ...env, SITEOPS_NOTIFY_URL: hook.url } },
+    );
+    await hook.close();
 
     expect(r.code, r.stderr).toBe(5);
     const doc = readReport(file);
@@ -107,6 +134,18 @@ describe("a rollout stops at a failing wave", () => {
         .map((x) => x.site.id)
         .sort(),
     ).toEqual(later.map((s) => s.id).sort());
+
+    // Told outside: the notification (the report) names the failing site and why; the metrics count the sites.
+    expect(hook.bodies).toHaveLength(1);
+    const note = JSON.parse(hook.bodies[0]!) as { exit_code: number; results: Report["results"] };
+    expect(note.exit_code).toBe(5);
+    expect(note.results.filter((x) => x.error).map((x) => [x.site.id, x.error!.message.replace(/upg_\w+/, "upg_")])).toEqual([
+      [canary.id, expect.stringMatching(/^pipeline upg_ was rolled back/)],
+    ]);
+    const prom = readFileSync(metrics, "utf8");
+    expect(prom).toMatch(/siteops_job_sites\{job_name="upgrade-rollout",outcome="untouched"\} 5/);
+    expect(prom).toMatch(/siteops_job_sites\{job_name="upgrade-rollout",outcome="failed"\} 1/);
+    expect(prom).toMatch(/siteops_job_exit_code\{job_name="upgrade-rollout"\} 5/);
   });
 
   it("--max-failures 10%: wave 2 goes through with one failure (a fatal-error page with 200), wave 3 stops at two (a 500, too slow); wave 4 untouched", async () => {

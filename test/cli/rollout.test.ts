@@ -1,9 +1,9 @@
 // `siteops upgrade rollout` against the emulator: a three-wave rollout that passes its gates, the plan of
-// --dry-run, and refusals of bad flags before any request.
+// --dry-run, a second run of the same rollout locked out, and refusals of bad flags before any request.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, useTestBed } from "./helpers.js";
+import { runCli, startCli, useTestBed } from "./helpers.js";
 
 const bed = useTestBed();
 
@@ -41,5 +41,49 @@ describe("siteops upgrade rollout", () => {
     expect(r.stderr).toMatch(/wave 1\/3: 1 site, 1 passed, 0 failed \(at most 0 allowed\): passed/);
     expect(r.stderr).toMatch(/done: 9 of 10 sites upgraded and passed their gates, 1 already at the target, in /);
     for (const site of await bed.emu.so.sites.list().toArray()) expect(site.wp_version).toBe(site.name === "Shop" ? "6.9" : "6.8");
+  });
+
+  it("--dry-run prints the waves and their sites, the same on every run, and opens nothing", async () => {
+    const args = ["upgrade", "rollout", "--all", "--to-php", "8.3", "--waves", "2,100%", "--dry-run", "--json"];
+    const a = await runCli(args, { env: bed.env });
+    expect(a.code, a.stderr).toBe(0);
+    const plan = JSON.parse(a.stdout) as { wave: number; site: { id: string } }[];
+    expect(plan.map((x) => x.wave)).toEqual([1, 1, ...Array.from({ length: plan.length - 2 }, () => 2)]);
+    expect(a.stderr).toMatch(/^wave 1\/2: 2 sites\nwave 2\/2: \d+ sites\n$/);
+    expect((await runCli(args, { env: bed.env })).stdout).toBe(a.stdout);
+    for (const x of plan) expect((await bed.emu.so.upgradePipelines.list(x.site.id).toArray()).filter((p) => p.to_php_version === "8.3")).toEqual([]);
+  });
+
+  it("a second run of the same rollout while the first runs exits 75, whatever its output flags", async () => {
+    const sites = (await bed.emu.so.sites.list().toArray()).filter((s) => s.name.startsWith("Fleet")).slice(0, 2);
+    const args = ["upgrade", "rollout", "--site", sites[0]!.id, "--site", sites[1]!.id, "--to-php", "8.4", "--require-approval", "--window", "0"];
+    const first = startCli(args, { env: bed.env });
+    await first.waitFor(/awaits approval/);
+    // The same sites in another order, other output flags: the same job.
+    const second = await runCli(["upgrade", "rollout", "--site", sites[1]!.id, "--site", sites[0]!.id, "--to-php", "8.4", "--quiet"], { env: bed.env });
+    expect(second.code, second.stderr).toBe(75);
+    first.child.kill("SIGINT");
+    const end = await first.done;
+    expect(end.code, end.stderr).toBe(130);
+    expect(end.stderr).toMatch(/interrupted \(pipelines already opened carry on in the service\)/);
+  });
+
+  it("refuses bad flags at once, naming the flag, before any request", async () => {
+    const env = { ...bed.env, SITEOPS_BASE_URL: "http://127.0.0.1:9" };
+    for (const [flags, message] of [
+      [["--all"], /give the target: --to-wp X.Y and\/or --to-php X.Y/],
+      [["--all", "--to-wp", "6"], /--to-wp must be a major.minor version/],
+      [["--all", "--to-wp", "6.8", "--waves", "1,10%"], /--waves: the last wave must be 100%/],
+      [["--all", "--to-wp", "6.8", "--gate", "pipeline,smoke"], /--gate must name pipeline, health, http \(got "smoke"\)/],
+      [["--all", "--to-wp", "6.8", "--max-failures", "lots"], /--max-failures: failure budget "lots"/],
+      [["--all", "--to-wp", "6.8", "--gate", "health", "--check-path", "/shop"], /--check-path is for the http gate/],
+      [["--all", "--to-wp", "6.8", "--check-path", "shop"], /--check-path must be a path starting with \//],
+      [["--all", "--to-wp", "6.8", "--pause", "soon"], /--pause: "soon" is not a duration/],
+      [["--to-wp", "6.8"], /which sites\?/],
+    ] as const) {
+      const r = await runCli(["upgrade", "rollout", ...flags], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   allowedFailures,
   checkHttp,
-  judgeHealth,
   judgePipeline,
   parseFailureBudget,
   parseWaves,
