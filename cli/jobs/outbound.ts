@@ -19,6 +19,15 @@ import { type JobReport, runFacts } from "./outbound/run-facts.js";
 /** Names of a job: letters, digits and `_ . : / -`, as a label value and in a message. */
 const JOB_NAME = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
+/** A job that tells its own news (`vulns report`: the records not seen before) instead of the run's report. */
+export interface JobNotification {
+  /** What --notify posts after this run (`format` as --notify-format says), or undefined: nothing to tell. */
+  delivery(report: JobReport, format: "json" | "slack", job: string): Delivery | undefined;
+  /** The news was told: delivered, or there was no --notify (the run's output and --report told it). Not called
+   * when the delivery failed, so the next run tells it again. */
+  told(): void;
+}
+
 export interface JobOutbound {
   /** The run holds its lock and starts: sends the /start ping (in the background). */
   started(): void;
@@ -28,7 +37,7 @@ export interface JobOutbound {
 }
 
 /** Reads and checks the outbound flags of a job (UsageError before anything runs). */
-export function jobOutbound(ctx: Context, parsed: Parsed, command: string): JobOutbound {
+export function jobOutbound(ctx: Context, parsed: Parsed, command: string, news?: JobNotification): JobOutbound {
   const job = flagString(parsed, "job-name") ?? command.replace(/\s+/g, "-");
   if (!JOB_NAME.test(job)) throw new UsageError("--job-name must be 1 to 100 letters, digits or _ . : / - (it is a Prometheus label value)");
   const metricsArg = flagString(parsed, "metrics-file");
@@ -40,11 +49,16 @@ export function jobOutbound(ctx: Context, parsed: Parsed, command: string): JobO
   for (const flag of ["notify-format", "notify-on"])
     if (!notify && flagString(parsed, flag) !== undefined) throw new UsageError(`--${flag} needs --notify URL (or SITEOPS_NOTIFY_URL)`);
 
-  const send = async (failed: string, url: URL, delivery: Delivery) => {
+  const send = async (failed: string, url: URL, delivery: Delivery): Promise<boolean> => {
     const failure = await deliver(url, delivery);
     if (failure !== undefined) ctx.stderr.write(`siteops: ${failed}: ${clean(failure)}\n`);
+    return failure === undefined;
   };
-  let startPing: Promise<void> | undefined;
+  const tell = async (report: JobReport) => {
+    const delivery = news!.delivery(report, format === "slack" ? "slack" : "json", job);
+    if (!notify || !delivery || (await send("notification failed", notify, delivery))) news!.told();
+  };
+  let startPing: Promise<boolean> | undefined;
   return {
     started() {
       if (ping) startPing = send("ping failed (start)", pingUrl(ping, "start"), { body: "", contentType: "text/plain; charset=utf-8" });
@@ -64,9 +78,11 @@ export function jobOutbound(ctx: Context, parsed: Parsed, command: string): JobO
       const ok = report.exit_code === EXIT.OK;
       await Promise.all([
         ping && send(`ping failed (${ok ? "success" : "fail"})`, pingUrl(ping, ok ? "success" : "fail"), endPing(job, facts)),
-        notify &&
-          (on === "always" || !ok) &&
-          send("notification failed", notify, format === "slack" ? slackNotification(job, facts) : jsonNotification(report)),
+        news
+          ? tell(report)
+          : notify &&
+            (on === "always" || !ok) &&
+            send("notification failed", notify, format === "slack" ? slackNotification(job, facts) : jsonNotification(report)),
       ]);
       return code;
     },

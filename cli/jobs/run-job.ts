@@ -12,7 +12,7 @@ import type { Target } from "../credentials.js";
 import { EXIT, exitCodeOf, UsageError } from "../exit-codes.js";
 import { SELECTION_FLAGS } from "../sites.js";
 import { acquireLock, defaultLockFile, type Lock } from "./lock.js";
-import { type JobOutbound, jobOutbound, redactArgv } from "./outbound.js";
+import { type JobNotification, type JobOutbound, jobOutbound, redactArgv } from "./outbound.js";
 import { buildReport, checkReportPath, errorInfo, type ReportHeader, writeReport } from "./report.js";
 
 /** A run's job: `name` (`snapshot-create-<16 hex>`) names its default lock and its state (run-state.ts). */
@@ -62,13 +62,14 @@ export async function runJob(
   command: string,
   work: (job: Job) => Promise<{ code: number; report: Record<string, unknown> }>,
   identity?: JobIdentity,
+  news?: JobNotification,
 ): Promise<number> {
   const reportArg = flagString(parsed, "report");
   const reportFile = reportArg === undefined ? undefined : checkReportPath(reportArg);
   const lockArg = flagString(parsed, "lock");
   const noLock = flagBool(parsed, "no-lock") === true;
   if (lockArg !== undefined && noLock) throw new UsageError("give --lock FILE or --no-lock, not both");
-  const outbound = jobOutbound(ctx, parsed, command);
+  const outbound = jobOutbound(ctx, parsed, command, news);
   const header: ReportHeader = { command: `siteops ${command}`, base_url: "", started_at: new Date().toISOString() };
   let lock: Lock | undefined;
   try {

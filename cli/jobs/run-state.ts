@@ -60,8 +60,8 @@ const PIPELINES: LineCodec<PipelineRequestRecord> = {
   fromLine: (l) => ({ siteId: l.site, idempotencyKey: l.key, params: l.params as PipelineRequestRecord["params"], pipelineId: l.pipeline ?? null }),
 };
 
-/** The state dir: $XDG_STATE_HOME/siteops, else ~/.local/state/siteops. */
-function stateDir(env: NodeJS.ProcessEnv): string {
+/** The state dir: $XDG_STATE_HOME/siteops, else ~/.local/state/siteops (seen-records.ts keeps its files there too). */
+export function stateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME;
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "siteops");
   if (!env.HOME) throw new UsageError("no directory for the job's state: set XDG_STATE_HOME (or HOME), or pass --window 0");

@@ -88,6 +88,18 @@ function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): strin
     gauge("snapshots_adopted", "Snapshots of an earlier run of the job that its last run adopted instead of creating (--window).", [[label, facts.adopted]]);
   if (facts.uploadedBytes !== undefined) gauge("uploaded_bytes", "Bytes of snapshot data the job's last run uploaded.", [[label, facts.uploadedBytes]]);
   if (facts.pruned !== undefined) gauge("snapshots_pruned", "Snapshots the job's last run deleted.", [[label, facts.pruned]]);
+  if (facts.vulnerabilities) {
+    // Not siteops_job_*: the fleet's state as the last run read it, not the run's.
+    const v = facts.vulnerabilities;
+    out.push(
+      "# HELP siteops_vulnerabilities_open Open vulnerability records of the job's sites at its last run, by severity.",
+      "# TYPE siteops_vulnerabilities_open gauge",
+      ...Object.entries(v.open).map(([severity, n]) => `siteops_vulnerabilities_open{${label},severity=${quote(severity)}} ${n}`),
+      "# HELP siteops_vulnerabilities_new Open vulnerability records the job's last run saw for the first time.",
+      "# TYPE siteops_vulnerabilities_new gauge",
+      `siteops_vulnerabilities_new{${label}} ${v.new}`,
+    );
+  }
   return `${out.join("\n")}\n`;
 }
 

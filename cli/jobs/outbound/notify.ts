@@ -18,7 +18,7 @@ export function jsonNotification(report: JobReport): Delivery {
 }
 
 /** Text from the service or the job, as Slack's mrkdwn shows it literally (&, <, > escaped). */
-function mrkdwn(value: unknown): string {
+export function mrkdwn(value: unknown): string {
   return clean(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 

@@ -27,6 +27,15 @@ interface RolloutRecord {
   outcome: string;
   error: ErrorPart | null;
 }
+interface VulnsSiteRecord {
+  site: SiteRef;
+  outcome: string;
+  error: ErrorPart | null;
+}
+interface VulnsSummary {
+  open: Record<string, number>;
+  new: number;
+}
 interface PruneRecord {
   site: SiteRef;
   snapshots: { action: string }[];
@@ -51,7 +60,7 @@ interface Failure {
 }
 
 export interface RunFacts {
-  /** "snapshot create", "snapshot prune" or "upgrade rollout". */
+  /** "snapshot create", "snapshot prune", "upgrade rollout" or "vulns report". */
   command: string;
   startedAt: number;
   finishedAt: number;
@@ -68,12 +77,16 @@ export interface RunFacts {
   uploadedBytes?: number;
   /** Snapshots this run deleted (`snapshot prune` only; 0 in a dry run). */
   pruned?: number;
+  /** Open records at or above the report's --min-severity by severity, and how many of them this run saw first
+   * (`vulns report` only). */
+  vulnerabilities?: VulnsSummary;
   /** The failed sites (in report order), or the run's own error when it failed before any site. */
   failures: Failure[];
 }
 
 const CREATE_OUTCOMES = ["completed", "requested", "failed", "timed_out", "interrupted", "not_started", "skipped"] as const;
 const PRUNE_OUTCOMES = ["pruned", "failed", "interrupted"] as const;
+const VULNS_OUTCOMES = ["read", "failed"] as const;
 const ROLLOUT_OUTCOMES = ["passed", "failed", "timed_out", "interrupted", "already_upgraded", "untouched"] as const;
 
 /** What each exit code means, for the ping body and the message ("exit 4: timed out"). */
@@ -102,6 +115,14 @@ export function runFacts(report: JobReport): RunFacts {
       facts.pruned += r.snapshots.filter((s) => s.action === "deleted").length;
       if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
     }
+  } else if (command === "vulns report") {
+    for (const outcome of VULNS_OUTCOMES) facts.sites[outcome] = 0;
+    for (const r of results as VulnsSiteRecord[]) {
+      facts.sites[r.outcome] = (facts.sites[r.outcome] ?? 0) + 1;
+      if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
+    }
+    const summary = report.vulnerabilities as VulnsSummary | undefined;
+    if (summary) facts.vulnerabilities = { open: { ...summary.open }, new: summary.new };
   } else if (command === "upgrade rollout") {
     // A stopped rollout's failures are its failed sites with why (the gate's verdict or the pipeline's error).
     for (const outcome of ROLLOUT_OUTCOMES) facts.sites[outcome] = 0;

@@ -1,0 +1,115 @@
+// The scheduled form of `siteops vulns report` (with --notify, --ping, --metrics-file, --lock, --report: the job
+// flags of cli/jobs/): the report runs as a job (its lock, its JSON report, metrics with
+// siteops_vulnerabilities_open by severity) and --notify tells only the open records no earlier run told about,
+// once (seen-records.ts keeps them; a failed delivery tells them again next time). A run with nothing new posts
+// nothing. Called by report.ts with its own collect and emit steps.
+
+import type { VulnerabilityReport, VulnerabilityReportRow } from "../../../src/fleet.js";
+import { vulnerabilityReportRows } from "../../../src/fleet.js";
+import type { FlagSpec, Parsed } from "../../args.js";
+import type { Context } from "../../context.js";
+import { JOB_FLAGS } from "../../jobs/flags.js";
+import { errorInfo } from "../../jobs/report.js";
+import { mrkdwn } from "../../jobs/outbound/notify.js";
+import { capLines } from "../../jobs/outbound/run-facts.js";
+import type { Delivery } from "../../jobs/outbound/delivery.js";
+import { runJob } from "../../jobs/run-job.js";
+import { openSeenRecords, type Seen } from "../../jobs/seen-records.js";
+
+/** The job flags `vulns report` takes: all but --notify-on (it notifies when there is something new). */
+export const REPORT_JOB_FLAGS: FlagSpec[] = JOB_FLAGS.filter((f) => f.name !== "notify-on").map((f) =>
+  f.name === "notify"
+    ? { ...f, description: "post the open records no earlier run told about (once) to URL; nothing when none is new; default $SITEOPS_NOTIFY_URL" }
+    : f,
+);
+
+/** A job flag on the command line makes the run the scheduled form. */
+export function isScheduled(parsed: Parsed): boolean {
+  return REPORT_JOB_FLAGS.some((f) => parsed.flags[f.name] !== undefined);
+}
+
+const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
+/** New records a Slack message lists; the rest are counted. */
+const SLACK_RECORDS = 30;
+const SLACK_TEXT_LIMIT = 3_500;
+
+/** Runs the report as a job: `collect` reads it, `emit` prints it and gives the exit code (report.ts). */
+export function runScheduledReport(
+  ctx: Context,
+  parsed: Parsed,
+  steps: { collect(): Promise<VulnerabilityReport>; emit(report: VulnerabilityReport): number },
+): Promise<number> {
+  let pending: { fresh: VulnerabilityReportRow[]; save(): void } | undefined;
+  return runJob(
+    ctx,
+    parsed,
+    "vulns report",
+    async (job) => {
+      const seen = openSeenRecords(ctx.env, job.name, (line) => ctx.stderr.write(`warning: ${line}\n`));
+      const report = await steps.collect();
+      const code = steps.emit(report);
+      const open = vulnerabilityReportRows(report).filter((r) => !r.suppressed);
+      const fresh = open.filter((r) => !seen.seen.has(r.fingerprint));
+      const failed = new Set(report.failures.map((f) => f.site.id));
+      pending = {
+        fresh,
+        save() {
+          // What is open now, and what sites not read this run had: a site that failed once is not told again.
+          const now = new Date().toISOString();
+          const next = new Map<string, Seen>(open.map((r) => [r.fingerprint, { site: r.site_id, at: seen.seen.get(r.fingerprint)?.at ?? now }]));
+          for (const [fingerprint, entry] of seen.seen) if (failed.has(entry.site) && !next.has(fingerprint)) next.set(fingerprint, entry);
+          seen.save(next);
+        },
+      };
+      if (!ctx.quiet) ctx.stderr.write(`${fresh.length} open record${fresh.length === 1 ? "" : "s"} not seen by an earlier run of this job\n`);
+      return {
+        code,
+        report: {
+          results: report.sites.map((site) => {
+            const failure = report.failures.find((f) => f.site.id === site.id);
+            return {
+              site: { id: site.id, name: site.name },
+              outcome: failure ? "failed" : "read",
+              error: failure ? errorInfo(failure.error, ctx.secrets) : null,
+            };
+          }),
+          vulnerabilities: { open: Object.fromEntries(SEVERITIES.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
+          new_records: fresh,
+        },
+      };
+    },
+    undefined,
+    {
+      delivery(report, format, job) {
+        if (!pending?.fresh.length) return undefined;
+        return format === "slack" ? slackNews(job, pending.fresh) : jsonNews(report, job, pending.fresh);
+      },
+      told() {
+        pending?.save();
+      },
+    },
+  );
+}
+
+function jsonNews(report: Record<string, unknown>, job: string, fresh: VulnerabilityReportRow[]): Delivery {
+  const body = {
+    type: "siteops.vulnerabilities.new",
+    job,
+    started_at: report.started_at,
+    finished_at: report.finished_at,
+    open: (report.vulnerabilities as { open: unknown }).open,
+    new_records: fresh,
+  };
+  return { body: JSON.stringify(body), contentType: "application/json" };
+}
+
+function slackNews(job: string, fresh: VulnerabilityReportRow[]): Delivery {
+  const sites = new Set(fresh.map((r) => r.site_id)).size;
+  const head = `:rotating_light: *siteops vulns report* (job \`${mrkdwn(job)}\`): ${fresh.length} new open vulnerability record${fresh.length === 1 ? "" : "s"} on ${sites} site${sites === 1 ? "" : "s"}`;
+  const lines = fresh.map(
+    (r) =>
+      `• *${mrkdwn(r.site_name)}*: ${mrkdwn(r.software_name || r.software_slug)} ${mrkdwn(r.installed_version)}: ${mrkdwn(r.title)} (${r.severity}; ${r.fixed_in ? `fixed in ${mrkdwn(r.fixed_in)}` : "no fix yet"}${r.cve ? `; ${mrkdwn(r.cve)}` : ""})`,
+  );
+  const text = capLines([head, ...lines], SLACK_TEXT_LIMIT, (n) => `... and ${n} more`, 1 + SLACK_RECORDS).trimEnd();
+  return { body: JSON.stringify({ text }), contentType: "application/json" };
+}
