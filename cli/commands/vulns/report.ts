@@ -26,12 +26,13 @@ import { paintCell, renderTable, type Column } from "../../output/table.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, type CliSelection } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { declarationsDir, sarifText } from "./report-sarif.js";
+import { isScheduled, REPORT_JOB_FLAGS, runScheduledReport } from "./scheduled.js";
 
 const FORMATS = ["table", "json", "markdown", "sarif"] as const;
 type ReportFormat = (typeof FORMATS)[number] | "jsonl";
 
 /** What the flags of `vulns report` ask for, checked before any request. */
-interface ReportOptions {
+export interface ReportOptions {
   selection: CliSelection;
   format: ReportFormat;
   minSeverity: VulnerabilitySeverity;
@@ -42,7 +43,7 @@ interface ReportOptions {
   declarations: string | undefined;
 }
 
-const REPORT_FLAGS = [
+export const REPORT_FLAGS = [
   ...SELECTION_FLAGS,
   {
     name: "format",
@@ -75,7 +76,7 @@ const REPORT_FLAGS = [
 ] as const satisfies LeafSpec["flags"];
 
 /** The flags' options; a UsageError naming the flag for anything wrong. */
-function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
+export function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
   const selection = selectionOf(parsed);
   const given = flagString(parsed, "format") as (typeof FORMATS)[number] | undefined;
   if (ctx.format !== "human" && given !== undefined && given !== "json")
@@ -95,7 +96,7 @@ function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
 
 /** Reads the selected sites' records and builds the report. Refused credentials and an interrupt are thrown;
  * a site whose records cannot be read is in `failures`. */
-async function collectReport(ctx: Context, options: ReportOptions): Promise<VulnerabilityReport> {
+export async function collectReport(ctx: Context, options: ReportOptions): Promise<VulnerabilityReport> {
   const client = await ctx.client();
   const sites = await selectSites(client, options.selection, ctx.signal);
   const collected = await collectVulnerabilityRecords(client, sites, { signal: ctx.signal });
@@ -104,7 +105,7 @@ async function collectReport(ctx: Context, options: ReportOptions): Promise<Vuln
 
 /** Prints or writes the report, says on stderr what failed, and returns the exit code: 1 when a site could not be
  * read or a record at or above --fail-on is open, else 0. */
-function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
+export function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
   const text = renderReport(ctx, report, options);
   if (options.out !== undefined) {
     try {
@@ -182,7 +183,7 @@ export const report: LeafSpec = {
     "Open records at or above --min-severity, grouped by software (the worst first) with the version that fixes each; dismissed records " +
     "are listed apart (suppressed in SARIF, with the reason and comment as the justification). Exit 1 when a record at or above --fail-on " +
     "is open, or a site's records could not be read.",
-  flags: REPORT_FLAGS,
+  flags: [...REPORT_FLAGS, ...REPORT_JOB_FLAGS],
   jsonFields: VULNERABILITY_REPORT_ROW_FIELDS,
   examples: [
     "siteops vulns report --all --fail-on high",
@@ -191,6 +192,8 @@ export const report: LeafSpec = {
   ],
   async run(ctx, parsed) {
     const options = reportOptions(ctx, parsed);
+    if (isScheduled(parsed))
+      return runScheduledReport(ctx, parsed, { collect: () => collectReport(ctx, options), emit: (built) => emitReport(ctx, built, options) });
     const built = await collectReport(ctx, options);
     return emitReport(ctx, built, options);
   },
