@@ -32,7 +32,7 @@ const FORMATS = ["table", "json", "markdown", "sarif"] as const;
 type ReportFormat = (typeof FORMATS)[number] | "jsonl";
 
 /** What the flags of `vulns report` ask for, checked before any request. */
-export interface ReportOptions {
+interface ReportOptions {
   selection: CliSelection;
   format: ReportFormat;
   minSeverity: VulnerabilitySeverity;
@@ -43,7 +43,7 @@ export interface ReportOptions {
   declarations: string | undefined;
 }
 
-export const REPORT_FLAGS = [
+const REPORT_FLAGS = [
   ...SELECTION_FLAGS,
   {
     name: "format",
@@ -76,7 +76,7 @@ export const REPORT_FLAGS = [
 ] as const satisfies LeafSpec["flags"];
 
 /** The flags' options; a UsageError naming the flag for anything wrong. */
-export function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
+function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
   const selection = selectionOf(parsed);
   const given = flagString(parsed, "format") as (typeof FORMATS)[number] | undefined;
   if (ctx.format !== "human" && given !== undefined && given !== "json")
@@ -96,7 +96,7 @@ export function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
 
 /** Reads the selected sites' records and builds the report. Refused credentials and an interrupt are thrown;
  * a site whose records cannot be read is in `failures`. */
-export async function collectReport(ctx: Context, options: ReportOptions): Promise<VulnerabilityReport> {
+async function collectReport(ctx: Context, options: ReportOptions): Promise<VulnerabilityReport> {
   const client = await ctx.client();
   const sites = await selectSites(client, options.selection, ctx.signal);
   const collected = await collectVulnerabilityRecords(client, sites, { signal: ctx.signal });
@@ -105,7 +105,7 @@ export async function collectReport(ctx: Context, options: ReportOptions): Promi
 
 /** Prints or writes the report, says on stderr what failed, and returns the exit code: 1 when a site could not be
  * read or a record at or above --fail-on is open, else 0. */
-export function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
+function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
   const text = renderReport(ctx, report, options);
   if (options.out !== undefined) {
     try {
