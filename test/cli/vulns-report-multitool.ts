@@ -1,14 +1,13 @@
-// Microsoft's SARIF Multitool (the devDependency @microsoft/sarif-multitool, a self-contained Linux binary) run on a
-// SARIF file: the SARIF 2.1.0 schema and GitHub code scanning's ingestion rules (rule kinds "Gh;Sarif"), offline.
+// Microsoft's SARIF Multitool (the devDependency @microsoft/sarif-multitool, a self-contained binary per platform)
+// run on a SARIF file: the SARIF 2.1.0 schema and GitHub code scanning's ingestion rules ("Gh;Sarif"), offline.
 // npm 11 does not run its postinstall, which makes the binary executable: done here. Tests skip only when the
 // binary truly cannot run on this machine, and never in CI (CI=true): there that is a failure.
 import { spawnSync } from "node:child_process";
 import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../support/paths.js";
+// The package's documented entry: the absolute path of this platform's executable (its optional dependency).
+import MULTITOOL from "@microsoft/sarif-multitool";
 import { tempDir, removeDir } from "../support/temp.js";
-
-export const MULTITOOL = path.join(ROOT, "node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
 
 /** Why the Multitool cannot run here (then the tests that need it skip), or null when it runs. Throws in CI. */
 export function multitoolUnavailable(): string | null {
@@ -18,7 +17,7 @@ export function multitoolUnavailable(): string | null {
 }
 
 function probe(): string | null {
-  if (process.platform !== "linux" || process.arch !== "x64") return `it ships for linux-x64 only (this is ${process.platform}-${process.arch})`;
+  if (process.arch !== "x64") return `it ships for x64 only (this is ${process.platform}-${process.arch})`;
   if (!existsSync(MULTITOOL)) return `${MULTITOOL} is missing (npm install)`;
   try {
     accessSync(MULTITOOL, constants.X_OK);
