@@ -26,6 +26,7 @@ import { paintCell, renderTable, type Column } from "../../output/table.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, type CliSelection } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { declarationsDir, sarifText } from "./report-sarif.js";
+import { isScheduled, REPORT_JOB_FLAGS, runScheduledReport } from "./scheduled.js";
 
 const FORMATS = ["table", "json", "markdown", "sarif"] as const;
 type ReportFormat = (typeof FORMATS)[number] | "jsonl";
@@ -182,7 +183,7 @@ export const report: LeafSpec = {
     "Open records at or above --min-severity, grouped by software (the worst first) with the version that fixes each; dismissed records " +
     "are listed apart (suppressed in SARIF, with the reason and comment as the justification). Exit 1 when a record at or above --fail-on " +
     "is open, or a site's records could not be read.",
-  flags: REPORT_FLAGS,
+  flags: [...REPORT_FLAGS, ...REPORT_JOB_FLAGS],
   jsonFields: VULNERABILITY_REPORT_ROW_FIELDS,
   examples: [
     "siteops vulns report --all --fail-on high",
@@ -191,6 +192,8 @@ export const report: LeafSpec = {
   ],
   async run(ctx, parsed) {
     const options = reportOptions(ctx, parsed);
+    if (isScheduled(parsed))
+      return runScheduledReport(ctx, parsed, { collect: () => collectReport(ctx, options), emit: (built) => emitReport(ctx, built, options) });
     const built = await collectReport(ctx, options);
     return emitReport(ctx, built, options);
   },
