@@ -2,10 +2,11 @@
 // in one line naming the input, before anything talks to the service.
 
 import { apiTokenProblem, firstSetting } from "../../common/settings.js";
-import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/fleet.js";
-import { checkFile, parseBaseUrl, parseSitesFile, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
+import { ALL_SITES, parseFleetSelection, splitSites, type FleetSelection } from "./input-selection.js";
+import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
+import { parseVulnerabilityInputs, type VulnerabilityOptions } from "./input-vulnerabilities.js";
 
-const COMMANDS = ["snapshot", "upgrade", "approve"] as const;
+const COMMANDS = ["snapshot", "upgrade", "approve", "vulnerabilities"] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Snapshots run on this many sites at a time unless `concurrency` says otherwise. */
@@ -13,11 +14,6 @@ const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 /** How long `wait` waits unless `timeout-minutes` says otherwise. */
 const DEFAULT_TIMEOUT_MINUTES = 30;
-/** The `site` value that selects every site of the account (snapshot only). */
-const ALL_SITES = "all";
-
-/** Which sites a snapshot runs on: every site, or ids/exact names in the order given. */
-type SiteSelection = { all: true } | { all: false; refs: string[] };
 
 interface CommonInputs {
   apiToken: string;
@@ -34,18 +30,18 @@ interface CommonInputs {
   resultFile: string | undefined;
 }
 
-export interface SnapshotInputs extends CommonInputs {
+export interface SnapshotInputs extends CommonInputs, FleetSelection {
   command: "snapshot";
-  sites: SiteSelection;
   /** Absent: the action writes one naming the GitHub run. */
   description: string | undefined;
   uploadFile: string | undefined;
   concurrency: number;
-  /** From `shard` ("3/16", with `site: all`), or the shard of `sites-file`: only the sites of this shard (src/shards.ts). */
-  shard: Shard | undefined;
-  /** From `sites-file`: one shard's sites as the matrix step listed them (src/operations/shard-files.ts); the
-   * fleet is then not listed again. */
-  fromFile: ShardSites | undefined;
+}
+
+export interface VulnerabilitiesInputs extends CommonInputs, FleetSelection, VulnerabilityOptions {
+  command: "vulnerabilities";
+  /** Sites whose records are read at a time. */
+  concurrency: number;
 }
 
 export interface UpgradeInputs extends CommonInputs {
@@ -64,7 +60,7 @@ export interface ApproveInputs extends CommonInputs {
   comment: string | undefined;
 }
 
-export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs;
+export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs | VulnerabilitiesInputs;
 
 /** One or more inputs are missing or malformed. The message names each of them and never echoes a token. */
 export class InputError extends Error {
@@ -92,9 +88,13 @@ export interface InputSource {
 const USED_BY: Record<string, readonly Command[]> = {
   description: ["snapshot"],
   "upload-file": ["snapshot"],
-  concurrency: ["snapshot"],
-  shard: ["snapshot"],
-  "sites-file": ["snapshot"],
+  concurrency: ["snapshot", "vulnerabilities"],
+  shard: ["snapshot", "vulnerabilities"],
+  "sites-file": ["snapshot", "vulnerabilities"],
+  "fail-on": ["vulnerabilities"],
+  "min-severity": ["vulnerabilities"],
+  "sarif-file": ["vulnerabilities"],
+  declarations: ["vulnerabilities"],
   "wp-version": ["upgrade"],
   "php-version": ["upgrade"],
   "require-approval": ["upgrade"],
@@ -169,40 +169,28 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   }
 
   let inputs: ActionInputs | undefined;
-  if (command === "snapshot") {
-    const sitesFile = get("sites-file");
-    const fromFile = sitesFile === undefined ? undefined : parseSitesFile(sitesFile, problems);
-    if (sitesFile !== undefined && siteRaw) problems.push("'sites-file' names the sites already (one shard of the fleet): give it without 'site'");
-    const sites = sitesFile === undefined ? parseSiteSelection(siteRaw, problems) : { all: false as const, refs: [] };
-    const uploadFile = get("upload-file");
-    if (uploadFile !== undefined) checkFile(uploadFile, problems);
-    if (uploadFile !== undefined && sitesFile !== undefined) problems.push("'upload-file' needs exactly one site, not 'sites-file'");
-    else if (uploadFile !== undefined && sites && (sites.all || sites.refs.length !== 1)) {
-      problems.push("'upload-file' needs exactly one site: the same data cannot be the snapshot of several sites");
-    }
-    const concurrency = parseNumber("concurrency", get("concurrency"), DEFAULT_CONCURRENCY, problems, {
+  const concurrency = (): number =>
+    parseNumber("concurrency", get("concurrency"), DEFAULT_CONCURRENCY, problems, {
       min: 1,
       max: MAX_CONCURRENCY,
       integer: true,
       what: `a whole number from 1 to ${MAX_CONCURRENCY}`,
-    });
-    let shard = parseShardInput(get("shard"), sitesFile === undefined ? sites : { all: true }, problems);
-    if (fromFile && shard && formatShard(shard) !== formatShard(fromFile.shard)) {
-      problems.push(`'shard' ${formatShard(shard)} disagrees with 'sites-file', which holds shard ${formatShard(fromFile.shard)}`);
+    }) ?? DEFAULT_CONCURRENCY;
+
+  if (command === "snapshot") {
+    const selection = parseFleetSelection(get, problems);
+    const uploadFile = get("upload-file");
+    if (uploadFile !== undefined) checkFile(uploadFile, problems);
+    if (uploadFile !== undefined && selection.fromFile) problems.push("'upload-file' needs exactly one site, not 'sites-file'");
+    else if (uploadFile !== undefined && siteRaw && (selection.sites.all || selection.sites.refs.length !== 1)) {
+      problems.push("'upload-file' needs exactly one site: the same data cannot be the snapshot of several sites");
     }
-    shard = fromFile?.shard ?? shard;
     const description = get("description");
     if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
-    inputs = {
-      command,
-      ...common,
-      sites: sites ?? { all: false, refs: [] },
-      description,
-      uploadFile,
-      concurrency: concurrency ?? DEFAULT_CONCURRENCY,
-      shard,
-      fromFile,
-    };
+    inputs = { command, ...common, ...selection, description, uploadFile, concurrency: concurrency() };
+  } else if (command === "vulnerabilities") {
+    const selection = parseFleetSelection(get, problems);
+    inputs = { command, ...common, ...selection, ...parseVulnerabilityInputs(get, source.env, problems), concurrency: concurrency() };
   } else if (command === "upgrade") {
     const site = parseSingleSite(siteRaw, command, problems);
     const wpVersion = parseVersion("wp-version", get("wp-version"), problems);
@@ -222,53 +210,11 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   return { inputs, warnings };
 }
 
-/** Newlines or commas separate sites; `all` alone selects every site. */
-function parseSiteSelection(raw: string, problems: string[]): SiteSelection | undefined {
-  const refs = splitSites(raw);
-  if (refs.length === 0) {
-    problems.push("'site' is required: a site id, an exact site name, a list of them, or 'all'");
-    return undefined;
-  }
-  if (refs.some((r) => r.toLowerCase() === ALL_SITES)) {
-    if (refs.length > 1) {
-      problems.push("'site' is 'all' or a list of sites, not both");
-      return undefined;
-    }
-    return { all: true };
-  }
-  const seen = new Set<string>();
-  const unique = refs.filter((r) => (seen.has(r) ? false : (seen.add(r), true)));
-  return { all: false, refs: unique };
-}
-
-/** "3/16": shard 3 of 16, from 1/1 to 256/256 (GitHub's limit of jobs per matrix). Only with `site: all`:
- * a site's shard derives from its id, so a fixed list would shrink unevenly. */
-function parseShardInput(value: string | undefined, sites: SiteSelection | undefined, problems: string[]): Shard | undefined {
-  if (value === undefined) return undefined;
-  let shard: Shard;
-  try {
-    shard = parseShard(value);
-  } catch (err) {
-    if (!(err instanceof ShardSpecError)) throw err;
-    problems.push(`'shard' ${err.message.replace(/^shard\s*/, "")}`);
-    return undefined;
-  }
-  if (sites && !sites.all) problems.push("'shard' needs 'site: all': a shard is a share of every site of the account");
-  return shard;
-}
-
 function parseSingleSite(raw: string, command: Command, problems: string[]): string {
   const refs = splitSites(raw);
   if (refs.length === 0) problems.push(`'site' is required by the ${command} command: a site id or an exact site name`);
   else if (refs.length > 1 || refs[0]!.toLowerCase() === ALL_SITES) {
-    problems.push(`'site' must be one site for the ${command} command (lists and 'all' are for snapshot)`);
+    problems.push(`'site' must be one site for the ${command} command (lists and 'all' are for snapshot and vulnerabilities)`);
   }
   return refs[0] ?? "";
-}
-
-export function splitSites(raw: string): string[] {
-  return raw
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
 }

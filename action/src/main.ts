@@ -9,6 +9,7 @@ import { approveCommand } from "./commands/approve.js";
 import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { upgradeCommand } from "./commands/upgrade.js";
+import { vulnerabilitiesCommand } from "./commands/vulnerabilities.js";
 import { errorLine } from "./format.js";
 import { log } from "./log.js";
 import { InputError, parseInputs, type ActionInputs } from "./inputs.js";
@@ -77,5 +78,7 @@ function dispatch(client: SiteOps, inputs: ActionInputs, context: CommandContext
       return upgradeCommand(client, inputs, context);
     case "approve":
       return approveCommand(client, inputs, context);
+    case "vulnerabilities":
+      return vulnerabilitiesCommand(client, inputs, context);
   }
 }

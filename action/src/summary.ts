@@ -5,7 +5,7 @@
 import * as core from "@actions/core";
 import { formatBytes, formatDuration } from "../../common/format.js";
 import { type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
-import { formatShard, type Shard } from "../../src/fleet.js";
+import { formatShard, vulnerabilityReportMarkdown, type Shard, type VulnerabilityReport } from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 
@@ -80,6 +80,14 @@ export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipe
       ].map(cell),
     ]);
   }
+  footer(run);
+}
+
+/** The core's Markdown of the report (service text escaped there): its counts, then a table per software, the
+ * worst first, each record with its advisory linked, then the dismissed records. */
+export function vulnerabilitiesSummary(report: VulnerabilityReport, run: RunInfo, shard?: Shard): void {
+  const title = `Site Operations vulnerability report${shard ? ` (shard ${formatShard(shard)})` : ""}`;
+  core.summary.addRaw(vulnerabilityReportMarkdown(report, { title }), true);
   footer(run);
 }
 

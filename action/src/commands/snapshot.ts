@@ -4,7 +4,7 @@
 // earlier attempt of the step requested (request-keys.ts), instead of snapshotting those sites again.
 
 import { type SiteOps } from "../../../src/index.js";
-import { formatShard, inShard, selectSites, type Shard, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
+import { formatShard, type Shard, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
 import { formatBytes, formatDuration } from "../../../common/format.js";
 import { clean, safeJson } from "../../../common/sanitize.js";
 import { errorLine } from "../format.js";
@@ -12,6 +12,7 @@ import type { SnapshotInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { defaultDescription, snapshotTrigger } from "../run-info.js";
 import { snapshotSummary, type SnapshotRow } from "../summary.js";
+import { noSitesReason, selectedSites } from "./fleet-sites.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { snapshotTracker } from "./progress.js";
 import { snapshotRequestKey } from "./request-keys.js";
@@ -20,16 +21,12 @@ import { snapshotRequestKey } from "./request-keys.js";
 const LISTED_FAILURES = 5;
 
 export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
-  // A shard file (`sites-file`) holds the shard's sites already: no listing of the fleet.
-  const fleet = inputs.fromFile ? inputs.fromFile.sites : await selectSites(client, inputs.sites, { signal });
-  const fleetSize = inputs.fromFile?.fleetSize ?? fleet.length;
-  const shard = inputs.shard;
-  const sites = shard ? fleet.filter((s) => inShard(s.id, shard)) : fleet;
-  const shardName = shard ? `shard ${formatShard(shard)}` : undefined;
+  const selected = await selectedSites(client, inputs, signal);
+  const { sites, fleetSize, shard, shardName } = selected;
   const description = inputs.description ?? defaultDescription(run);
   const trigger = snapshotTrigger(run);
   if (sites.length === 0) {
-    const why = fleetSize === 0 ? "The account has no sites." : `No site of the ${fleetSize} is in ${shardName}.`;
+    const why = noSitesReason(selected);
     log.warning(`${why} There is nothing to snapshot.`);
     snapshotSummary([], run, why, shard);
     return { outputs: outputs([], "", shard) };
