@@ -136,12 +136,12 @@ export {
   type GateCheck,
   type RolloutGate,
 } from "./operations/rollout-gates.js";
+export { rolloutUpgrade } from "./operations/rollout.js";
 export {
   DEFAULT_HEALTH_WAIT_MS,
   DEFAULT_ROLLOUT_CONCURRENCY,
   DEFAULT_WAVE_TIMEOUT_MS,
   PipelineActiveError,
-  rolloutUpgrade,
   type PipelineRequestRecord,
   type RolloutClient,
   type RolloutEvent,
@@ -152,4 +152,4 @@ export {
   type SiteRolloutResult,
   type WaveResult,
   type WaveVerdict,
-} from "./operations/rollout.js";
+} from "./operations/rollout-types.js";

@@ -1,0 +1,199 @@
+// One site of a rollout: its pipeline adopted (recorded by an earlier run, or active in the service) or opened,
+// followed to its end, then judged gate by gate (operations/rollout-gates.ts). Never a second pipeline for a site.
+
+import { APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, WaitTimeoutError } from "../errors.js";
+import { sameVersion } from "../equivalence.js";
+import { builtin } from "../internal/builtins.js";
+import type { Site } from "../resources/sites.js";
+import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
+import { checkHttp, DEFAULT_CHECK_BUDGET_MS, type GateCheck, judgeHealth, judgePipeline, ROLLOUT_GATES } from "./rollout-gates.js";
+import type { RolloutTarget } from "./rollout-plan.js";
+import {
+  DEFAULT_HEALTH_WAIT_MS,
+  PipelineActiveError,
+  type PipelineRequestRecord,
+  type RolloutClient,
+  type RolloutOptions,
+  type SiteRolloutResult,
+} from "./rollout-types.js";
+import { activeUpgrade, PIPELINE_FINAL_STATES } from "./upgrade.js";
+import { waitUntil } from "./wait.js";
+
+/** The create request's body for a target. */
+function pipelineParams(target: RolloutTarget, requireApproval: boolean): UpgradePipelineCreateParams {
+  return {
+    ...(target.wp ? { to_wp_version: target.wp } : {}),
+    ...(target.php ? { to_php_version: target.php } : {}),
+    requires_approval: requireApproval,
+  };
+}
+
+/** -1, 0 or 1 as version `a` is below, the same as or above `b` (numeric parts; NaN when either is not one). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  if ([...pa, ...pb].some((n) => !Number.isInteger(n))) return Number.NaN;
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0) ? -1 : 1;
+  return 0;
+}
+
+/** Whether the site is at the target or past it already (as listed when the rollout selected it). */
+function reached(site: Site, target: RolloutTarget): boolean {
+  const at = (have: unknown, want: string | undefined) => want === undefined || (typeof have === "string" && compareVersions(have, want) >= 0);
+  return at(site.wp_version, target.wp) && at(site.php_version, target.php);
+}
+
+/** Whether a pipeline goes where the rollout goes (a version the target leaves open may be anything). */
+function goesTo(pipeline: UpgradePipeline, target: RolloutTarget): boolean {
+  const same = (have: unknown, want: string | undefined) => want === undefined || (typeof have === "string" && sameVersion(have, want));
+  return same(pipeline.to_wp_version, target.wp) && same(pipeline.to_php_version, target.php);
+}
+
+/** One site: its pipeline (adopted or opened), followed to its end, then judged gate by gate. `touched`: this run
+ * waited on something new (a pipeline opened or still running when adopted). */
+export async function rolloutSite(
+  client: RolloutClient,
+  site: Site,
+  wave: number,
+  deadline: number,
+  prior: PipelineRequestRecord | undefined,
+  options: RolloutOptions,
+): Promise<{ result: SiteRolloutResult; touched: boolean }> {
+  const { signal, onProgress, target } = options;
+  const result: SiteRolloutResult = { site, wave, outcome: "failed", adopted: false, pipeline: null, checks: [], reason: null, error: null, durationMs: 0 };
+  const begin = Date.now();
+  let touched = false;
+  onProgress?.({ type: "site.started", wave, site });
+  try {
+    if (signal?.aborted) throw new APIUserAbortError("The rollout was aborted.");
+    let pipeline = await adoptable(client, site, prior, target, signal);
+    if (!pipeline && reached(site, target)) {
+      result.outcome = "already_upgraded";
+      result.durationMs = Date.now() - begin;
+      return { result, touched };
+    }
+    if (pipeline) {
+      result.adopted = true;
+      if (prior?.pipelineId !== pipeline.id)
+        options.onRequest?.({
+          siteId: site.id,
+          idempotencyKey: prior?.idempotencyKey ?? `adopted-${pipeline.id}`,
+          params: prior?.params ?? {},
+          pipelineId: pipeline.id,
+        });
+      onProgress?.({ type: "site.adopted", wave, site, pipeline });
+    } else {
+      const record: PipelineRequestRecord = {
+        siteId: site.id,
+        idempotencyKey: `siteops-${builtin("node:crypto").randomUUID()}`,
+        params: pipelineParams(target, options.requireApproval ?? false),
+        pipelineId: null,
+      };
+      options.onRequest?.(record);
+      pipeline = await client.upgradePipelines.create(site.id, record.params, { signal, idempotencyKey: record.idempotencyKey });
+      options.onRequest?.({ ...record, pipelineId: pipeline.id });
+      onProgress?.({ type: "site.pipeline", wave, site, pipeline, opened: true });
+    }
+    result.pipeline = pipeline;
+    if (!PIPELINE_FINAL_STATES.has(pipeline.status)) {
+      touched = true;
+      pipeline = await waitUntil(
+        () => client.upgradePipelines.get(site.id, pipeline!.id, { signal }),
+        (p) => PIPELINE_FINAL_STATES.has(p.status),
+        {
+          waitTimeout: Math.max(1, deadline - Date.now()),
+          pollInterval: options.pollInterval,
+          signal,
+          first: pipeline,
+          key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
+          describe: (p) => `upgrade pipeline ${p.id} of ${site.id} is ${p.status}`,
+          onChange: (p) => {
+            result.pipeline = p;
+            onProgress?.({ type: "site.pipeline", wave, site, pipeline: p, opened: false });
+          },
+        },
+      );
+      result.pipeline = pipeline;
+    }
+    await judge(client, result, pipeline, deadline, options);
+  } catch (err) {
+    result.error = err;
+    if (err instanceof APIUserAbortError && signal?.aborted) {
+      result.outcome = "interrupted";
+      result.reason = result.pipeline ? `interrupted; pipeline ${result.pipeline.id} carries on in the service` : "interrupted before its pipeline was opened";
+    } else if (err instanceof WaitTimeoutError) {
+      result.outcome = "timed_out";
+      result.reason = `the wave's timeout passed: ${err.message.replace(/^Timed out waiting: /, "").replace(/\.$/, "")}`;
+    } else {
+      result.outcome = "failed";
+      result.reason = err instanceof Error ? err.message : String(err);
+    }
+  }
+  result.durationMs = Date.now() - begin;
+  return { result, touched };
+}
+
+/** The gates, in order; the first failure decides. */
+async function judge(client: RolloutClient, result: SiteRolloutResult, pipeline: UpgradePipeline, deadline: number, options: RolloutOptions): Promise<void> {
+  const gates = new Set(options.gates ?? ROLLOUT_GATES);
+  const verdict = (check: GateCheck): boolean => {
+    result.checks.push(check);
+    if (!check.ok) result.reason = check.detail;
+    return check.ok;
+  };
+  if (!verdict(judgePipeline(pipeline))) return;
+  if (gates.has("health")) {
+    const since = pipeline.completed_at ?? pipeline.updated_at;
+    const waitMs = Math.max(1, Math.min(options.healthWait ?? DEFAULT_HEALTH_WAIT_MS, deadline - Date.now()));
+    const check = await judgeHealth(client.healthChecks, result.site.id, since, { waitMs, pollInterval: options.pollInterval, signal: options.signal });
+    if (!verdict(check)) return;
+  }
+  if (gates.has("http")) {
+    for (const path of options.checkPaths ?? ["/"]) {
+      const check = await checkHttp(result.site.url, path, {
+        budgetMs: options.checkBudget ?? DEFAULT_CHECK_BUDGET_MS,
+        signal: options.signal,
+        fetch: options.fetch,
+      });
+      if (!verdict(check)) return;
+    }
+  }
+  result.outcome = "passed";
+}
+
+/**
+ * The pipeline a rerun takes as its own, as it is now; undefined when one must be opened. In order: the one an
+ * earlier run recorded; the site's active pipeline when it goes to the target (an earlier run killed before it
+ * recorded the answer, or someone else); an earlier request whose answer was never seen, sent again with its
+ * key. An active pipeline that goes elsewhere fails the site: the service allows one per site.
+ */
+async function adoptable(
+  client: RolloutClient,
+  site: Site,
+  prior: PipelineRequestRecord | undefined,
+  target: RolloutTarget,
+  signal: AbortSignal | undefined,
+): Promise<UpgradePipeline | undefined> {
+  if (prior?.pipelineId) {
+    const pipeline = await client.upgradePipelines.get(site.id, prior.pipelineId, { signal });
+    if (goesTo(pipeline, target)) return pipeline;
+  }
+  const active = await activeUpgrade(client, site.id, { signal });
+  if (active) {
+    if (goesTo(active, target)) return active;
+    throw new PipelineActiveError(
+      `site ${site.id} already has pipeline ${active.id} (${active.status}) to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not this rollout's target; the service allows one active pipeline per site: let it end (or approve it), then run the rollout again`,
+    );
+  }
+  if (prior && !prior.pipelineId && prior.idempotencyKey) {
+    try {
+      const pipeline = await client.upgradePipelines.create(site.id, prior.params, { signal, idempotencyKey: prior.idempotencyKey });
+      if (goesTo(pipeline, target)) return pipeline;
+    } catch (err) {
+      // The repeat refused (its first answer was a refusal, kept with the key): a new request decides.
+      const refused = err instanceof APIError && err.status >= 400 && err.status < 500 && err.status !== 429;
+      if (!refused || err instanceof AuthenticationError || err instanceof PermissionDeniedError) throw err;
+    }
+  }
+  return undefined;
+}
