@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { APIResponse } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
+import type { Diagnostics } from "../framework/diagnostics.js";
 import { log } from "../log.js";
 
 /** The header a service sets on an answer it replays for a repeated Idempotency-Key (Stripe's name). */
@@ -20,6 +21,8 @@ const MAX_GENERATIONS = 20;
 /** Ids this provider process handed to a resource: two resources with the same arguments (a webhook endpoint
  * with `count = 2`) must not both take the one object. */
 const claimed = new Set<string>();
+/** Ids a create of this process adopted from a replay. */
+const adopted = new Set<string>();
 /** Keys being sent by this process: the second resource with the same arguments waits for the first's answer. */
 const sending = new Map<string, Promise<unknown>>();
 
@@ -82,6 +85,7 @@ export async function keyedCreate<T extends { id: string }>(
       return undefined;
     }
     claimed.add(answer.id);
+    adopted.add(answer.id);
     log.info(`${typeName}: ${answer.id} was created by an earlier apply of this configuration whose answer was lost; adopting it`, { generation });
     return { answer, adopted: true };
   };
@@ -108,5 +112,26 @@ export function exists(read: Promise<unknown>, errors: { isNotFound(err: unknown
   return read.then(
     () => true,
     (err: unknown) => (errors.isNotFound(err) ? false : Promise.reject(err)),
+  );
+}
+
+/**
+ * Whether a create of this process adopted `id`: then a delete of it in the same apply would leave that create's
+ * resource on a deleted object. It happens when the object being deleted has the same arguments as one being
+ * created: the old half of a replacement made before the destroy (`create_before_destroy`, which Terraform
+ * runs create first, then delete, and tells the create nothing of the object it replaces), or a resource
+ * renamed without a `moved` block. The delete then leaves the object to the resource that took it.
+ */
+export function adoptedHere(id: string): boolean {
+  return adopted.has(id);
+}
+
+/** The warning of a delete left undone because a create of this apply took the object over (adoptedHere). */
+export function tookOver(diags: Diagnostics, noun: string, id: string): void {
+  diags.warning(
+    `The ${noun} ${id} was kept, not deleted`,
+    `Another resource of this apply has the same arguments and took ${id} over (the create's request key is made from them): ` +
+      "a replacement with create_before_destroy, or a resource renamed without a moved block. Deleting it would leave that resource on nothing. " +
+      "To get a new object instead, change an argument, or replace it without create_before_destroy.",
   );
 }

@@ -12,7 +12,7 @@ import { changes as changed, stateFromAnswer } from "../wire-attributes.js";
 import type { Resource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
-import { exists, keyedCreate } from "./keyed-create.js";
+import { adoptedHere, exists, keyedCreate, tookOver } from "./keyed-create.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
 import { siteSchema, type SiteModel } from "./site-schema.js";
@@ -199,6 +199,7 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   async delete({ prior }, diags, ctx) {
     // The last guard: whatever was planned (a tainted site's replacement is planned without the provider).
     if (refuseDestroy(prior, diags)) return;
+    if (adoptedHere(prior.id)) return tookOver(diags, "site", prior.id);
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);

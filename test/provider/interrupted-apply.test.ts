@@ -161,6 +161,26 @@ describe("what a create's key adopts, and what it does not", () => {
     expect((await tf.plan()).code).toBe(0);
   });
 
+  it("a replacement made before the destroy (create_before_destroy) with the same arguments keeps the endpoint, with a warning", async () => {
+    tf = await Terraform.start();
+    tf.write(
+      tf.providerBlock() +
+        `resource "siteops_webhook_endpoint" "rotated" {\n  url = "https://hooks.example.com/rotated"\n\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n`,
+    );
+    await tf.init();
+    await tf.apply();
+    const [old] = inState(tf).siteops_webhook_endpoint!;
+    // Terraform creates the replacement first, with the same arguments, so the same key as the endpoint's own
+    // create: the service answers with that endpoint, and the provider is not told it is the one replaced.
+    const r = await tf.apply("-replace=siteops_webhook_endpoint.rotated");
+    expect(r.stdout.replace(/\s+/g, " ")).toContain(`Warning: The webhook endpoint ${old} was kept, not deleted`);
+    // Never a state on a deleted endpoint: the one endpoint is the state's, and it exists.
+    expect(inState(tf).siteops_webhook_endpoint).toEqual([old]);
+    expect((await api(tf, "GET", `/api/v1/webhook_endpoints/${old}`)).status).toBe(200);
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 1 });
+    expect((await tf.plan()).code).toBe(0);
+  });
+
   it("two webhook endpoints with the same arguments each get their own, also after a destroy", async () => {
     tf = await Terraform.start();
     const twins = `
@@ -180,6 +200,26 @@ resource "siteops_webhook_endpoint" "twin" {
     expect(new Set(second).size).toBe(2);
     expect(second.filter((id) => first.includes(id))).toEqual([]);
     expect(await onService(tf)).toEqual({ sites: 0, endpoints: 2 });
+    expect((await tf.plan()).code).toBe(0);
+  });
+});
+
+describe("a create that succeeds and a later step of it that fails", () => {
+  it("a webhook endpoint created but not disabled is kept in the state, and the next apply replaces it: one endpoint", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + `resource "siteops_webhook_endpoint" "off" {\n  url     = "https://hooks.example.com/off"\n  enabled = false\n}\n`);
+    await tf.init();
+    await faults(tf, [{ method: "PATCH", path: "/api/v1/webhook_endpoints/*", status: 400 }]);
+    const r = await tf.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
+    await faults(tf, []);
+    expect(r.code).toBe(1);
+    expect(r.stderr.replace(/\s+/g, " ")).toMatch(/Could not disable webhook endpoint we_\w+/);
+    const kept = tf.rawState().resources.find((x) => x.type === "siteops_webhook_endpoint")!.instances[0]!;
+    expect(kept.attributes.enabled).toBe(true);
+    const again = await tf.apply();
+    expect(again.stdout).toContain("1 added, 0 changed, 1 destroyed");
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 1 });
+    expect((await tf.resource("siteops_webhook_endpoint.off"))?.enabled).toBe(false);
     expect((await tf.plan()).code).toBe(0);
   });
 });
