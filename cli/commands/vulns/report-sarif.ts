@@ -38,7 +38,7 @@ export function sarifText(ctx: Context, report: VulnerabilityReport, declaration
   }
   const sarif = vulnerabilitySarif(report, { toolVersion: VERSION, ...(found ? { declarations: found } : {}) });
   if (sarif.cut) {
-    const limit = sarif.cut === "results" ? "25,000 results a run" : "10 MB a file";
+    const limit = sarif.cut === "results" ? "25,000 results a run" : "10 MB a file (gzip-compressed)";
     ctx.stderr.write(
       `warning: GitHub code scanning takes at most ${limit}: the SARIF holds the ${sarif.kept} most severe of ${sarif.total} results ` +
         "(the run's properties.truncated says so too); siteops vulns report --format json lists them all\n",
