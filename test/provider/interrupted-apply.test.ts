@@ -1,7 +1,9 @@
-// An apply stopped in the middle (issue 40 item 1): Ctrl-C while the service is slow to answer creates, and
-// Terraform killed with SIGKILL (the provider with it), each followed by a rerun that must converge to exactly the
-// configured objects, nothing to import by hand. Also a create after a destroy within the service's 24 h
-// idempotency window (the next key generation), and a 429 storm that must end within the retry budget (item 7).
+// An apply stopped in the middle (issue 40 item 1): Ctrl-C while the service is slow to answer creates, Terraform
+// killed with SIGKILL (the provider with it), and Ctrl-C while an update waits for an upgrade pipeline, each
+// followed by a rerun that must converge to exactly the configured objects, nothing to import by hand. Then what a
+// create's key adopts and what it must not (a site made by hand, a destroy and a create within the service's 24 h
+// idempotency window, twins, a replacement made before the destroy), a create kept in state when its later step
+// fails, and a 429 storm that must end within the retry budget (item 7).
 import { afterEach, describe, expect, it } from "vitest";
 import { start } from "../support/processes.js";
 import { Terraform, api, faults } from "./harness.js";
@@ -200,6 +202,46 @@ resource "siteops_webhook_endpoint" "twin" {
     expect(new Set(second).size).toBe(2);
     expect(second.filter((id) => first.includes(id))).toEqual([]);
     expect(await onService(tf)).toEqual({ sites: 0, endpoints: 2 });
+    expect((await tf.plan()).code).toBe(0);
+  });
+});
+
+describe("Ctrl-C while an apply waits for an upgrade pipeline", () => {
+  it("stops waiting at once, records the rename sent before, and leaves the pipeline to the service", async () => {
+    tf = await Terraform.start();
+    const site = (name: string, wp: string, upgrade = "") =>
+      tf!.providerBlock() +
+      `resource "siteops_site" "blog" {\n  name        = "${name}"\n  url         = "https://blog.example.com"\n  wp_version  = "${wp}"\n  php_version = "8.2"\n${upgrade}}\n`;
+    tf.write(site("Blog", "6.4"));
+    await tf.init();
+    await tf.apply();
+    const id = (await tf.resource("siteops_site.blog"))!.id as string;
+    tf.write(site("Blog renamed", "6.5", "  upgrade {\n    require_approval = true\n  }\n"));
+    // The rename is a PATCH, sent first; then the pipeline is opened and followed until someone approves it.
+    let stopped = false;
+    const run = start("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], {
+      cwd: tf.work,
+      env: tf.env({ TF_LOG_PROVIDER: "INFO" }),
+      detached: true,
+      onOutput: (_out, err) => {
+        if (err.includes("awaits approval") && !stopped) {
+          stopped = true;
+          process.kill(-run.child.pid!, "SIGINT");
+        }
+      },
+    });
+    const r = await run.done;
+    expect(stopped).toBe(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr.replace(/\s+/g, " ")).toContain(`Could not upgrade site ${id}: the operation was cancelled`);
+    // The state has what the service did: the new name, and the versions the site still runs.
+    expect(await tf.resource("siteops_site.blog")).toMatchObject({ name: "Blog renamed", wp_version: "6.4" });
+    const [pipeline] = (await api(tf, "GET", `/api/v1/sites/${id}/upgrade_pipelines`)).json as { id: string; status: string }[];
+    expect(pipeline!.status).toBe("awaiting_approval");
+    // The pipeline goes on: approved outside Terraform, it ends, and the next plan finds the site as configured.
+    expect((await api(tf, "POST", `/api/v1/sites/${id}/upgrade_pipelines/${pipeline!.id}/approve`, {})).status).toBe(200);
+    const upgraded = async () => ((await api(tf!, "GET", `/api/v1/sites/${id}`)).json as { wp_version: string }).wp_version === "6.5";
+    for (let i = 0; i < 100 && !(await upgraded()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await tf.plan()).code).toBe(0);
   });
 });
