@@ -16,7 +16,7 @@ import {
   type RolloutOptions,
   type SiteRolloutResult,
 } from "./rollout-types.js";
-import { activeUpgrade, PIPELINE_FINAL_STATES } from "./upgrade.js";
+import { activeUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS } from "./upgrade.js";
 import { waitUntil } from "./wait.js";
 
 /** The create request's body for a target. */
@@ -26,6 +26,18 @@ function pipelineParams(target: RolloutTarget, requireApproval: boolean): Upgrad
     ...(target.php ? { to_php_version: target.php } : {}),
     requires_approval: requireApproval,
   };
+}
+
+/**
+ * Whether a pipeline has ended for the rollout. A pipeline that failed after its apply step started is followed
+ * until it reports `rolled_back` (for at most ROLLBACK_GRACE_MS after `failedAt`, as the upgrade waiter does), so
+ * the wave moves on with the site restored and the reason says so.
+ */
+function settled(p: UpgradePipeline, failedAt: number): boolean {
+  if (!PIPELINE_FINAL_STATES.has(p.status)) return false;
+  if (p.status !== "failed") return true;
+  const applied = (p.steps ?? []).some((step) => step.name === "apply" && step.status !== "pending" && step.status !== "skipped");
+  return !applied || Date.now() - failedAt >= ROLLBACK_GRACE_MS;
 }
 
 /** -1, 0 or 1 as version `a` is below, the same as or above `b` (numeric parts; NaN when either is not one). */
@@ -67,7 +79,10 @@ export async function rolloutSite(
   try {
     if (signal?.aborted) throw new APIUserAbortError("The rollout was aborted.");
     let pipeline = await adoptable(client, site, prior, target, signal);
-    if (!pipeline && reached(site, target)) {
+    // A site at the target already, or since its adopted pipeline failed (upgraded by hand after a stop: the
+    // failure is dealt with), needs no pipeline.
+    const superseded = pipeline !== undefined && PIPELINE_FINAL_STATES.has(pipeline.status) && pipeline.status !== "succeeded";
+    if ((!pipeline || superseded) && reached(site, target)) {
       result.outcome = "already_upgraded";
       result.durationMs = Date.now() - begin;
       return { result, touched };
@@ -95,11 +110,15 @@ export async function rolloutSite(
       onProgress?.({ type: "site.pipeline", wave, site, pipeline, opened: true });
     }
     result.pipeline = pipeline;
-    if (!PIPELINE_FINAL_STATES.has(pipeline.status)) {
+    if (!settled(pipeline, Date.now())) {
       touched = true;
+      let failedAt: number | undefined;
       pipeline = await waitUntil(
         () => client.upgradePipelines.get(site.id, pipeline!.id, { signal }),
-        (p) => PIPELINE_FINAL_STATES.has(p.status),
+        (p) => {
+          if (p.status === "failed") failedAt ??= Date.now();
+          return settled(p, failedAt ?? Date.now());
+        },
         {
           waitTimeout: Math.max(1, deadline - Date.now()),
           pollInterval: options.pollInterval,

@@ -46,7 +46,8 @@ export type SiteRolloutOutcome =
   | "timed_out"
   /** The signal aborted the rollout while this site was under way. */
   | "interrupted"
-  /** Already at the target versions or newer (a pipeline cannot downgrade): no pipeline opened, no gate judged. */
+  /** Already at the target versions or newer (a pipeline cannot downgrade), or brought there since its pipeline of an
+   * earlier run failed: no pipeline opened, no gate judged. */
   | "already_upgraded"
   /** In a wave that was never started: nothing was asked of the service for it. */
   | "untouched";

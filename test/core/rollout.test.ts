@@ -138,6 +138,24 @@ describe("rolloutUpgrade against the emulator", () => {
     expect((await emu.so.upgradePipelines.list(two!.id).toArray()).map((p) => p.id)).toEqual([first.id]);
   });
 
+  it("a site whose recorded pipeline was rolled back is judged failed again, until it is at the target: then already upgraded", async () => {
+    const site = await emu.so.sites.create({ name: "Core rollback", url: "https://rollback.acme.test", wp_version: "6.5" });
+    await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: site.id, outcome: "roll_back" }] });
+    const records: PipelineRequestRecord[] = [];
+    const options = { target: { wp: "6.9" }, waves: parseWaves("100%"), gates: ["pipeline" as const], pollInterval: 20 };
+    const first = await rolloutUpgrade(emu.so, [site], { ...options, onRequest: (r) => records.push(r) });
+    expect(first.sites[0]).toMatchObject({ outcome: "failed", pipeline: { status: "rolled_back" } });
+    await emu.control("DELETE", "pipeline-outcomes");
+    const again = await rolloutUpgrade(emu.so, [site], { ...options, adopt: [records.at(-1)!] });
+    expect(again.sites[0]).toMatchObject({ outcome: "failed", adopted: true, pipeline: { id: first.sites[0]!.pipeline!.id } });
+    // Dealt with by hand: the site now runs the target.
+    const fixed = await emu.so.sites.update(site.id, { wp_version: "6.9" });
+    const third = await rolloutUpgrade(emu.so, [fixed], { ...options, adopt: [records.at(-1)!] });
+    expect(third.sites[0]).toMatchObject({ outcome: "already_upgraded" });
+    expect(third.outcome).toBe("done");
+    expect(await emu.so.upgradePipelines.list(site.id).toArray()).toHaveLength(1);
+  });
+
   it("adopts the site's active pipeline to the target, and fails a site whose active pipeline goes elsewhere", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {
