@@ -1,7 +1,8 @@
 // `siteops vulns report --format sarif` through bin/siteops.js against the emulator, every file it writes checked
 // by Microsoft's SARIF Multitool against the SARIF 2.1.0 schema and GitHub code scanning's ingestion rules (no
 // error): a rule per advisory with its security-severity, a result per site and record, the same fingerprints in a
-// rerun, dismissed records suppressed with their reason, and locations at the line that declares each site in
+// rerun, dismissed records suppressed with their reason, a site that cannot be read named in the run (exit 1), and
+// locations at the line that declares each site in
 // a .tf file `siteops export terraform` wrote (both forms), a CDK Terrain app `siteops export cdktn` wrote, and
 // files written by hand.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -98,6 +99,30 @@ describe.skipIf(unavailable !== null)(`siteops vulns report --format sarif${unav
     const suppressed = run.results.filter((r) => r.suppressions);
     expect(suppressed).toHaveLength(1);
     expect(suppressed[0]!.suppressions).toEqual([{ kind: "external", status: "accepted", justification: "not_used: plugin off" }]);
+  });
+
+  it("a site whose records cannot be read: one error line, exit 1, the others still reported, the run marked unsuccessful", async () => {
+    const old = sites.find((s) => s.name === "Old")!;
+    await bed.emu.control("POST", "faults", { rules: [{ method: "GET", path: `/api/v1/sites/${old.id}/vulnerability_records`, status: 404 }] });
+    try {
+      const result = await cli("vulns", "report", "--all", "--format", "sarif", "--out", "partial.sarif");
+      expect(result.code).toBe(1);
+      expect(result.stderr.split("\n").filter((l) => l.startsWith("error:"))).toEqual([
+        expect.stringMatching(new RegExp(`^error: Old \\(${old.id}\\): .*404`)),
+      ]);
+      expect(sarifErrors(path.join(bed.box.dir, "partial.sarif"))).toEqual([]);
+      const log = read("partial.sarif") as Log & {
+        runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[];
+      };
+      const run = log.runs[0]!;
+      expect(run.invocations[0]!.executionSuccessful).toBe(false);
+      expect(run.invocations[0]!.toolExecutionNotifications.map((n) => n.message.text)).toEqual([expect.stringContaining(`Old (${old.id})`)]);
+      const reportedSites = new Set(run.results.map((r) => r.properties.siteId));
+      expect(reportedSites.has(old.id)).toBe(false);
+      expect(reportedSites.size).toBeGreaterThan(0);
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
   });
 
   it("the check can fail: a result without locations is a GitHub ingestion error", async () => {
