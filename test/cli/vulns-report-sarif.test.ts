@@ -2,9 +2,8 @@
 // by Microsoft's SARIF Multitool against the SARIF 2.1.0 schema and GitHub code scanning's ingestion rules (no
 // error): a rule per advisory with its security-severity, a result per site and record, the same fingerprints in a
 // rerun, dismissed records suppressed with their reason, a site that cannot be read named in the run (exit 1), and
-// locations at the line that declares each site in
-// a .tf file `siteops export terraform` wrote (both forms), a CDK Terrain app `siteops export cdktn` wrote, and
-// files written by hand.
+// locations at the line that declares each site in a .tf file `siteops export terraform` wrote (both forms), a CDK
+// Terrain app `siteops export cdktn` wrote, and files written by hand.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
