@@ -1,8 +1,9 @@
 // The package's "siteops/fleet" entry: running the SDK over many sites from scripts, cron and CI, as the CLI, the
 // GitHub Action and the Terraform provider do. Site selection (ids, exact names, all, status, shard), the fleet
-// snapshot run, upgrade rollouts in waves gated on evidence, shards and the shard files of a matrix, retention
-// policies, a bounded worker pool, and one-line descriptions of failures. Built on the root entry ("siteops");
-// nothing here is needed to call the API.
+// snapshot run, upgrade rollouts in waves gated on evidence, vulnerability reports (JSON, Markdown, SARIF for code
+// scanning), policies and core fixes, shards and the shard files of a matrix, retention policies, a bounded worker
+// pool, and one-line descriptions of failures. Built on the root entry ("siteops"); nothing here is needed to call
+// the API.
 
 export {
   isSiteId,
