@@ -165,6 +165,27 @@ describe("siteops vulns apply --policy", () => {
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("a site whose records cannot be read is said and left alone (exit 1); the other sites are still applied", async () => {
+    const sites = await bed.emu.so.sites.list().toArray();
+    const shop = sites.find((x) => x.name === "Shop")!;
+    await bed.emu.control("POST", "faults", { rules: [{ method: "GET", path: `/api/v1/sites/${shop.id}/vulnerability_records`, status: 500 }] });
+    try {
+      const any = path.join(dir, "any-site.yml");
+      // No sites: an acceptance that could match Shop's records is not called unmatched while Shop is unread.
+      writeFileSync(
+        any,
+        `accept:\n  - cve: ${HIGH[0]}\n    reason: fix_started\n    justification: upgrade booked\n    expires: 2099-01-01\n  - cve: CVE-2099-0002\n    reason: inaccurate\n    justification: noise\n    expires: 2099-01-01\n`,
+      );
+      const run = await runCli(["vulns", "apply", "--policy", any, "--dry-run", "--json"], { env: { ...bed.env, SITEOPS_MAX_RETRIES: "0" } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^error: Shop \(site_\w+\): its records could not be read, left as they are: .*HTTP 500/m);
+      expect(json<Row[]>(run).map((r) => [r.action, r.site.name, r.record.cve])).toEqual([["would_dismiss", "Blog", HIGH[0]]]);
+      expect(run.stderr).not.toContain("matches no open or ignored record");
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
+  });
+
   it("refuses a missing --policy or file (exit 2)", async () => {
     expect((await cli("vulns", "apply")).stderr).toMatch(/--policy FILE is required/);
     const missing = await cli("vulns", "apply", "--policy", path.join(dir, "nope.yml"));

@@ -119,6 +119,24 @@ describe("siteops vulns report --all --notify URL (scheduled)", () => {
     expect(hook.got).toHaveLength(4);
   });
 
+  it("a site that cannot be read one night is not told about again the next", async () => {
+    const blog = (await bed.emu.so.sites.list().toArray()).find((x) => x.name === "Blog")!;
+    await bed.emu.control("POST", "faults", { rules: [{ method: "GET", path: `/api/v1/sites/${blog.id}/vulnerability_records`, status: 500 }] });
+    try {
+      const unread = await runCli(["vulns", "report", "--all", "--notify", hook.url, "--metrics-file", file("vulns.prom")], {
+        env: { ...bed.env, SITEOPS_MAX_RETRIES: "0" },
+      });
+      expect(unread.code).toBe(1);
+      expect(unread.stderr).toMatch(/^error: Blog \(site_\w+\): .*HTTP 500/m);
+      expect(readFileSync(file("vulns.prom"), "utf8")).toContain('siteops_job_sites{job_name="vulns-report",outcome="failed"} 1\n');
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
+    expect(hook.got).toHaveLength(4);
+    expect((await run()).code).toBe(1);
+    expect(hook.got).toHaveLength(4);
+  });
+
   it("--notify-format slack posts a message naming the new records; another selection is another job", async () => {
     const slack = await receiver();
     const r = await runCli(["vulns", "report", "--site", "Blog", "--notify", slack.url, "--notify-format", "slack"], { env: bed.env });

@@ -88,6 +88,10 @@ export const apply: LeafSpec = {
     printRows(ctx, rows);
     const failed = rows.filter((r) => r.error);
     for (const r of failed) ctx.stderr.write(`${ctx.stderr.style.red("error:")} ${clean(r.site.name)} ${r.record.id}: ${r.error!.message}\n`);
+    for (const f of result.failures)
+      ctx.stderr.write(
+        `${ctx.stderr.style.red("error:")} ${clean(f.site.name)} (${f.site.id}): its records could not be read, left as they are: ${errorInfo(f.error, ctx.secrets).message}\n`,
+      );
     if (!ctx.quiet) {
       const said = (["dismiss", "update", "reopen"] as const).map((kind) => {
         const n = result.changes.filter((c) => c.action === kind).length;
@@ -96,6 +100,6 @@ export const apply: LeafSpec = {
       const of = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
       ctx.stderr.write(`${said.join(", ")} records of ${of} (${result.unchanged} unchanged)${failed.length ? `; ${failed.length} failed` : ""}\n`);
     }
-    return failed.length ? EXIT.FAILED : EXIT.OK;
+    return failed.length || result.failures.length ? EXIT.FAILED : EXIT.OK;
   },
 };

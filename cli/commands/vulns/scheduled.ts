@@ -16,11 +16,15 @@ import type { Delivery } from "../../jobs/outbound/delivery.js";
 import { runJob } from "../../jobs/run-job.js";
 import { openSeenRecords, type Seen } from "../../jobs/seen-records.js";
 
+const DESCRIPTIONS: Record<string, string> = {
+  notify: "post the open records no earlier run told about (once) to URL; nothing when none is new; default $SITEOPS_NOTIFY_URL",
+  "notify-format": "what --notify posts: the new records as JSON, or a Slack message listing them (default json)",
+  "job-name": "the job's name in metrics (job_name label), pings and notifications (default vulns-report)",
+};
+
 /** The job flags `vulns report` takes: all but --notify-on (it notifies when there is something new). */
 export const REPORT_JOB_FLAGS: FlagSpec[] = JOB_FLAGS.filter((f) => f.name !== "notify-on").map((f) =>
-  f.name === "notify"
-    ? { ...f, description: "post the open records no earlier run told about (once) to URL; nothing when none is new; default $SITEOPS_NOTIFY_URL" }
-    : f,
+  DESCRIPTIONS[f.name] ? { ...f, description: DESCRIPTIONS[f.name]! } : f,
 );
 
 /** A job flag on the command line makes the run the scheduled form. */
