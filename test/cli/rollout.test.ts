@@ -22,9 +22,12 @@ beforeAll(async () => {
 describe("siteops upgrade rollout", () => {
   it("runs a three-wave rollout: every site upgraded and judged on its pipeline and a health check after it", async () => {
     const file = path.join(bed.box.dir, "rollout.json");
-    const r = await runCli(["upgrade", "rollout", "--all", "--to-wp", "6.8", "--waves", "1,50%,100%", "--gate", "pipeline,health", "--report", file], {
-      env: bed.env,
-    });
+    const r = await runCli(
+      ["upgrade", "rollout", "--all", "--to-wp", "6.8", "--waves", "1,50%,100%", "--gate", "pipeline,health", "--pause", "20ms", "--report", file],
+      {
+        env: bed.env,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(file, "utf8")) as Report;
     expect(doc.outcome).toBe("done");
@@ -39,6 +42,10 @@ describe("siteops upgrade rollout", () => {
     const others = doc.results.filter((x) => x !== shop);
     expect(others.every((x) => x.outcome === "passed" && x.pipeline?.status === "succeeded" && !x.adopted)).toBe(true);
     expect(r.stderr).toMatch(/wave 1\/3: 1 site, 1 passed, 0 failed \(at most 0 allowed\): passed/);
+    expect(r.stderr.match(/pausing 20 ms before wave \d \(--pause\)/g)).toEqual([
+      "pausing 20 ms before wave 2 (--pause)",
+      "pausing 20 ms before wave 3 (--pause)",
+    ]);
     expect(r.stderr).toMatch(/done: 9 of 10 sites upgraded and passed their gates, 1 already at the target, in /);
     for (const site of await bed.emu.so.sites.list().toArray()) expect(site.wp_version).toBe(site.name === "Shop" ? "6.9" : "6.8");
   });
@@ -66,6 +73,28 @@ describe("siteops upgrade rollout", () => {
     const end = await first.done;
     expect(end.code, end.stderr).toBe(130);
     expect(end.stderr).toMatch(/interrupted \(pipelines already opened carry on in the service\)/);
+  });
+
+  it("a wave not judged within --timeout ends the rollout with exit 4, later waves untouched; a rerun follows its pipelines", async () => {
+    const sites = [];
+    for (let i = 1; i <= 3; i++) sites.push(await bed.emu.so.sites.create({ name: `Slow ${i}`, url: `https://slow${i}.acme.test`, wp_version: "6.5" }));
+    const command = ["upgrade", "rollout", ...sites.flatMap((s) => ["--site", s.id]), "--to-wp", "6.6", "--waves", "1,100%", "--gate", "pipeline"];
+    const file = path.join(bed.box.dir, "timeout.json");
+    // Approval required and never given in time: the canary's pipeline cannot end within the wave's --timeout.
+    const r = await runCli([...command, "--require-approval", "--timeout", "1s", "--report", file], { env: bed.env });
+    expect(r.code, r.stderr).toBe(4);
+    const doc = JSON.parse(readFileSync(file, "utf8")) as Report;
+    expect([doc.outcome, doc.waves.map((w) => w.verdict)]).toEqual(["timed_out", ["timed_out", "not_started"]]);
+    const canary = doc.results.find((x) => x.wave === 1)!;
+    expect(canary).toMatchObject({ outcome: "timed_out", pipeline: { status: "awaiting_approval" } });
+    expect(r.stderr).toMatch(/stopped at wave 1: --timeout ran out before every site was judged \(their pipelines carry on\)/);
+    expect(r.stderr).toMatch(/left untouched: 2 sites \(wave 2\)/);
+
+    await bed.emu.so.upgradePipelines.approve(canary.site.id, canary.pipeline!.id);
+    const again = await runCli([...command, "--report", file], { env: bed.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect((JSON.parse(readFileSync(file, "utf8")) as Report).summary).toMatchObject({ passed: 3, adopted: 1, opened: 2 });
+    for (const s of sites) expect(await bed.emu.so.upgradePipelines.list(s.id).toArray()).toHaveLength(1);
   });
 
   it("refuses bad flags at once, naming the flag, before any request", async () => {

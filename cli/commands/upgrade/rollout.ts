@@ -25,6 +25,7 @@ import { JOB_FLAGS } from "../../jobs/flags.js";
 import { redactArgv } from "../../jobs/outbound.js";
 import { runJob } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
+import { formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
 import { createProgress, type Progress } from "../../output/progress.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
@@ -238,7 +239,7 @@ function onEvent(ctx: Context, progress: Progress): (event: RolloutEvent) => voi
   return (event) => {
     switch (event.type) {
       case "wave.paused":
-        progress.event(`pausing ${Math.round(event.ms / 1000)} s before wave ${event.wave} (--pause)`, "notice");
+        progress.event(`pausing ${formatDuration(event.ms)} before wave ${event.wave} (--pause)`, "notice");
         break;
       case "wave.started":
         waves = event.waves;
