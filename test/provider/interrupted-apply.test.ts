@@ -5,6 +5,7 @@
 // idempotency window, twins, a replacement made before the destroy), a create kept in state when its later step
 // fails, and a 429 storm that must end within the retry budget (item 7).
 import { afterEach, describe, expect, it } from "vitest";
+import { PROFILES } from "../support/emulator.js";
 import { start } from "../support/processes.js";
 import { Terraform, api, faults } from "./harness.js";
 
@@ -30,16 +31,20 @@ resource "siteops_webhook_endpoint" "hook" {
 }
 `;
 
-/** What the service holds, counted through the API: every page of sites, and the webhook endpoints. */
-async function onService(t: Terraform): Promise<{ sites: number; endpoints: number }> {
-  let sites = 0;
-  for (let page = 1; ; page++) {
-    const list = (await api(t, "GET", `/api/v1/sites?per_page=100&page=${page}`)).json as unknown[];
-    sites += list.length;
-    if (list.length < 100) break;
+/** The ids of every page of a listing, read until an empty page (the minimal profile sends pages of 5, no headers). */
+async function listed(t: Terraform, path: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const list = (await api(t, "GET", `${path}?per_page=100&page=${page}`)).json as { id: string }[];
+    if (list.length === 0) break;
+    ids.push(...list.map((x) => x.id));
   }
-  const endpoints = ((await api(t, "GET", "/api/v1/webhook_endpoints?per_page=100")).json as unknown[]).length;
-  return { sites, endpoints };
+  return ids;
+}
+
+/** What the service holds, counted through the API. */
+async function onService(t: Terraform): Promise<{ sites: number; endpoints: number }> {
+  return { sites: (await listed(t, "/api/v1/sites")).length, endpoints: (await listed(t, "/api/v1/webhook_endpoints")).length };
 }
 
 /** The ids in Terraform's state file, by resource type. */
@@ -81,8 +86,8 @@ const slowCreates = (ms: number) => [
 ];
 
 describe("an apply interrupted while creates are in flight", () => {
-  it("Ctrl-C: the creates already sent are answered and recorded, so the next plan is empty", async () => {
-    tf = await Terraform.start();
+  it.each(PROFILES)("Ctrl-C (%s profile): the creates already sent are answered and recorded, so the next plan is empty", async (profile) => {
+    tf = await Terraform.start({ profile });
     tf.write(tf.providerBlock() + fleet("ctrlc"));
     await tf.init();
     await faults(tf, slowCreates(3000));
@@ -98,31 +103,33 @@ describe("an apply interrupted while creates are in flight", () => {
     expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
   });
 
-  it("SIGKILL of Terraform and the provider: the rerun adopts what the lost creates made, no duplicate, no import", async () => {
-    tf = await Terraform.start();
-    tf.write(tf.providerBlock() + fleet("killed"));
-    await tf.init();
-    await faults(tf, slowCreates(3000));
-    const r = await applyStoppedWhenCreated(tf, { sites: 6, endpoints: 1 }, "SIGKILL");
-    await faults(tf, []);
-    expect(r.signal).toBe("SIGKILL");
-    // The client's first request goes alone (the rate limiter's probe), so one create may have been answered.
-    const recorded = (inState(tf).siteops_site ?? []).length + (inState(tf).siteops_webhook_endpoint ?? []).length;
-    expect(recorded).toBeLessThan(7);
-    expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
+  it.each(PROFILES)(
+    "SIGKILL of Terraform and the provider (%s profile): the rerun adopts what the lost creates made, no duplicate, no import",
+    async (profile) => {
+      tf = await Terraform.start({ profile });
+      tf.write(tf.providerBlock() + fleet("killed"));
+      await tf.init();
+      await faults(tf, slowCreates(3000));
+      const r = await applyStoppedWhenCreated(tf, { sites: 6, endpoints: 1 }, "SIGKILL");
+      await faults(tf, []);
+      expect(r.signal).toBe("SIGKILL");
+      // The client's first request goes alone (the rate limiter's probe), so one create may have been answered.
+      const recorded = (inState(tf).siteops_site ?? []).length + (inState(tf).siteops_webhook_endpoint ?? []).length;
+      expect(recorded).toBeLessThan(7);
+      expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
 
-    const again = await tf.apply();
-    expect(again.stdout).toContain(`Apply complete! Resources: ${7 - recorded} added, 0 changed, 0 destroyed.`);
-    expect(again.stdout + again.stderr).not.toContain("already been taken");
-    expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
-    const ids = inState(tf);
-    expect(new Set(ids.siteops_site).size).toBe(6);
-    const listed = (await api(tf, "GET", "/api/v1/sites?per_page=100")).json as { id: string }[];
-    expect([...ids.siteops_site!].sort()).toEqual(listed.map((s) => s.id).sort());
-    // The secret exists only in the create answer: the service's replay of it is what the state holds.
-    expect((await tf.resource("siteops_webhook_endpoint.hook"))?.secret).toMatch(/^whsec_/);
-    expect((await tf.plan()).code).toBe(0);
-  });
+      const again = await tf.apply();
+      expect(again.stdout).toContain(`Apply complete! Resources: ${7 - recorded} added, 0 changed, 0 destroyed.`);
+      expect(again.stdout + again.stderr).not.toContain("already been taken");
+      expect(await onService(tf)).toEqual({ sites: 6, endpoints: 1 });
+      const ids = inState(tf);
+      expect(new Set(ids.siteops_site).size).toBe(6);
+      expect([...ids.siteops_site!].sort()).toEqual((await listed(tf, "/api/v1/sites")).sort());
+      // The secret exists only in the create answer: the service's replay of it is what the state holds.
+      expect((await tf.resource("siteops_webhook_endpoint.hook"))?.secret).toMatch(/^whsec_/);
+      expect((await tf.plan()).code).toBe(0);
+    },
+  );
 
   it("a destroy and a create of the same configuration within 24 h: new objects, not the deleted ones replayed", async () => {
     tf = await Terraform.start();
