@@ -2,11 +2,13 @@
 // in one line naming the input, before anything talks to the service.
 
 import { apiTokenProblem, firstSetting } from "../../common/settings.js";
+import { DEFAULT_ROLLOUT_CONCURRENCY } from "../../src/fleet.js";
 import { ALL_SITES, parseFleetSelection, splitSites, type FleetSelection } from "./input-selection.js";
 import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
+import { parseRolloutInputs, type RolloutInputOptions } from "./input-rollout.js";
 import { parseVulnerabilityInputs, type VulnerabilityOptions } from "./input-vulnerabilities.js";
 
-const COMMANDS = ["snapshot", "upgrade", "approve", "vulnerabilities"] as const;
+const COMMANDS = ["snapshot", "upgrade", "approve", "vulnerabilities", "rollout"] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Snapshots run on this many sites at a time unless `concurrency` says otherwise. */
@@ -60,7 +62,13 @@ export interface ApproveInputs extends CommonInputs {
   comment: string | undefined;
 }
 
-export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs | VulnerabilitiesInputs;
+export interface RolloutInputs extends CommonInputs, FleetSelection, RolloutInputOptions {
+  command: "rollout";
+  /** Sites in flight at a time within a wave. */
+  concurrency: number;
+}
+
+export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs | VulnerabilitiesInputs | RolloutInputs;
 
 /** One or more inputs are missing or malformed. The message names each of them and never echoes a token. */
 export class InputError extends Error {
@@ -88,16 +96,24 @@ export interface InputSource {
 const USED_BY: Record<string, readonly Command[]> = {
   description: ["snapshot"],
   "upload-file": ["snapshot"],
-  concurrency: ["snapshot", "vulnerabilities"],
-  shard: ["snapshot", "vulnerabilities"],
-  "sites-file": ["snapshot", "vulnerabilities"],
+  concurrency: ["snapshot", "vulnerabilities", "rollout"],
+  shard: ["snapshot", "vulnerabilities", "rollout"],
+  "sites-file": ["snapshot", "vulnerabilities", "rollout"],
   "fail-on": ["vulnerabilities"],
   "min-severity": ["vulnerabilities"],
   "sarif-file": ["vulnerabilities"],
   declarations: ["vulnerabilities"],
-  "wp-version": ["upgrade"],
-  "php-version": ["upgrade"],
-  "require-approval": ["upgrade"],
+  "wp-version": ["upgrade", "rollout"],
+  "php-version": ["upgrade", "rollout"],
+  "require-approval": ["upgrade", "rollout"],
+  waves: ["rollout"],
+  "max-failures": ["rollout"],
+  gates: ["rollout"],
+  "check-paths": ["rollout"],
+  "check-budget-seconds": ["rollout"],
+  "pause-minutes": ["rollout"],
+  "health-wait-minutes": ["rollout"],
+  wave: ["rollout"],
   "pipeline-id": ["approve"],
   comment: ["approve"],
 };
@@ -169,13 +185,13 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
   }
 
   let inputs: ActionInputs | undefined;
-  const concurrency = (): number =>
-    parseNumber("concurrency", get("concurrency"), DEFAULT_CONCURRENCY, problems, {
+  const concurrency = (fallback = DEFAULT_CONCURRENCY): number =>
+    parseNumber("concurrency", get("concurrency"), fallback, problems, {
       min: 1,
       max: MAX_CONCURRENCY,
       integer: true,
       what: `a whole number from 1 to ${MAX_CONCURRENCY}`,
-    }) ?? DEFAULT_CONCURRENCY;
+    }) ?? fallback;
 
   if (command === "snapshot") {
     const selection = parseFleetSelection(get, problems);
@@ -188,6 +204,9 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
     const description = get("description");
     if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
     inputs = { command, ...common, ...selection, description, uploadFile, concurrency: concurrency() };
+  } else if (command === "rollout") {
+    const selection = parseFleetSelection(get, problems);
+    inputs = { command, ...common, ...selection, ...parseRolloutInputs(get, problems), concurrency: concurrency(DEFAULT_ROLLOUT_CONCURRENCY) };
   } else if (command === "vulnerabilities") {
     const selection = parseFleetSelection(get, problems);
     inputs = { command, ...common, ...selection, ...parseVulnerabilityInputs(get, source.env, problems), concurrency: concurrency() };
@@ -214,7 +233,7 @@ function parseSingleSite(raw: string, command: Command, problems: string[]): str
   const refs = splitSites(raw);
   if (refs.length === 0) problems.push(`'site' is required by the ${command} command: a site id or an exact site name`);
   else if (refs.length > 1 || refs[0]!.toLowerCase() === ALL_SITES) {
-    problems.push(`'site' must be one site for the ${command} command (lists and 'all' are for snapshot and vulnerabilities)`);
+    problems.push(`'site' must be one site for the ${command} command (lists and 'all' are for snapshot, vulnerabilities and rollout)`);
   }
   return refs[0] ?? "";
 }

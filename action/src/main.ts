@@ -8,6 +8,7 @@ import { describeRetry, SiteOps, type RequestLogger } from "../../src/index.js";
 import { approveCommand } from "./commands/approve.js";
 import type { CommandContext, CommandOutcome } from "./commands/outcome.js";
 import { snapshotCommand } from "./commands/snapshot.js";
+import { rolloutCommand } from "./commands/rollout.js";
 import { upgradeCommand } from "./commands/upgrade.js";
 import { vulnerabilitiesCommand } from "./commands/vulnerabilities.js";
 import { errorLine } from "./format.js";
@@ -80,5 +81,7 @@ function dispatch(client: SiteOps, inputs: ActionInputs, context: CommandContext
       return approveCommand(client, inputs, context);
     case "vulnerabilities":
       return vulnerabilitiesCommand(client, inputs, context);
+    case "rollout":
+      return rolloutCommand(client, inputs, context);
   }
 }

@@ -5,7 +5,7 @@
 import * as core from "@actions/core";
 import { formatBytes, formatDuration } from "../../common/format.js";
 import { type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
-import { formatShard, vulnerabilityReportMarkdown, type Shard, type VulnerabilityReport } from "../../src/fleet.js";
+import { formatShard, vulnerabilityReportMarkdown, type Shard, type VulnerabilityReport, type WaveResult } from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 
@@ -78,6 +78,30 @@ export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipe
         code(pipeline.snapshot_id),
         escapeHtml(formatDuration(durationMs)),
       ].map(cell),
+    ]);
+  }
+  footer(run);
+}
+
+/** One table per wave: its verdict and budget, then each site's outcome, pipeline, the gates' verdicts, duration. */
+export function rolloutSummary(target: string, waves: readonly WaveResult[], run: RunInfo, total = waves.length): void {
+  core.summary.addHeading(`Site Operations: rollout to ${escapeHtml(target)}`, 3);
+  if (waves.length === 0) core.summary.addRaw("<p>No site to upgrade.</p>", true);
+  for (const w of waves) {
+    core.summary.addRaw(`<h4>Wave ${w.wave} of ${total}: ${escapeHtml(w.verdict.replace("_", " "))} (${w.failed} failed, ${w.allowed} allowed)</h4>`, true);
+    if (w.verdict === "not_started") continue;
+    core.summary.addTable([
+      header("Site", "Outcome", "Pipeline", "Checks", "Duration"),
+      ...w.sites.map(
+        (r): Row =>
+          [
+            siteCell(r.site),
+            escapeHtml(r.outcome.replace("_", " ")) + (r.adopted ? " (adopted)" : "") + (r.reason ? `<br>${escapeHtml(r.reason)}` : ""),
+            r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "",
+            r.checks.map((c) => `${c.ok ? "✅" : "❌"} ${escapeHtml(c.detail)}`).join("<br>"),
+            escapeHtml(formatDuration(r.durationMs)),
+          ].map(cell),
+      ),
     ]);
   }
   footer(run);

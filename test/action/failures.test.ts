@@ -46,14 +46,14 @@ describe("failures", () => {
     const r = await run({ site: "Blog" });
     expect(r.code).toBe(1);
     expect(r.errors).toEqual([
-      "Invalid input: 'api-token' is required (or set SITEOPS_API_TOKEN); 'command' is required: one of snapshot, upgrade, approve, vulnerabilities; 'base-url' is required (or set SITEOPS_BASE_URL).",
+      "Invalid input: 'api-token' is required (or set SITEOPS_API_TOKEN); 'command' is required: one of snapshot, upgrade, approve, vulnerabilities, rollout; 'base-url' is required (or set SITEOPS_BASE_URL).",
     ]);
   });
 
   it("checks each command's own inputs", async () => {
     const upgrade = await run({ ...base(), command: "upgrade", site: "Blog\nShop", "wp-version": "6.7.1" });
     expect(upgrade.errors).toEqual([
-      "Invalid input: 'site' must be one site for the upgrade command (lists and 'all' are for snapshot and vulnerabilities); 'wp-version' must be a major.minor version such as 6.5 (got \"6.7.1\").",
+      "Invalid input: 'site' must be one site for the upgrade command (lists and 'all' are for snapshot, vulnerabilities and rollout); 'wp-version' must be a major.minor version such as 6.5 (got \"6.7.1\").",
     ]);
     const approve = await run({ ...base(), command: "approve", site: "Blog" });
     expect(approve.errors).toEqual(["Invalid input: 'pipeline-id' is required by the approve command (the pipeline-id output of the upgrade command)."]);

@@ -84,13 +84,13 @@ describe("parseInputs", () => {
   it("warns about inputs the command ignores", () => {
     const { warnings } = parseInputs(source({ ...base, command: "approve", site: "Blog", "pipeline-id": "upg_a", "wp-version": "6.7", concurrency: "2" }));
     expect(warnings).toEqual([
-      "Input 'concurrency' is ignored by the approve command (it is read by snapshot, vulnerabilities).",
-      "Input 'wp-version' is ignored by the approve command (it is read by upgrade).",
+      "Input 'concurrency' is ignored by the approve command (it is read by snapshot, vulnerabilities, rollout).",
+      "Input 'wp-version' is ignored by the approve command (it is read by upgrade, rollout).",
     ]);
   });
 
   it("names each malformed input", () => {
-    expect(problems({ ...base, command: "deploy" })).toEqual([`'command' must be one of snapshot, upgrade, approve, vulnerabilities (got "deploy")`]);
+    expect(problems({ ...base, command: "deploy" })).toEqual([`'command' must be one of snapshot, upgrade, approve, vulnerabilities, rollout (got "deploy")`]);
     expect(problems({ ...base, "base-url": "siteops.example.com", command: "snapshot", site: "all, Blog" })).toEqual([
       "'base-url' has no scheme: use https://siteops.example.com (or http:// for a local emulator)",
       "'site' is 'all' or a list of sites, not both",
@@ -100,7 +100,7 @@ describe("parseInputs", () => {
       `'concurrency' must be a whole number from 1 to 64 (got "2.5")`,
     ]);
     expect(problems({ ...base, command: "upgrade", site: "all", "require-approval": "yes" })).toEqual([
-      "'site' must be one site for the upgrade command (lists and 'all' are for snapshot and vulnerabilities)",
+      "'site' must be one site for the upgrade command (lists and 'all' are for snapshot, vulnerabilities and rollout)",
       "the upgrade command needs 'wp-version' or 'php-version' (or both)",
       `'require-approval' must be true or false (got "yes")`,
     ]);

@@ -124,6 +124,6 @@ describe("command: vulnerabilities", () => {
     expect(existsSync(path.join(fx.dir, "none.sarif"))).toBe(false);
     // An input of another command is named as ignored.
     const ignored = await run({ site: "all", "wp-version": "6.7" });
-    expect(ignored.warnings).toContain("Input 'wp-version' is ignored by the vulnerabilities command (it is read by upgrade).");
+    expect(ignored.warnings).toContain("Input 'wp-version' is ignored by the vulnerabilities command (it is read by upgrade, rollout).");
   });
 });
