@@ -1,11 +1,13 @@
 // A create that the next apply recognises when its answer was lost (Ctrl-C past the stop's grace, Terraform
-// killed, a crash): the request's Idempotency-Key is derived from what is created (resource type, request body,
-// the working directory Terraform runs in) and a generation, so a rerun of the same configuration sends the same
-// key and the service answers with the object the first request created instead of creating a second one
-// (docs/design.md section 2, Idempotency: the same key and body within 24 h replay the first answer). The
-// replayed object is adopted only while it exists and no other resource of this apply took it; otherwise the
-// next generation's key asks again. Nothing is kept on the machine: the service remembers.
+// killed, a crash): the request's Idempotency-Key is derived from what is created (resource type, request body),
+// from where (the working directory Terraform runs in, the workspace) and a generation, so a rerun of the same
+// configuration sends the same key and the service answers with the object the first request created instead of
+// creating a second one (docs/design.md section 2, Idempotency: the same key and body within 24 h replay the first
+// answer). The replayed object is adopted only while it exists and no other resource of this apply took it;
+// otherwise the next generation's key asks again. Nothing is kept on the machine: the service remembers.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { APIResponse } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
 import type { Diagnostics } from "../framework/diagnostics.js";
@@ -26,10 +28,28 @@ const adopted = new Set<string>();
 /** Keys being sent by this process: the second resource with the same arguments waits for the first's answer. */
 const sending = new Map<string, Promise<unknown>>();
 
-/** The Idempotency-Key of generation `generation` of creating `body` as `typeName` from `dir`. */
-function createKey(typeName: string, body: unknown, generation: number, dir = process.cwd()): string {
+/**
+ * The Terraform workspace the provider runs for: Terraform tells a provider neither it nor the resource's address,
+ * but runs it in the working directory, where `terraform workspace select` records the name
+ * (`$TF_DATA_DIR/environment`, `.terraform/environment`), unless `TF_WORKSPACE` sets it.
+ */
+function workspace(): string {
+  if (process.env.TF_WORKSPACE) return process.env.TF_WORKSPACE;
+  try {
+    return readFileSync(path.join(process.env.TF_DATA_DIR || ".terraform", "environment"), "utf8").trim() || "default";
+  } catch {
+    return "default";
+  }
+}
+
+/** Where the keys are made: the working directory and the workspace, read once per process. */
+let origin: string | undefined;
+
+/** The Idempotency-Key of generation `generation` of creating `body` as `typeName`, from this directory and workspace. */
+function createKey(typeName: string, body: unknown, generation: number): string {
+  origin ??= JSON.stringify([process.cwd(), workspace()]);
   const hash = createHash("sha256")
-    .update(JSON.stringify(["siteops-terraform-create", typeName, dir, body, generation]))
+    .update(JSON.stringify(["siteops-terraform-create", typeName, origin, body, generation]))
     .digest("hex");
   return `siteops-tf-${hash.slice(0, 48)}`;
 }

@@ -190,6 +190,21 @@ describe("what a create's key adopts, and what it does not", () => {
     expect((await tf.plan()).code).toBe(0);
   });
 
+  it("another workspace of the same directory with the same arguments gets its own endpoint", async () => {
+    tf = await Terraform.start();
+    tf.write(tf.providerBlock() + `resource "siteops_webhook_endpoint" "hook" {\n  url = "https://hooks.example.com/workspaces"\n}\n`);
+    await tf.init();
+    await tf.apply();
+    const [first] = inState(tf).siteops_webhook_endpoint!;
+    await tf.ok(["workspace", "new", "staging", "-no-color"]);
+    const r = await tf.apply();
+    expect(r.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.");
+    const staging = (await tf.state()).values?.root_module?.resources?.[0]?.values.id;
+    expect(staging).toMatch(/^we_/);
+    expect(staging).not.toBe(first);
+    expect(await onService(tf)).toEqual({ sites: 0, endpoints: 2 });
+  });
+
   it("two webhook endpoints with the same arguments each get their own, also after a destroy", async () => {
     tf = await Terraform.start();
     const twins = `
