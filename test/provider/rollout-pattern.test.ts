@@ -2,9 +2,9 @@
 // docs/terraform.md ("Upgrades outside Terraform: rollouts"), applied as written, then upgraded outside Terraform
 // through upgrade pipelines as a rollout opens them (one rolled back by the emulator's control API, one left for
 // a later wave), plans nothing; without its lifecycle block the same plan refuses a downgrade. And a fleet
-// adopted with `siteops export terraform` (the built CLI: `npm run build` first), upgraded, then exported again,
-// plans nothing.
-import { readFileSync } from "node:fs";
+// adopted with `siteops export terraform` (the built CLI: `npm run build` first) and upgraded plans nothing with
+// the lifecycle block added to the export, or exported again.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperationFailedError, SiteOps } from "../../src/index.js";
@@ -128,7 +128,7 @@ describe("siteops export terraform after a rollout", () => {
     await tf?.close();
   });
 
-  it("an adopted fleet upgraded outside Terraform: the old export refuses a downgrade, a new export plans nothing", async () => {
+  it("an adopted fleet upgraded outside Terraform: the old export refuses a downgrade; with the lifecycle block, or exported again, it plans nothing", async () => {
     const ids: string[] = [];
     for (const name of ["Alpha", "Beta", "Gamma"]) {
       const r = await api(tf, "POST", "/api/v1/sites", { name, url: `https://${name.toLowerCase()}.example.com`, wp_version: "6.5", php_version: "8.2" });
@@ -145,6 +145,15 @@ describe("siteops export terraform after a rollout", () => {
     const stale = await plan();
     expect(stale.code).toBe(1);
     expect(stale.stderr.match(/Error: WordPress downgrade refused/g)).toHaveLength(2);
+
+    // The old export with the guide's lifecycle block added to its resource: nothing to plan either.
+    const file = path.join(tf.work, "siteops-import.tf");
+    const old = readFileSync(file, "utf8");
+    const opening = /resource "siteops_site" "this" \{\n {2}for_each = local\.sites\n/;
+    expect(old).toMatch(opening);
+    writeFileSync(file, old.replace(opening, "$&\n  lifecycle {\n    ignore_changes = [wp_version, php_version]\n  }\n"));
+    const kept = await plan();
+    expect(kept.code, kept.stdout + kept.stderr).toBe(0);
 
     await exportFleet();
     const hcl = readFileSync(path.join(tf.work, "siteops-import.tf"), "utf8");
