@@ -50,6 +50,7 @@ interface News {
   type: string;
   job: string;
   open: Record<string, number>;
+  new_count: number;
   new_records: { site_name: string; record_id: string; severity: string; fingerprint: string }[];
 }
 const news = (r: Receiver, i: number) => JSON.parse(r.got[i]!.body) as News;
@@ -69,6 +70,7 @@ describe("siteops vulns report --all --notify URL (scheduled)", () => {
     const told = news(hook, 0);
     expect(told).toMatchObject({ type: "siteops.vulnerabilities.new", job: "vulns-report", open: { critical: 0, high: 3, medium: 5, low: 0, unknown: 0 } });
     expect(told.new_records).toHaveLength(8);
+    expect(told.new_count).toBe(8);
     expect(new Set(told.new_records.map((r) => r.site_name))).toEqual(new Set(["Blog"]));
     expect(first.stderr).toContain("8 open records not seen by an earlier run of this job");
 

@@ -33,6 +33,8 @@ export function isScheduled(parsed: Parsed): boolean {
 }
 
 const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
+/** New records a JSON notification lists (about 1 MB; receivers refuse larger bodies); `new_count` counts all. */
+const MAX_JSON_RECORDS = 1000;
 /** New records a Slack message lists; the rest are counted. */
 const SLACK_RECORDS = 30;
 const SLACK_TEXT_LIMIT = 3_500;
@@ -102,7 +104,9 @@ function jsonNews(report: Record<string, unknown>, job: string, fresh: Vulnerabi
     started_at: report.started_at,
     finished_at: report.finished_at,
     open: (report.vulnerabilities as { open: unknown }).open,
-    new_records: fresh,
+    // The worst first (the report's order); a first run over a large fleet lists the first ones and counts all.
+    new_count: fresh.length,
+    new_records: fresh.slice(0, MAX_JSON_RECORDS),
   };
   return { body: JSON.stringify(body), contentType: "application/json" };
 }
