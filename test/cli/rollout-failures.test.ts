@@ -3,15 +3,18 @@
 // 500, too slow), and the emulator rolls back chosen sites' pipelines (POST /__emulator/pipeline-outcomes). A
 // canary that fails stops the rollout with no site of a later wave touched; a 10 % budget lets a wave through
 // with one failure and stops the next at two; a run killed (SIGKILL) in the middle of a wave is continued by the
-// same command, which opens no second pipeline for any site.
+// same command, which opens no second pipeline for any site. The canary and the kill run against both emulator
+// profiles (PROFILES: the minimal one pages by 5 without headers and stores URLs with a trailing slash).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ProfileName } from "../../emulator/index.js";
 import type { Site } from "../../src/index.js";
 import { parseWaves, planWaves } from "../../src/fleet.js";
 import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
+import { PROFILES } from "../support/emulator.js";
 import { startWordPressSites, type WordPressBehaviour, type WordPressSites } from "../support/wordpress-sites.js";
 import { runCli, sandbox, startCli, type Sandbox } from "./helpers.js";
 
@@ -20,17 +23,19 @@ let box: Sandbox;
 let env: NodeJS.ProcessEnv;
 let wordpress: WordPressSites | undefined;
 
-beforeEach(async () => {
-  emu = await startTestEmulator();
+/** The emulator in `profile` (the minimal one: pages of 5 without headers, URLs stored with a trailing slash, fields
+ * no client knows) and a sandbox pointed at it. */
+async function start(profile: ProfileName = "default"): Promise<void> {
+  emu = await startTestEmulator({ profile });
   box = sandbox();
   env = { ...box.env, SITEOPS_BASE_URL: emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "20" };
-});
+}
 
 afterEach(async () => {
-  box.cleanup();
+  box?.cleanup();
   await wordpress?.close();
   wordpress = undefined;
-  await emu.close();
+  await emu?.close();
 });
 
 interface Report {
@@ -91,8 +96,9 @@ async function pipelines(sites: readonly Site[]): Promise<Map<string, string[]>>
   return out;
 }
 
-describe("a rollout stops at a failing wave", () => {
+describe.each(PROFILES)("a rollout stops at a failing wave (profile %s)", (profile) => {
   it("a canary rolled back stops the rollout: no site of a later wave is touched (no pipeline, no request)", async () => {
+    await start(profile);
     const { sites, server } = await fleet(6);
     const waves = planWaves(sites, parseWaves("1,50%,100%"), TARGET);
     const canary = waves[0]![0]!;
@@ -147,8 +153,11 @@ describe("a rollout stops at a failing wave", () => {
     expect(prom).toMatch(/siteops_job_sites\{job_name="upgrade-rollout",outcome="failed"\} 1/);
     expect(prom).toMatch(/siteops_job_exit_code\{job_name="upgrade-rollout"\} 5/);
   });
+});
 
+describe("the failure budget", () => {
   it("--max-failures 10%: wave 2 goes through with one failure (a fatal-error page with 200), wave 3 stops at two (a 500, too slow); wave 4 untouched", async () => {
+    await start();
     const { sites, server } = await fleet(31);
     const spec = "1,11,21,100%";
     const waves = planWaves(sites, parseWaves(spec), TARGET);
@@ -188,8 +197,9 @@ describe("a rollout stops at a failing wave", () => {
   });
 });
 
-describe("a rollout is a job", () => {
+describe.each(PROFILES)("a rollout is a job (profile %s)", (profile) => {
   it("killed (SIGKILL) in the middle of wave 2, the same command continues it: no second pipeline for any site", async () => {
+    await start(profile);
     const { sites } = await fleet(8);
     const spec = "1,50%,100%";
     const waves = planWaves(sites, parseWaves(spec), TARGET);
