@@ -55,8 +55,12 @@ export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site
     options.onProgress?.({ type: "wave.started", wave, waves: plan.length, sites: members });
     const deadline = Date.now() + (options.waveTimeout ?? DEFAULT_WAVE_TIMEOUT_MS);
     let touched = false;
+    let failedSoFar = 0;
     const results = await mapPool(members, options.concurrency ?? DEFAULT_ROLLOUT_CONCURRENCY, async (site) => {
+      // A wave already over its budget opens no more pipelines: its sites not yet started stay untouched.
+      if (failedSoFar > allowed) return untouched(site, wave);
       const run = await rolloutSite(client, site, wave, deadline, earlier.get(site.id), options);
+      if (run.result.outcome === "failed") failedSoFar++;
       touched ||= run.touched;
       options.onProgress?.({ type: "site.finished", wave, result: run.result });
       return run.result;

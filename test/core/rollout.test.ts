@@ -156,6 +156,20 @@ describe("rolloutUpgrade against the emulator", () => {
     expect(await emu.so.upgradePipelines.list(site.id).toArray()).toHaveLength(1);
   });
 
+  it("a wave over its budget opens no more pipelines: its sites not yet started stay untouched", async () => {
+    const fleet: Site[] = [];
+    for (let i = 1; i <= 4; i++) fleet.push(await emu.so.sites.create({ name: `Wave ${i}`, url: `https://wave${i}.acme.test`, wp_version: "6.5" }));
+    const target = { wp: "6.6" };
+    const [first] = planWaves(fleet, parseWaves("100%"), target)[0]!;
+    await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: first!.id, outcome: "fail" }] });
+    const result = await rolloutUpgrade(emu.so, fleet, { target, waves: parseWaves("100%"), gates: ["pipeline"], concurrency: 1, pollInterval: 20 });
+    await emu.control("DELETE", "pipeline-outcomes");
+    expect(result.outcome).toBe("stopped");
+    expect(result.waves[0]).toMatchObject({ verdict: "stopped", failed: 1, allowed: 0 });
+    expect(result.sites.map((r) => [r.site.id, r.outcome])).toEqual([[first!.id, "failed"], ...result.sites.slice(1).map((r) => [r.site.id, "untouched"])]);
+    for (const r of result.sites.slice(1)) expect(await emu.so.upgradePipelines.list(r.site.id).toArray()).toEqual([]);
+  });
+
   it("adopts the site's active pipeline to the target, and fails a site whose active pipeline goes elsewhere", async () => {
     const slow = await startTestEmulator({ stepSeconds: 3600 });
     try {

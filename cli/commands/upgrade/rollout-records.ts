@@ -79,6 +79,7 @@ export function rolloutExitCode(ctx: Context, result: RolloutResult): number {
 export function printWave(progress: Progress, w: WaveResult, waves: number): void {
   const passed = w.sites.filter((s) => s.outcome === "passed").length;
   const already = w.sites.filter((s) => s.outcome === "already_upgraded").length;
+  const untouchedHere = w.sites.filter((s) => s.outcome === "untouched").length;
   const adopted = w.sites.filter((s) => s.adopted).length;
   const timedOut = w.sites.filter((s) => s.outcome === "timed_out").length;
   const verdict = {
@@ -93,6 +94,7 @@ export function printWave(progress: Progress, w: WaveResult, waves: number): voi
     `${w.failed} failed (at most ${w.allowed} allowed)`,
     ...(timedOut ? [`${timedOut} timed out`] : []),
     ...(already ? [`${already} already at the target`] : []),
+    ...(w.verdict === "stopped" && untouchedHere ? [`${untouchedHere} not started`] : []),
     ...(adopted ? [`${adopted} adopted from an earlier run`] : []),
   ];
   const line = `wave ${w.wave}/${waves}: ${w.sites.length} site${w.sites.length === 1 ? "" : "s"}, ${parts.join(", ")}: ${verdict}`;
@@ -109,7 +111,7 @@ export function printWave(progress: Progress, w: WaveResult, waves: number): voi
 /** What is left after the run, and the command that continues it. */
 export function printEnd(progress: Progress, result: RolloutResult, again: string, elapsedMs: number): void {
   const left = result.sites.filter((s) => s.outcome === "untouched");
-  const waves = result.waves.filter((w) => w.verdict === "not_started").map((w) => w.wave);
+  const waves = [...new Set(left.map((s) => s.wave))];
   const done = result.sites.filter((s) => s.outcome === "passed").length;
   const already = result.sites.filter((s) => s.outcome === "already_upgraded").length;
   const failed = result.sites.filter((s) => s.outcome === "failed").length;
