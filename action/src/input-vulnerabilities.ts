@@ -1,7 +1,8 @@
-// The inputs of `command: vulnerabilities`: the severities ('fail-on', 'min-severity') and where the SARIF goes
-// ('sarif-file', 'declarations'), each problem one line naming the input.
+// The inputs of `command: vulnerabilities`: the severities ('fail-on', 'min-severity'), where the SARIF goes
+// ('sarif-file', 'declarations') and the accepted risks ('policy-file': read here, parsed by policy-file.ts when
+// the command starts), each problem one line naming the input.
 
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isVulnerabilitySeverity, VULNERABILITY_SEVERITIES } from "../../src/fleet.js";
 import type { VulnerabilitySeverity } from "../../src/index.js";
@@ -20,6 +21,8 @@ export interface VulnerabilityOptions {
   /** A directory of the workspace whose .tf and CDK .ts files declare the sites: each SARIF result points at the
    * line that declares its site. */
   declarations: string | undefined;
+  /** 'policy-file' and its text: the accepted risks applied before the report (policy-file.ts). */
+  policy: { file: string; text: string } | undefined;
 }
 
 export function parseVulnerabilityInputs(get: (name: string) => string | undefined, env: NodeJS.ProcessEnv, problems: string[]): VulnerabilityOptions {
@@ -31,7 +34,9 @@ export function parseVulnerabilityInputs(get: (name: string) => string | undefin
   const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || process.cwd(), DEFAULT_SARIF_NAME);
   const declarations = get("declarations");
   if (declarations !== undefined) checkDeclarations(declarations, problems);
-  return { failOn, minSeverity, sarifFile, declarations };
+  const policyFile = get("policy-file");
+  const policy = policyFile === undefined ? undefined : readPolicyText(policyFile, problems);
+  return { failOn, minSeverity, sarifFile, declarations, policy };
 }
 
 function severity(name: string, value: string | undefined, problems: string[]): VulnerabilitySeverity | null {
@@ -51,5 +56,17 @@ function checkDeclarations(dir: string, problems: string[]): void {
   const relative = path.relative(process.cwd(), path.resolve(dir));
   if (relative.startsWith("..") || path.isAbsolute(relative)) {
     problems.push(`'declarations' ${quote(dir)} is outside the workspace: SARIF paths are relative to the repository's root`);
+  }
+}
+
+function readPolicyText(file: string, problems: string[]): { file: string; text: string } | undefined {
+  try {
+    return { file, text: readFileSync(file, "utf8") };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    problems.push(
+      `'policy-file' ${quote(file)} cannot be read (${code === "ENOENT" ? "no such file; relative paths start at the workspace" : (code ?? (err as Error).message)})`,
+    );
+    return undefined;
   }
 }

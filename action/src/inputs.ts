@@ -103,6 +103,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   "min-severity": ["vulnerabilities"],
   "sarif-file": ["vulnerabilities"],
   declarations: ["vulnerabilities"],
+  "policy-file": ["vulnerabilities"],
   "wp-version": ["upgrade", "rollout"],
   "php-version": ["upgrade", "rollout"],
   "require-approval": ["upgrade", "rollout"],

@@ -2,7 +2,7 @@
 // sites as outputs (counts by severity, the records, the SARIF's path), the SARIF file code scanning takes, the
 // job summary worst first with the advisories linked, 'fail-on' failing the step until the records at or above it
 // are dismissed, the shards covering the fleet, and bad inputs refused at once naming the input.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { VulnerabilityRecord } from "../../src/index.js";
@@ -108,6 +108,38 @@ describe("command: vulnerabilities", () => {
     const ids = parts.flatMap((p) => (JSON.parse(p.outputs.result!) as Result).records.map((r) => r.record_id));
     expect(ids.sort()).toEqual(whole.records.map((r) => r.record_id).sort());
     expect(parts.map((p) => (JSON.parse(p.outputs.result!) as Result).sites).reduce((a, b) => a + b)).toBe(whole.sites);
+  });
+
+  it("policy-file: the accepted risks are dismissed before the report, so fail-on passes; reopened when they expire", async () => {
+    const high = (await allRecords()).filter((r) => r.record.status === "open" && ["high", "critical"].includes(String(r.record.severity)));
+    const cves = [...new Set(high.map((r) => r.record.cve).filter((c): c is string => typeof c === "string"))];
+    expect(cves.length).toBeGreaterThan(0);
+    const policy = (expires: string) =>
+      [
+        "accept:",
+        ...cves.map(
+          (cve) => `  - cve: ${cve}\n    reason: tolerable_risk\n    justification: behind the WAF until the upgrade window\n    expires: ${expires}`,
+        ),
+      ].join("\n");
+    const file = path.join(fx.dir, "accepted.yml");
+    writeFileSync(file, policy("2099-12-31"));
+    const r = await run({ site: "all", "fail-on": "high", "policy-file": file });
+    expect([r.code, r.errors, r.outputs.status]).toEqual([0, [], "passed"]);
+    expect(r.stdout).toContain(`Policy ${file}: ${high.length} change${high.length === 1 ? "" : "s"}, 0 already as it says`);
+    for (const { siteId, record } of high) {
+      const now = await fx.client.vulnerabilityRecords.get(siteId, record.id);
+      expect([now.status, now.dismissed_reason]).toEqual(["ignored", "tolerable_risk"]);
+    }
+    // Expired, the same file reopens what it dismissed, and fail-on fails again.
+    writeFileSync(file, policy("2020-01-01"));
+    const expired = await run({ site: "all", "fail-on": "high", "policy-file": file });
+    expect(expired.code).toBe(1);
+    expect(expired.warnings.some((w) => /'policy-file': accept\[0\] .* expired on 2020-01-01/.test(w))).toBe(true);
+    expect((JSON.parse(expired.outputs.result!) as Result).failing).toBe(high.length);
+    // A policy that cannot be read is refused before any request, naming the input and the place.
+    writeFileSync(file, "accept:\n  - cve: CVE-2024-47890\n    reason: wontfix\n    justification: x\n    expires: 2099-01-01\n");
+    const bad = await run({ site: "all", "policy-file": file });
+    expect(bad.errors[0]).toMatch(/'policy-file' ".*accepted\.yml": accept\[0\]\.reason: must be one of fix_started, inaccurate/);
   });
 
   it("refuses bad inputs at once, naming each, before any request", async () => {

@@ -7,6 +7,7 @@ import { writeFileExclusive } from "../../../common/private-file.js";
 import { clean, safeJson } from "../../../common/sanitize.js";
 import { VERSION } from "../../../common/version.js";
 import {
+  applyVulnerabilityPolicy,
   buildVulnerabilityReport,
   collectVulnerabilityRecords,
   findSiteDeclarations,
@@ -14,12 +15,14 @@ import {
   reportEntries,
   vulnerabilityReportRows,
   vulnerabilitySarif,
+  type VulnerabilityPolicy,
   type VulnerabilityReport,
 } from "../../../src/fleet.js";
-import type { SiteOps } from "../../../src/index.js";
+import type { Site, SiteOps } from "../../../src/index.js";
 import { errorLine } from "../format.js";
 import type { VulnerabilitiesInputs } from "../inputs.js";
 import { log } from "../log.js";
+import { parsePolicy } from "../policy-file.js";
 import { vulnerabilitiesSummary } from "../summary.js";
 import { noSitesReason, selectedSites } from "./fleet-sites.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
@@ -33,10 +36,13 @@ export async function vulnerabilitiesCommand(
   inputs: VulnerabilitiesInputs,
   { run, secrets, signal }: CommandContext,
 ): Promise<CommandOutcome> {
+  // Before any request, as the other inputs' problems.
+  const policy = inputs.policy ? await parsePolicy(inputs.policy) : undefined;
   const selected = await selectedSites(client, inputs, signal);
   const { sites, fleetSize, shard, shardName } = selected;
   if (sites.length === 0) log.warning(`${noSitesReason(selected)} There is nothing to report.`);
   else log.info(`Vulnerability records of ${sites.length} site${sites.length === 1 ? "" : "s"}${shard ? ` (${shardName} of ${fleetSize})` : ""}`);
+  const policyFailure = policy ? await applyPolicy(client, policy, inputs, sites, secrets, signal) : undefined;
   const collected = await collectVulnerabilityRecords(client, sites, { concurrency: inputs.concurrency, signal });
   const report = buildVulnerabilityReport(collected, { minSeverity: inputs.minSeverity, failOn: inputs.failOn });
 
@@ -53,9 +59,10 @@ export async function vulnerabilitiesCommand(
   );
   vulnerabilitiesSummary(report, run, shard);
 
-  const status = report.failing > 0 || report.failures.length > 0 || sarifProblem ? "failed" : "passed";
+  const status = report.failing > 0 || report.failures.length > 0 || sarifProblem || policyFailure ? "failed" : "passed";
   let failure: string | undefined;
   if (sarifProblem) failure = sarifProblem;
+  else if (policyFailure) failure = policyFailure;
   else if (report.failing > 0) {
     const worst = open[0]!;
     const advisory = worst.record.cve ?? worst.record.title;
@@ -68,6 +75,33 @@ export async function vulnerabilitiesCommand(
     failure = `The vulnerability records of ${report.failures.length} of ${sites.length} sites could not be read: ${named.join(", ")}${more}. ${errorLine(report.failures[0]!.error, secrets)}`;
   }
   return { outputs: outputs(report, inputs, status, secrets), failure };
+}
+
+/** Applies 'policy-file' (the core's applyVulnerabilityPolicy): a line per change, a warning per acceptance a
+ * reviewer should look at (unmatched, expired, naming an unknown site); the failure line when an update failed. */
+async function applyPolicy(
+  client: SiteOps,
+  policy: VulnerabilityPolicy,
+  inputs: VulnerabilitiesInputs,
+  sites: readonly Site[],
+  secrets: readonly string[],
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const applied = await applyVulnerabilityPolicy(client, policy, sites, { concurrency: inputs.concurrency, signal });
+  for (const w of applied.warnings) log.warning(`'policy-file': ${clean(w.message)}`);
+  const failed = applied.results.filter((r) => r.error !== undefined);
+  for (const r of applied.results) {
+    const what = `${clean(r.site.name)}: ${clean(String(r.record.cve ?? r.record.title))} in ${clean(r.record.software?.slug ?? "")}`;
+    const by = r.acceptance ? ` (accept[${r.acceptance.index}])` : "";
+    if (r.error !== undefined)
+      log.error(`${what}: could not ${r.action}: ${errorLine(r.error, secrets)}`, { title: `Policy not applied to ${clean(r.site.name)}` });
+    else log.info(`${what} ${r.action === "dismiss" ? "dismissed" : r.action === "reopen" ? "reopened" : "updated"}${by}`);
+  }
+  log.info(
+    `Policy ${inputs.policy!.file}: ${applied.results.length - failed.length} change${applied.results.length === 1 ? "" : "s"}, ${applied.unchanged} already as it says`,
+  );
+  if (failed.length === 0) return undefined;
+  return `${failed.length} change${failed.length === 1 ? "" : "s"} of 'policy-file' could not be sent: ${errorLine(failed[0]!.error, secrets)}`;
 }
 
 /** Writes the SARIF (replaced whole, as every file the action writes); the failure line when it cannot. Warns
