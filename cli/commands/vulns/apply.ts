@@ -78,7 +78,7 @@ export const apply: LeafSpec = {
   async run(ctx, parsed) {
     const file = flagString(parsed, "policy");
     if (file === undefined) throw new UsageError("--policy FILE is required (e.g. .siteops/vulnerabilities.yml)");
-    const policy = readPolicyFile(file);
+    const policy = await readPolicyFile(file);
     const dryRun = flagBool(parsed, "dry-run") === true;
     const client = await ctx.client();
     const sites = await listSites(client, ctx.signal);
