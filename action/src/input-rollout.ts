@@ -33,6 +33,8 @@ export interface RolloutInputOptions {
   requireApproval: boolean;
   /** Only this wave of the plan (1-based): one job per wave. Undefined: every wave, in this step. */
   wave: number | undefined;
+  /** The waves and their sites in the log, the summary and `result`; nothing opened. */
+  dryRun: boolean;
 }
 
 export function parseRolloutInputs(get: (name: string) => string | undefined, problems: string[]): RolloutInputOptions {
@@ -73,5 +75,6 @@ export function parseRolloutInputs(get: (name: string) => string | undefined, pr
     healthWaitMs: Math.round(number("health-wait-minutes", 10, 24 * 60, "minutes") * 60_000),
     requireApproval: parseBoolean("require-approval", get("require-approval"), false, problems),
     wave,
+    dryRun: parseBoolean("dry-run", get("dry-run"), false, problems),
   };
 }

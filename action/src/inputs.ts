@@ -115,6 +115,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   "pause-minutes": ["rollout"],
   "health-wait-minutes": ["rollout"],
   wave: ["rollout"],
+  "dry-run": ["rollout"],
   "pipeline-id": ["approve"],
   comment: ["approve"],
 };

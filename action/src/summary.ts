@@ -107,6 +107,13 @@ export function rolloutSummary(target: string, waves: readonly WaveResult[], run
   footer(run);
 }
 
+/** A rollout's plan ('dry-run'): each wave and its sites. */
+export function rolloutPlanSummary(target: string, waves: readonly { wave: number; sites: readonly Site[] }[], total: number, run: RunInfo): void {
+  core.summary.addHeading(`Site Operations: rollout to ${escapeHtml(target)} (dry run: nothing opened)`, 3);
+  core.summary.addTable([header("Wave", "Sites"), ...waves.map((w): Row => [`${w.wave} of ${total}`, w.sites.map(siteCell).join(", ")].map(cell))]);
+  footer(run);
+}
+
 /** The core's Markdown of the report (service text escaped there): its counts, then a table per software, the
  * worst first, each record with its advisory linked, then the dismissed records. */
 export function vulnerabilitiesSummary(report: VulnerabilityReport, run: RunInfo, shard?: Shard): void {

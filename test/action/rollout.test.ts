@@ -76,6 +76,18 @@ describe("command: rollout", () => {
     expect(past.errors.map((e) => e.replace(/%25/g, "%"))).toEqual([`'wave' 4: the rollout has 3 waves over these ${SITES} sites ('waves' 1,50%,100%).`]);
   });
 
+  it("dry-run shows the plan's waves, the same as every wave's job takes, and opens nothing", async () => {
+    const plan = planWaves(fleet, parseWaves("2,100%"), { php: "8.4" });
+    const r = await run({ "php-version": "8.4", waves: "2,100%", "dry-run": "true" });
+    expect([r.code, r.errors, r.outputs.status]).toEqual([0, [], "planned"]);
+    const result = JSON.parse(r.outputs.result!) as { waves: { wave: number; sites: { id: string }[] }[] };
+    expect(result.waves.map((w) => w.sites.map((s) => s.id))).toEqual(plan.map((w) => w.map((s) => s.id)));
+    expect(r.summary).toContain("(dry run: nothing opened)");
+    const second = await run({ "php-version": "8.4", waves: "2,100%", "dry-run": "true", wave: "2" });
+    expect((JSON.parse(second.outputs.result!) as { waves: { wave: number }[] }).waves.map((w) => w.wave)).toEqual([2]);
+    for (const site of fleet) expect((await client.upgradePipelines.list(site.id).toArray()).filter((p) => p.to_php_version === "8.4")).toEqual([]);
+  });
+
   it("stops when the canary rolls back: the step fails and the later waves are not touched", async () => {
     const plan = planWaves(fleet, parseWaves("1,100%"), { php: "8.3" });
     const canary = plan[0]![0]!;

@@ -11,7 +11,8 @@ import type { Site, SiteOps } from "../../../src/index.js";
 import { errorLine } from "../format.js";
 import type { RolloutInputs } from "../inputs.js";
 import { log } from "../log.js";
-import { rolloutSummary } from "../summary.js";
+import type { RunInfo } from "../run-info.js";
+import { rolloutPlanSummary, rolloutSummary } from "../summary.js";
 import { noSitesReason, selectedSites } from "./fleet-sites.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 
@@ -32,6 +33,7 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
   const first = inputs.wave ?? 1;
   const sites: Site[] = inputs.wave !== undefined ? plan[inputs.wave - 1]! : plan.flat();
   const waves: WaveSpec[] = inputs.wave !== undefined ? [{ percent: 100 }] : inputs.waves;
+  if (inputs.dryRun) return dryRun(plan, inputs.wave, target, run);
   log.info(
     `Rollout to ${target} of ${sites.length} site${sites.length === 1 ? "" : "s"}${inputs.wave !== undefined ? `: wave ${inputs.wave} of ${plan.length}` : ` in ${plan.length} wave${plan.length === 1 ? "" : "s"} (${plan.map((w) => w.length).join(", ")})`}`,
   );
@@ -79,6 +81,20 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
     failure = `The rollout to ${target} did not finish: ${why}.${named.length ? ` ${named.join("; ")}.` : ""} Later waves were not touched.`;
   }
   return { outputs: outputs(result, rows, first), failure };
+}
+
+/** 'dry-run': the plan's waves (or wave K alone) and their sites in the log, the summary and `result`. */
+function dryRun(plan: Site[][], only: number | undefined, target: string, run: RunInfo): CommandOutcome {
+  const waves = plan.map((sites, i) => ({ wave: i + 1, sites })).filter((w) => only === undefined || w.wave === only);
+  for (const w of waves) log.info(`Wave ${w.wave} of ${plan.length}: ${w.sites.map((s) => clean(s.name)).join(", ")}`);
+  log.info("Dry run: no pipeline opened.");
+  rolloutPlanSummary(target, waves, plan.length, run);
+  const result = {
+    command: "rollout",
+    status: "planned",
+    waves: waves.map((w) => ({ wave: w.wave, sites: w.sites.map((s) => ({ id: s.id, name: s.name, url: s.url })) })),
+  };
+  return { outputs: { status: "planned", result: safeJson(result) } };
 }
 
 function siteLine(r: SiteRolloutResult, secrets: readonly string[]): void {
