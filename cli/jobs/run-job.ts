@@ -4,7 +4,7 @@
 // the run fails; the metrics, pings and notification (outbound.ts) follow every end but a lock held by another run.
 
 import { createHash } from "node:crypto";
-import { urlKey } from "../../src/index.js";
+import { type Site, urlKey } from "../../src/index.js";
 import type { Parsed } from "../args.js";
 import { flagBool, flagList, flagString } from "../args.js";
 import type { Context } from "../context.js";
@@ -24,6 +24,15 @@ export interface Job {
  * resolved (a `--site` list by id, not as written), in place of the selection flags, and whatever else makes
  * the job's work different (snapshot create: the trigger and the description). */
 export type JobIdentity = (target: Target) => Promise<unknown>;
+
+/** The sites part of a job's identity: `--all` as its flags (the fleet may change between a night and its
+ * rerun), a `--site`/`--sites-from` list as the sorted set of the ids it resolved to (a site named by id or by name,
+ * in any order, is one job). */
+export function selectedSitesIdentity(parsed: Parsed, all: boolean, sites: readonly Site[]): unknown {
+  return all
+    ? { all: true, status: [...new Set(flagList(parsed, "status"))].sort(), shard: flagString(parsed, "shard") ?? null }
+    : { sites: [...new Set(sites.map((site) => site.id))].sort() };
+}
 
 /** Loopback names of one machine: `localhost`, `127.0.0.1` and `[::1]` are one service (RFC 6761 keeps
  * localhost on the loopback). */

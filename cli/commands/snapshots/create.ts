@@ -5,7 +5,7 @@
 // same job within --window adopts what the earlier run requested (cli/jobs/run-state.ts keeps it) instead of doubling it.
 
 import { hostname } from "node:os";
-import { flagBool, flagInt, flagList, flagString } from "../../args.js";
+import { flagBool, flagInt, flagString } from "../../args.js";
 import { type Site, type UploadSource } from "../../../src/index.js";
 import { type FleetSnapshotEvent, type SiteSnapshotResult, snapshotFleet } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
@@ -14,7 +14,7 @@ import { UsageError } from "../../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
 import { errorInfo } from "../../jobs/report.js";
-import { runJob } from "../../jobs/run-job.js";
+import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
 import { openJobState } from "../../jobs/run-state.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
@@ -105,9 +105,7 @@ export const createLeaf: LeafSpec = {
      * manual run's snapshots are not the night's). */
     const identity = async () => {
       sites = await selectSites(await ctx.client(), selection, ctx.signal);
-      const selected = selection.all
-        ? { all: true, status: [...new Set(flagList(parsed, "status"))].sort(), shard: flagString(parsed, "shard") ?? null }
-        : { sites: [...new Set(sites.map((site) => site.id))].sort() };
+      const selected = selectedSitesIdentity(parsed, selection.all, sites);
       return { selected, trigger, description };
     };
 

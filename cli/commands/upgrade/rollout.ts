@@ -23,7 +23,7 @@ import { parseDuration } from "../../duration.js";
 import { UsageError } from "../../exit-codes.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
 import { redactArgv } from "../../jobs/outbound.js";
-import { runJob } from "../../jobs/run-job.js";
+import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
 import { formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
@@ -184,9 +184,7 @@ export const rolloutLeaf: LeafSpec = {
      * part of it: a rerun with a larger --max-failures continues the same rollout. */
     const identity = async () => {
       sites = await selectSites(await ctx.client(), selection, ctx.signal);
-      const selected = selection.all
-        ? { all: true, status: [...new Set(flagList(parsed, "status"))].sort(), shard: flagString(parsed, "shard") ?? null }
-        : { sites: [...new Set(sites.map((site) => site.id))].sort() };
+      const selected = selectedSitesIdentity(parsed, selection.all, sites);
       return { selected, target: { wp: flags.target.wp ?? null, php: flags.target.php ?? null } };
     };
     return runJob(
