@@ -1,0 +1,200 @@
+// examples/workflows/upgrade-rollout.yml end to end, as far as it runs off GitHub (issue 42's done-when): its plan
+// job's script (read from the YAML) runs in bash with the built CLI in place of the one npx builds from the tag,
+// listing the fleet once into the shard file; its artifact is a directory each wave job's download copies; its
+// canary, wave-2 and wave-3 jobs are the bundled action with the inputs read from the YAML (its expressions given
+// the run's values), run in the order their `needs` put them and only when every job they need succeeded, as
+// GitHub runs them (the environment's approval is GitHub's: here it is given). The sites are loopback servers
+// answering as WordPress (test/support/wordpress-sites.ts), so every gate the workflow leaves on is judged.
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { parseWaves, planWaves } from "../../src/fleet.js";
+import { SiteOps, type Site } from "../../src/index.js";
+import { startSeededEmulator } from "../support/emulator.js";
+import { removeDir, tempDir } from "../support/temp.js";
+import { startWordPressSites, type WordPressSites } from "../support/wordpress-sites.js";
+import { type ActionRun, runAction } from "./run-action.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WORKFLOW = path.join(ROOT, "examples/workflows/upgrade-rollout.yml");
+const TOKEN = "sot_actionRolloutWorkflowTok01";
+const SITES = 30;
+const TARGET = "6.8";
+
+type Step = { uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string | number> };
+type Job = { needs?: string | string[]; if?: string; environment?: string; steps: Step[] };
+const workflow = parse(readFileSync(WORKFLOW, "utf8")) as { env: Record<string, string>; jobs: Record<string, Job> };
+
+let emu: RunningEmulator;
+let wordpress: WordPressSites;
+let client: SiteOps;
+let fleet: Site[];
+let dir: string;
+
+beforeEach(async () => {
+  wordpress = await startWordPressSites(SITES);
+  emu = await startSeededEmulator({
+    accounts: [
+      {
+        name: "Rollout",
+        users: [{ email: "owner@rollout.test", password: "owner-password-1", name: "Owner", role: "owner" }],
+        api_tokens: [{ token: TOKEN, user_email: "owner@rollout.test" }],
+        sites: wordpress.seedSites("Site"),
+      },
+    ],
+  });
+  client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
+  fleet = await client.sites.list({ per_page: 100 }).toArray();
+  dir = tempDir("rollout-workflow");
+});
+afterEach(async () => {
+  await client?.close();
+  await emu?.close();
+  await wordpress?.close();
+  if (dir) removeDir(dir);
+});
+
+function bash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile("bash", ["-e", "-c", script], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" }, (err, _stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+    );
+  });
+}
+
+/** A value of the YAML with its `${{ ... }}` expressions given this run's values; an expression the test does not
+ * know fails the test (the workflow changed: teach it here). */
+function expand(value: string | number, run: { wpVersion: string }): string {
+  const known: Record<string, string> = {
+    "secrets.SITEOPS_API_TOKEN": TOKEN,
+    "vars.SITEOPS_BASE_URL": emu.url,
+    "inputs.wp-version": run.wpVersion,
+    ...Object.fromEntries(Object.entries(workflow.env).map(([k, v]) => [`env.${k}`, v])),
+  };
+  return String(value).replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
+    if (!(expr in known)) throw new Error(`upgrade-rollout.yml: the test does not know the expression ${expr}`);
+    return known[expr]!;
+  });
+}
+
+/** The jobs in an order their `needs` allow (GitHub's), each with what it needs. */
+function jobOrder(): { name: string; needs: string[] }[] {
+  const jobs = Object.entries(workflow.jobs).map(([name, job]) => ({ name, needs: job.needs === undefined ? [] : [job.needs].flat() }));
+  const done: string[] = [];
+  while (done.length < jobs.length) {
+    const next = jobs.find((j) => !done.includes(j.name) && j.needs.every((n) => done.includes(n)));
+    if (!next) throw new Error("upgrade-rollout.yml: a cycle in needs");
+    done.push(next.name);
+  }
+  return done.map((name) => jobs.find((j) => j.name === name)!);
+}
+
+interface WorkflowRun {
+  /** Each job that ran (its action step's run; the plan job's exit code), in order; a job skipped is absent. */
+  jobs: Map<string, ActionRun | { code: number }>;
+  skipped: string[];
+}
+
+/** One run of the workflow (workflow_dispatch with `wp-version`): every job whose needs all succeeded. */
+async function runWorkflow(wpVersion: string): Promise<WorkflowRun> {
+  const run: WorkflowRun = { jobs: new Map(), skipped: [] };
+  const artifacts = path.join(dir, "artifacts");
+  for (const { name, needs } of jobOrder()) {
+    const job = workflow.jobs[name]!;
+    // No `if:`: GitHub's default, success(), runs a job only when every job it needs succeeded.
+    expect(job.if, name).toBeUndefined();
+    if (!needs.every((n) => run.jobs.get(n)?.code === 0)) {
+      run.skipped.push(name);
+      continue;
+    }
+    const workspace = path.join(dir, "jobs", name);
+    mkdirSync(workspace, { recursive: true });
+    let result: ActionRun | { code: number } = { code: 0 };
+    for (const step of job.steps) {
+      if (step.uses?.startsWith("actions/setup-node@")) continue;
+      if (step.uses?.startsWith("actions/upload-artifact@")) {
+        cpSync(path.join(workspace, String(step.with!.path)), path.join(artifacts, String(step.with!.name)), { recursive: true });
+      } else if (step.uses?.startsWith("actions/download-artifact@")) {
+        cpSync(path.join(artifacts, String(step.with!.name)), path.join(workspace, String(step.with!.path)), { recursive: true });
+      } else if (step.run) {
+        // The CLI from the repository's tag (npx builds it; here the built one).
+        expect(step.run).toMatch(/npx --yes github:siteops\/siteops#v\d+ /);
+        const cli = `"${process.execPath}" "${path.join(ROOT, "bin/siteops.js")}"`;
+        const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, { wpVersion })]));
+        const r = await bash(
+          step.run.replace(/npx --yes github:siteops\/siteops#v\d+/, cli),
+          { ...env, HOME: workspace, XDG_RUNTIME_DIR: workspace },
+          workspace,
+        );
+        expect(r.code, r.stderr).toBe(0);
+      } else if (step.uses?.startsWith("siteops/siteops/action@")) {
+        const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(v, { wpVersion })]));
+        inputs["sites-file"] = path.join(workspace, inputs["sites-file"]!);
+        result = await runAction(inputs, { GITHUB_JOB: name, SITEOPS_POLL_INTERVAL_MS: "20" });
+        if (result.code !== 0) break;
+      } else throw new Error(`upgrade-rollout.yml: the test does not know the step ${JSON.stringify(step)}`);
+    }
+    run.jobs.set(name, result);
+  }
+  return run;
+}
+
+interface Result {
+  status: string;
+  waves: { wave: number; verdict: string; sites: { site: { id: string }; outcome: string; pipeline: { status: string } | null }[] }[];
+}
+
+const pipelinesTo = async (site: Site, wp: string) => (await client.upgradePipelines.list(site.id).toArray()).filter((p) => p.to_wp_version === wp);
+
+it("runs the three waves in order, one job each, every site upgraded once and each job's summary its wave", async () => {
+  expect(workflow.jobs["wave-2"]).toMatchObject({ needs: "canary", environment: "production-rollout" });
+  expect(workflow.jobs["wave-3"]).toMatchObject({ needs: "wave-2", environment: "production-rollout" });
+  const plan = planWaves(fleet, parseWaves(workflow.env.WAVES!), { wp: TARGET });
+  // 10% is of the whole fleet, the canary included: 3 sites by the end of wave 2.
+  expect(plan.map((w) => w.length)).toEqual([1, 2, SITES - 3]);
+
+  const run = await runWorkflow(TARGET);
+  expect([...run.jobs.keys()]).toEqual(["plan", "canary", "wave-2", "wave-3"]);
+  for (const [i, name] of ["canary", "wave-2", "wave-3"].entries()) {
+    const job = run.jobs.get(name) as ActionRun;
+    expect([name, job.code, job.errors]).toEqual([name, 0, []]);
+    const result = JSON.parse(job.outputs.result!) as Result;
+    expect(result.waves.map((w) => [w.wave, w.verdict])).toEqual([[i + 1, "passed"]]);
+    expect(result.waves[0]!.sites.map((s) => s.site.id).sort()).toEqual(plan[i]!.map((s) => s.id).sort());
+    expect(result.waves[0]!.sites.every((s) => s.outcome === "passed" && s.pipeline?.status === "succeeded")).toBe(true);
+    expect(job.summary).toContain(`<h4>Wave ${i + 1} of 3: passed (0 failed, `);
+    expect(job.summary).not.toContain(`<h4>Wave ${i + 2} of 3`);
+  }
+  for (const site of fleet) {
+    expect((await client.sites.get(site.id)).wp_version).toBe(TARGET);
+    expect(await pipelinesTo(site, TARGET)).toHaveLength(1);
+  }
+  // Every gate the workflow leaves on was judged: each site's front page was asked for.
+  for (const server of wordpress) expect(server.requests.some((r) => r.path === "/")).toBe(true);
+});
+
+it("a canary rolled back fails its job: waves 2 and 3 never run and no later site gets a pipeline", async () => {
+  const plan = planWaves(fleet, parseWaves(workflow.env.WAVES!), { wp: TARGET });
+  const canary = plan[0]![0]!;
+  const set = await fetch(`${emu.url}/__emulator/pipeline-outcomes`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rules: [{ site_id: canary.id, outcome: "roll_back" }] }),
+  });
+  expect(set.ok).toBe(true);
+
+  const run = await runWorkflow(TARGET);
+  const job = run.jobs.get("canary") as ActionRun;
+  expect([job.code, job.outputs.status]).toEqual([1, "stopped"]);
+  expect(job.errors.at(-1)).toMatch(/^The rollout to WordPress 6\.8 did not finish: wave 1 stopped: 1 failed, 0 allowed\./);
+  expect(run.skipped).toEqual(["wave-2", "wave-3"]);
+  expect((await pipelinesTo(canary, TARGET)).map((p) => p.status)).toEqual(["rolled_back"]);
+  for (const site of plan.slice(1).flat()) {
+    expect(await pipelinesTo(site, TARGET)).toEqual([]);
+    expect((await client.sites.get(site.id)).wp_version).toBe("6.5");
+  }
+});
