@@ -2,7 +2,7 @@
 // emulator, with a notification receiver on loopback: the first run posts every open record, a second run with
 // nothing new posts nothing, a site added later is told about alone, a delivery the receiver refuses is told
 // again by the next run (once it is delivered, never again); the metrics file gains
-// siteops_vulnerabilities_open{severity} and passes promtool.
+// siteops_vulnerabilities_open{severity} and passes promtool; the job is the sites as resolved (by id or by name: one).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -147,6 +147,21 @@ describe("siteops vulns report --all --notify URL (scheduled)", () => {
     const { text } = JSON.parse(slack.got[0]!.body) as { text: string };
     expect(text.split("\n")[0]).toBe(":rotating_light: *siteops vulns report* (job `vulns-report`): 8 new open vulnerability records on 1 site");
     expect(text).toMatch(/^• \*Blog\*: Elementor Website Builder 3\.16\.4: .* \(high; fixed in 3\.18\.2; CVE-2023-48777\)$/m);
+  });
+
+  it("a site named by id is the job the run that named it by name was: what that run told is not told again", async () => {
+    // The run before named Blog by name and told its 8 records (to Slack); by id it is the same job.
+    const told = await receiver();
+    const blog = (await bed.emu.so.sites.list().toArray()).find((x) => x.name === "Blog")!;
+    const byId = await runCli(["vulns", "report", "--site", blog.id, "--notify", told.url], { env: bed.env });
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(byId.stderr).toContain("0 open records not seen by an earlier run of this job");
+    expect(told.got).toHaveLength(0);
+    // Another selection (Blog and Legacy) is another job: it tells its records.
+    const both = await runCli(["vulns", "report", "--site", "Legacy", "--site", blog.id, "--notify", told.url], { env: bed.env });
+    expect(both.code, both.stderr).toBe(0);
+    expect(told.got).toHaveLength(1);
+    expect(new Set(news(told, 0).new_records.map((r) => r.site_name))).toEqual(new Set(["Blog", "Legacy"]));
   });
 
   it("refuses --notify-on (it tells what is new) before anything runs (exit 2)", async () => {

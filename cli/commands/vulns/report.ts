@@ -15,7 +15,7 @@ import {
   type VulnerabilityReport,
   type VulnerabilityReportRow,
 } from "../../../src/fleet.js";
-import type { VulnerabilitySeverity } from "../../../src/index.js";
+import type { Site, VulnerabilitySeverity } from "../../../src/index.js";
 import { safeJson } from "../../../common/sanitize.js";
 import { flagString, type Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
@@ -96,9 +96,9 @@ function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
 
 /** Reads the selected sites' records and builds the report. Refused credentials and an interrupt are thrown;
  * a site whose records cannot be read is in `failures`. */
-async function collectReport(ctx: Context, options: ReportOptions): Promise<VulnerabilityReport> {
+async function collectReport(ctx: Context, options: ReportOptions, selected?: readonly Site[]): Promise<VulnerabilityReport> {
   const client = await ctx.client();
-  const sites = await selectSites(client, options.selection, ctx.signal);
+  const sites = selected ?? (await selectSites(client, options.selection, ctx.signal));
   const collected = await collectVulnerabilityRecords(client, sites, { signal: ctx.signal });
   return buildVulnerabilityReport(collected, { minSeverity: options.minSeverity, failOn: options.failOn });
 }
@@ -193,7 +193,12 @@ export const report: LeafSpec = {
   async run(ctx, parsed) {
     const options = reportOptions(ctx, parsed);
     if (isScheduled(parsed))
-      return runScheduledReport(ctx, parsed, { collect: () => collectReport(ctx, options), emit: (built) => emitReport(ctx, built, options) });
+      return runScheduledReport(ctx, parsed, {
+        all: options.selection.all === true,
+        select: async () => selectSites(await ctx.client(), options.selection, ctx.signal),
+        collect: (sites) => collectReport(ctx, options, sites),
+        emit: (built) => emitReport(ctx, built, options),
+      });
     const built = await collectReport(ctx, options);
     return emitReport(ctx, built, options);
   },

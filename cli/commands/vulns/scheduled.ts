@@ -4,6 +4,7 @@
 // once (seen-records.ts keeps them; a failed delivery tells them again next time). A run with nothing new posts
 // nothing. Called by report.ts with its own collect and emit steps.
 
+import type { Site } from "../../../src/index.js";
 import type { VulnerabilityReport, VulnerabilityReportRow } from "../../../src/fleet.js";
 import { vulnerabilityReportRows } from "../../../src/fleet.js";
 import type { FlagSpec, Parsed } from "../../args.js";
@@ -13,7 +14,7 @@ import { errorInfo } from "../../jobs/report.js";
 import { mrkdwn } from "../../jobs/outbound/notify.js";
 import { capLines } from "../../jobs/outbound/run-facts.js";
 import type { Delivery } from "../../jobs/outbound/delivery.js";
-import { runJob } from "../../jobs/run-job.js";
+import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
 import { openSeenRecords, type Seen } from "../../jobs/seen-records.js";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -39,20 +40,28 @@ const MAX_JSON_RECORDS = 1000;
 const SLACK_RECORDS = 30;
 const SLACK_TEXT_LIMIT = 3_500;
 
-/** Runs the report as a job: `collect` reads it, `emit` prints it and gives the exit code (report.ts). */
+/** Runs the report as a job (report.ts gives the steps): `select` resolves the sites before the lock (the job is
+ * the sites as resolved, like the snapshot job's: run-job.ts), `collect` reads their records, `emit` prints the
+ * report and gives the exit code. */
 export function runScheduledReport(
   ctx: Context,
   parsed: Parsed,
-  steps: { collect(): Promise<VulnerabilityReport>; emit(report: VulnerabilityReport): number },
+  steps: {
+    all: boolean;
+    select(): Promise<Site[]>;
+    collect(sites: readonly Site[]): Promise<VulnerabilityReport>;
+    emit(report: VulnerabilityReport): number;
+  },
 ): Promise<number> {
   let pending: { fresh: VulnerabilityReportRow[]; save(): void } | undefined;
+  let sites: Site[] = [];
   return runJob(
     ctx,
     parsed,
     "vulns report",
     async (job) => {
       const seen = openSeenRecords(ctx.env, job.name, (line) => ctx.stderr.write(`warning: ${line}\n`));
-      const report = await steps.collect();
+      const report = await steps.collect(sites);
       const code = steps.emit(report);
       const open = vulnerabilityReportRows(report).filter((r) => !r.suppressed);
       const fresh = open.filter((r) => !seen.seen.has(r.fingerprint));
@@ -84,7 +93,10 @@ export function runScheduledReport(
         },
       };
     },
-    undefined,
+    async () => {
+      sites = await steps.select();
+      return { selected: selectedSitesIdentity(parsed, steps.all, sites) };
+    },
     {
       delivery(report, format, job) {
         if (!pending?.fresh.length) return undefined;
