@@ -143,6 +143,7 @@ export {
   DEFAULT_ROLLOUT_CONCURRENCY,
   DEFAULT_WAVE_TIMEOUT_MS,
   PipelineActiveError,
+  type PipelineRequestName,
   type PipelineRequestRecord,
   type RolloutClient,
   type RolloutEvent,

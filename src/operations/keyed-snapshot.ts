@@ -10,7 +10,7 @@ import type { Snapshot, SnapshotCreateParams } from "../resources/snapshots.js";
 import type { OperationsClient } from "./client.js";
 
 /** The header a service sets on an answer it replays for a repeated Idempotency-Key (Stripe's name). */
-const REPLAYED_HEADER = "idempotent-replayed";
+export const REPLAYED_HEADER = "idempotent-replayed";
 
 /** Generations tried for one site before giving up: each run makes at most one new generation per site, so
  * this bounds a service that calls every answer a replay, not a real job. */

@@ -1,11 +1,13 @@
 // One site of a rollout: its pipeline adopted (recorded by an earlier run, or active in the service) or opened,
 // followed to its end, then judged gate by gate (operations/rollout-gates.ts). Never a second pipeline for a site.
 
+import { withResponse } from "../api-promise.js";
 import { APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, WaitTimeoutError } from "../errors.js";
 import { sameVersion } from "../equivalence.js";
 import { builtin } from "../internal/builtins.js";
 import type { Site } from "../resources/sites.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
+import { REPLAYED_HEADER } from "./keyed-snapshot.js";
 import { checkHttp, DEFAULT_CHECK_BUDGET_MS, type GateCheck, judgeHealth, judgePipeline, ROLLOUT_GATES } from "./rollout-gates.js";
 import type { RolloutTarget } from "./rollout-plan.js";
 import {
@@ -98,16 +100,25 @@ export async function rolloutSite(
         });
       onProgress?.({ type: "site.adopted", wave, site, pipeline });
     } else {
+      const params = pipelineParams(target, options.requireApproval ?? false);
       const record: PipelineRequestRecord = {
         siteId: site.id,
-        idempotencyKey: `siteops-${builtin("node:crypto").randomUUID()}`,
-        params: pipelineParams(target, options.requireApproval ?? false),
+        idempotencyKey: options.requestKey?.({ site, params }) ?? `siteops-${builtin("node:crypto").randomUUID()}`,
+        params,
         pipelineId: null,
       };
       options.onRequest?.(record);
-      pipeline = await client.upgradePipelines.create(site.id, record.params, { signal, idempotencyKey: record.idempotencyKey });
-      options.onRequest?.({ ...record, pipelineId: pipeline.id });
-      onProgress?.({ type: "site.pipeline", wave, site, pipeline, opened: true });
+      const { data, headers } = await withResponse(client.upgradePipelines.create(site.id, params, { signal, idempotencyKey: record.idempotencyKey }));
+      options.onRequest?.({ ...record, pipelineId: data.id });
+      if (headers[REPLAYED_HEADER] === "true") {
+        // An earlier run's request under this key (`requestKey`): its pipeline, as it is now, not as it was then.
+        pipeline = await client.upgradePipelines.get(site.id, data.id, { signal });
+        result.adopted = true;
+        onProgress?.({ type: "site.adopted", wave, site, pipeline });
+      } else {
+        pipeline = data;
+        onProgress?.({ type: "site.pipeline", wave, site, pipeline, opened: true });
+      }
     }
     result.pipeline = pipeline;
     if (!settled(pipeline, Date.now())) {

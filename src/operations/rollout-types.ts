@@ -36,6 +36,13 @@ export interface PipelineRequestRecord {
   pipelineId: string | null;
 }
 
+/** What names a site's pipeline request in {@link RolloutOptions.requestKey}. */
+export interface PipelineRequestName {
+  site: Site;
+  /** The create request's body, as sent: the service replays a key only for the same body. */
+  params: UpgradePipelineCreateParams;
+}
+
 /** How one site went. */
 export type SiteRolloutOutcome =
   /** Its pipeline succeeded and every gate passed. */
@@ -133,6 +140,11 @@ export interface RolloutOptions {
   pollInterval?: number;
   /** Pipeline requests of an earlier run of the same rollout (the latest per site). */
   adopt?: readonly PipelineRequestRecord[];
+  /** The Idempotency-Key of a site's create request, the same on every run of one job (e.g. made from a CI run's
+   * id, as the GitHub Action does). A rerun's request with the same key and body is answered with the pipeline
+   * the earlier run's request opened (within the service's idempotency window, 24 h): the site adopts it as it is
+   * now, failed or rolled back included (judged again, not opened again). Default: a random key per request. */
+  requestKey?: (name: PipelineRequestName) => string;
   /** Called before a create request is sent and again once its pipeline is known (or adopted): what the caller
    * keeps for a rerun (`adopt`). */
   onRequest?: (record: PipelineRequestRecord) => void;

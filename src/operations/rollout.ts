@@ -1,9 +1,9 @@
 // An upgrade rollout over a fleet: pipelines opened wave by wave (operations/rollout-plan.ts), each wave waited
 // for and each of its sites judged on evidence (operations/rollout-gates.ts); when a wave's failures exceed the
 // budget the rollout stops there and the later waves' sites are never touched. A rerun of the same rollout
-// adopts what an earlier run requested (`adopt`, kept by the caller through `onRequest`, as snapshotFleet does)
-// and, whatever the records say, the site's active pipeline in the service: it never opens a second pipeline
-// for a site. The core keeps no state of its own.
+// adopts what an earlier run requested (`adopt`, kept by the caller through `onRequest`, as snapshotFleet does;
+// or, with `requestKey`, what the service answers to the same key) and, whatever the records say, the site's
+// active pipeline in the service: it never opens a second pipeline for a site. The core keeps no state of its own.
 
 import { sleep } from "../internal/sleep.js";
 import { mapPool } from "../pool.js";
