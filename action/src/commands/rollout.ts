@@ -2,7 +2,8 @@
 // runs it (the core's planWaves and rolloutUpgrade: the waves, the stable order, the gates, the budget). Every wave
 // in this step, or with 'wave: K' only the K-th wave of the plan, for a workflow with one job per wave behind an
 // environment's approval. Log lines per site, a job summary table per wave, and the step fails unless every wave
-// it ran passed (failures within 'max-failures' are error annotations, and the next wave's job still runs).
+// it ran passed (failures within 'max-failures' are error annotations, and the next wave's job still runs). A re-run
+// of the job adopts each site's pipeline from the earlier attempt (request-keys.ts) rather than opening another.
 
 import { formatDuration } from "../../../common/format.js";
 import { clean, safeJson } from "../../../common/sanitize.js";
@@ -14,6 +15,7 @@ import { log } from "../log.js";
 import type { RunInfo } from "../run-info.js";
 import { rolloutPlanSummary, rolloutSummary } from "../summary.js";
 import { noSitesReason, selectedSites } from "./fleet-sites.js";
+import { pipelineRequestKey } from "./request-keys.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 
 export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
@@ -51,6 +53,7 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
     waveTimeout: inputs.timeoutMs,
     healthWait: inputs.healthWaitMs,
     pollInterval: inputs.pollIntervalMs,
+    requestKey: pipelineRequestKey(run),
     signal,
     onProgress: (event) => {
       const wave = event.type === "wave.finished" ? event.result.wave : event.wave;
