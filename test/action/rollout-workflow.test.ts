@@ -4,7 +4,8 @@
 // canary, wave-2 and wave-3 jobs are the bundled action with the inputs read from the YAML (its expressions given
 // the run's values), run in the order their `needs` put them and only when every job they need succeeded, as
 // GitHub runs them (the environment's approval is GitHub's: here it is given). The sites are loopback servers
-// answering as WordPress (test/support/wordpress-sites.ts), so every gate the workflow leaves on is judged.
+// answering as WordPress (test/support/wordpress-sites.ts), so every gate the workflow leaves on is judged. A
+// canary rolled back stops the run there; "Re-run failed jobs" runs its job again and opens no second pipeline.
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -25,7 +26,7 @@ const TOKEN = "sot_actionRolloutWorkflowTok01";
 const SITES = 30;
 const TARGET = "6.8";
 
-type Step = { uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string | number> };
+type Step = { id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string | number> };
 type Job = { needs?: string | string[]; if?: string; environment?: string; steps: Step[] };
 const workflow = parse(readFileSync(WORKFLOW, "utf8")) as { env: Record<string, string>; jobs: Record<string, Job> };
 
@@ -99,19 +100,27 @@ interface WorkflowRun {
   skipped: string[];
 }
 
-/** One run of the workflow (workflow_dispatch with `wp-version`): every job whose needs all succeeded. */
-async function runWorkflow(wpVersion: string): Promise<WorkflowRun> {
+/** One run of the workflow (workflow_dispatch with `wp-version`): every job whose needs all succeeded. With
+ * `rerun`, its next attempt as "Re-run failed jobs" makes it: the jobs that succeeded keep their result (and their
+ * artifacts), the others run again on fresh runners with the same run id. */
+async function runWorkflow(wpVersion: string, rerun?: { of: WorkflowRun; attempt: number }): Promise<WorkflowRun> {
   const run: WorkflowRun = { jobs: new Map(), skipped: [] };
+  const attempt = rerun?.attempt ?? 1;
   const artifacts = path.join(dir, "artifacts");
   for (const { name, needs } of jobOrder()) {
     const job = workflow.jobs[name]!;
     // No `if:`: GitHub's default, success(), runs a job only when every job it needs succeeded.
     expect(job.if, name).toBeUndefined();
+    const earlier = rerun?.of.jobs.get(name);
+    if (earlier?.code === 0) {
+      run.jobs.set(name, earlier);
+      continue;
+    }
     if (!needs.every((n) => run.jobs.get(n)?.code === 0)) {
       run.skipped.push(name);
       continue;
     }
-    const workspace = path.join(dir, "jobs", name);
+    const workspace = path.join(dir, "jobs", `${name}-${attempt}`);
     mkdirSync(workspace, { recursive: true });
     let result: ActionRun | { code: number } = { code: 0 };
     for (const step of job.steps) {
@@ -134,7 +143,9 @@ async function runWorkflow(wpVersion: string): Promise<WorkflowRun> {
       } else if (step.uses?.startsWith("siteops/siteops/action@")) {
         const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(v, { wpVersion })]));
         inputs["sites-file"] = path.join(workspace, inputs["sites-file"]!);
-        result = await runAction(inputs, { GITHUB_JOB: name, SITEOPS_POLL_INTERVAL_MS: "20" });
+        // GITHUB_ACTION as GitHub names a step without an id that uses this repository's action.
+        const context = { GITHUB_JOB: name, GITHUB_ACTION: step.id ?? "__siteops_siteops", GITHUB_RUN_ATTEMPT: String(attempt) };
+        result = await runAction(inputs, { ...context, SITEOPS_POLL_INTERVAL_MS: "20" });
         if (result.code !== 0) break;
       } else throw new Error(`upgrade-rollout.yml: the test does not know the step ${JSON.stringify(step)}`);
     }
@@ -177,7 +188,7 @@ it("runs the three waves in order, one job each, every site upgraded once and ea
   for (const server of wordpress) expect(server.requests.some((r) => r.path === "/")).toBe(true);
 });
 
-it("a canary rolled back fails its job: waves 2 and 3 never run and no later site gets a pipeline", async () => {
+it("a canary rolled back fails its job: waves 2 and 3 never run, no later site gets a pipeline, a re-run opens none", async () => {
   const plan = planWaves(fleet, parseWaves(workflow.env.WAVES!), { wp: TARGET });
   const canary = plan[0]![0]!;
   const set = await fetch(`${emu.url}/__emulator/pipeline-outcomes`, {
@@ -197,4 +208,14 @@ it("a canary rolled back fails its job: waves 2 and 3 never run and no later sit
     expect(await pipelinesTo(site, TARGET)).toEqual([]);
     expect((await client.sites.get(site.id)).wp_version).toBe("6.5");
   }
+
+  // "Re-run failed jobs": the canary's job again (attempt 2) adopts its rolled-back pipeline, judges it again and
+  // fails again; still no second pipeline, and the later waves still do not run.
+  const [rolledBack] = await pipelinesTo(canary, TARGET);
+  const again = await runWorkflow(TARGET, { of: run, attempt: 2 });
+  const rerun = again.jobs.get("canary") as ActionRun;
+  expect([rerun.code, rerun.outputs.status]).toEqual([1, "stopped"]);
+  expect(rerun.stdout).toContain(`pipeline ${rolledBack!.id} (rolled_back) adopted, not opened again`);
+  expect(again.skipped).toEqual(["wave-2", "wave-3"]);
+  expect((await pipelinesTo(canary, TARGET)).map((p) => p.id)).toEqual([rolledBack!.id]);
 });
