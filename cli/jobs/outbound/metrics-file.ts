@@ -77,7 +77,9 @@ function renderMetrics(job: string, facts: RunFacts, lastSuccess: number): strin
   gauge("last_success_timestamp_seconds", "When a run of the job last ended with exit code 0 (Unix time; 0: never).", [[label, lastSuccess.toFixed(3)]]);
   gauge("duration_seconds", "How long the job's last run took.", [[label, seconds(facts.durationMs)]]);
   gauge("success", "1 when the job's last run ended with exit code 0, else 0.", [[label, facts.exitCode === 0 ? 1 : 0]]);
-  gauge("exit_code", "The exit code of the job's last run (1 some failed, 3 credentials, 4 timed out, 5 a rollout stopped at a gate, 130 interrupted).", [[label, facts.exitCode]]);
+  gauge("exit_code", "The exit code of the job's last run (1 some failed, 3 credentials, 4 timed out, 5 a rollout stopped at a gate, 130 interrupted).", [
+    [label, facts.exitCode],
+  ]);
   gauge(
     "sites",
     "Sites of the job's last run, by outcome.",
