@@ -108,17 +108,11 @@ export async function rolloutSite(
         pipelineId: null,
       };
       options.onRequest?.(record);
-      const { data, headers } = await withResponse(client.upgradePipelines.create(site.id, params, { signal, idempotencyKey: record.idempotencyKey }));
-      options.onRequest?.({ ...record, pipelineId: data.id });
-      if (headers[REPLAYED_HEADER] === "true") {
-        // An earlier run's request under this key (`requestKey`): its pipeline, as it is now, not as it was then.
-        pipeline = await client.upgradePipelines.get(site.id, data.id, { signal });
-        result.adopted = true;
-        onProgress?.({ type: "site.adopted", wave, site, pipeline });
-      } else {
-        pipeline = data;
-        onProgress?.({ type: "site.pipeline", wave, site, pipeline, opened: true });
-      }
+      const opened = await openPipeline(client, site, params, record.idempotencyKey, target, signal);
+      pipeline = opened.pipeline;
+      options.onRequest?.({ ...record, pipelineId: pipeline.id });
+      result.adopted = opened.adopted;
+      onProgress?.(opened.adopted ? { type: "site.adopted", wave, site, pipeline } : { type: "site.pipeline", wave, site, pipeline, opened: true });
     }
     result.pipeline = pipeline;
     if (!settled(pipeline, Date.now())) {
@@ -163,6 +157,30 @@ export async function rolloutSite(
   return { result, touched };
 }
 
+/** Opens the site's pipeline. The service answering with an earlier request's pipeline under this key (an earlier
+ * attempt's, `requestKey`) gives that pipeline as it is now. A refusal while the site has an active pipeline (the
+ * service allows one) adopts it when it goes to the target and fails the site when not; any other refusal stands. */
+async function openPipeline(
+  client: RolloutClient,
+  site: Site,
+  params: UpgradePipelineCreateParams,
+  idempotencyKey: string,
+  target: RolloutTarget,
+  signal: AbortSignal | undefined,
+): Promise<{ pipeline: UpgradePipeline; adopted: boolean }> {
+  try {
+    const { data, headers } = await withResponse(client.upgradePipelines.create(site.id, params, { signal, idempotencyKey }));
+    if (headers[REPLAYED_HEADER] === "true") return { pipeline: await client.upgradePipelines.get(site.id, data.id, { signal }), adopted: true };
+    return { pipeline: data, adopted: false };
+  } catch (err) {
+    if (!refusal(err)) throw err;
+    const active = await activeUpgrade(client, site.id, { signal });
+    if (!active) throw err;
+    if (!goesTo(active, target)) throw elsewhere(site, active);
+    return { pipeline: active, adopted: true };
+  }
+}
+
 /** The gates, in order; the first failure decides. */
 async function judge(client: RolloutClient, result: SiteRolloutResult, pipeline: UpgradePipeline, deadline: number, options: RolloutOptions): Promise<void> {
   const gates = new Set(options.gates ?? ROLLOUT_GATES);
@@ -191,11 +209,30 @@ async function judge(client: RolloutClient, result: SiteRolloutResult, pipeline:
   result.outcome = "passed";
 }
 
+/** A refusal the request will get again as it is (a 4xx but 429), not credentials or permission. */
+function refusal(err: unknown): boolean {
+  return (
+    err instanceof APIError &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 429 &&
+    !(err instanceof AuthenticationError || err instanceof PermissionDeniedError)
+  );
+}
+
+function elsewhere(site: Site, active: UpgradePipeline): PipelineActiveError {
+  return new PipelineActiveError(
+    `site ${site.id} already has pipeline ${active.id} (${active.status}) to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not this rollout's target; the service allows one active pipeline per site: let it end (or approve it), then run the rollout again`,
+  );
+}
+
 /**
- * The pipeline a rerun takes as its own, as it is now; undefined when one must be opened. In order: the one an
- * earlier run recorded; the site's active pipeline when it goes to the target (an earlier run killed before it
- * recorded the answer, or someone else); an earlier request whose answer was never seen, sent again with its
- * key. An active pipeline that goes elsewhere fails the site: the service allows one per site.
+ * The pipeline a rerun takes as its own, as it is now; undefined when one must be opened. A site no earlier run
+ * asked for (`prior` undefined) costs no request here: its create goes first, and only a refusal looks for an active
+ * pipeline (rolloutSite). Else, in order: the one an earlier run recorded; the site's active pipeline when it goes to
+ * the target (an earlier run killed before it recorded the answer, or someone else); an earlier request whose
+ * answer was never seen, sent again with its key. An active pipeline that goes elsewhere fails the site: the
+ * service allows one per site.
  */
 async function adoptable(
   client: RolloutClient,
@@ -204,25 +241,23 @@ async function adoptable(
   target: RolloutTarget,
   signal: AbortSignal | undefined,
 ): Promise<UpgradePipeline | undefined> {
-  if (prior?.pipelineId) {
+  if (!prior) return undefined;
+  if (prior.pipelineId) {
     const pipeline = await client.upgradePipelines.get(site.id, prior.pipelineId, { signal });
     if (goesTo(pipeline, target)) return pipeline;
   }
   const active = await activeUpgrade(client, site.id, { signal });
   if (active) {
     if (goesTo(active, target)) return active;
-    throw new PipelineActiveError(
-      `site ${site.id} already has pipeline ${active.id} (${active.status}) to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not this rollout's target; the service allows one active pipeline per site: let it end (or approve it), then run the rollout again`,
-    );
+    throw elsewhere(site, active);
   }
-  if (prior && !prior.pipelineId && prior.idempotencyKey) {
+  if (!prior.pipelineId && prior.idempotencyKey) {
     try {
       const pipeline = await client.upgradePipelines.create(site.id, prior.params, { signal, idempotencyKey: prior.idempotencyKey });
       if (goesTo(pipeline, target)) return pipeline;
     } catch (err) {
       // The repeat refused (its first answer was a refusal, kept with the key): a new request decides.
-      const refused = err instanceof APIError && err.status >= 400 && err.status < 500 && err.status !== 429;
-      if (!refused || err instanceof AuthenticationError || err instanceof PermissionDeniedError) throw err;
+      if (!refusal(err)) throw err;
     }
   }
   return undefined;
