@@ -3,7 +3,8 @@
 // 500, too slow), and the emulator rolls back chosen sites' pipelines (POST /__emulator/pipeline-outcomes). A
 // canary that fails stops the rollout with no site of a later wave touched; a 10 % budget lets a wave through
 // with one failure and stops the next at two; a run killed (SIGKILL) in the middle of a wave is continued by the
-// same command, which opens no second pipeline for any site. The canary and the kill run against both emulator
+// same command, which opens no second pipeline for any site; a stopped rollout told in Slack's format names the
+// failing site and why. The canary and the kill run against both emulator
 // profiles (PROFILES: the minimal one pages by 5 without headers and stores URLs with a trailing slash).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -152,6 +153,33 @@ describe.each(PROFILES)("a rollout stops at a failing wave (profile %s)", (profi
     expect(prom).toMatch(/siteops_job_sites\{job_name="upgrade-rollout",outcome="untouched"\} 5/);
     expect(prom).toMatch(/siteops_job_sites\{job_name="upgrade-rollout",outcome="failed"\} 1/);
     expect(prom).toMatch(/siteops_job_exit_code\{job_name="upgrade-rollout"\} 5/);
+  });
+});
+
+describe("a stopped rollout told in Slack's format", () => {
+  it("--notify-format slack: one message with the exit's meaning, the sites by outcome and the failing site with why", async () => {
+    await start();
+    const { sites } = await fleet(4);
+    const waves = planWaves(sites, parseWaves("1,100%"), TARGET);
+    const canary = waves[0]![0]!;
+    await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: canary.id, outcome: "roll_back" }] });
+    const hook = await receiver();
+    const r = await runCli(
+      ["upgrade", "rollout", ...siteFlags(sites), "--to-wp", "6.8", "--waves", "1,100%", "--notify", hook.url, "--notify-format", "slack"],
+      {
+        env,
+      },
+    );
+    await hook.close();
+
+    expect(r.code, r.stderr).toBe(5);
+    expect(hook.bodies).toHaveLength(1);
+    const { text } = JSON.parse(hook.bodies[0]!) as { text: string };
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^:x: \*siteops upgrade rollout\* \(job `upgrade-rollout`\) failed: exit 5 \(stopped by a wave's gate\), in /);
+    expect(lines[1]).toMatch(/^4 sites: .*1 failed.*3 untouched/);
+    expect(lines.slice(2)).toEqual([expect.stringMatching(new RegExp(`^• \\*${canary.name}\\* \\(\`${canary.id}\`\\): pipeline upg_\\w+ was rolled back`))]);
+    expect(text).not.toContain("rollout-secret-key");
   });
 });
 
