@@ -3,7 +3,7 @@
 // runtime dirs. Every output is kept so that a suite can check that no token ever appeared in any of them.
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import type { EmulatorOptions } from "../../emulator/index.js";
 import { ROOT } from "../support/paths.js";
 import { start, type Collected, type Started } from "../support/processes.js";
@@ -52,19 +52,21 @@ export interface TestBed {
 
 /**
  * For a test file: an emulator on port 0 (seeded with test/core/helpers' SEED) and a sandbox, started before
- * its tests and closed after them; then every output of the file is checked for the token. The fields are set
- * once the file's first beforeAll ran.
+ * its tests and closed after them (`each`: a fresh pair for every test); then every output of the file is checked
+ * for the token. The fields are set once the first beforeAll (beforeEach) ran.
  */
-export function useTestBed(options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}): TestBed {
+export function useTestBed(options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}, { each = false } = {}): TestBed {
   const bed = {} as TestBed;
-  beforeAll(async () => {
+  (each ? beforeEach : beforeAll)(async () => {
     bed.emu = await startTestEmulator(options);
     bed.box = sandbox();
     bed.env = { ...bed.box.env, SITEOPS_BASE_URL: bed.emu.url, SITEOPS_API_TOKEN: OWNER_TOKEN, SITEOPS_POLL_INTERVAL_MS: "50", ...extraEnv };
   });
-  afterAll(async () => {
+  (each ? afterEach : afterAll)(async () => {
     bed.box?.cleanup();
     await bed.emu?.close();
+  });
+  afterAll(() => {
     for (const text of transcripts) expect(text).not.toContain(OWNER_TOKEN);
   });
   return bed;
