@@ -142,25 +142,29 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** The file's lines of job `name` (none when it does not exist); how many were of another job; whether its last
- * line was cut short. It must be a regular file of this user; any other unreadable line refuses the run. */
-function readLines(file: string, name: string): { lines: Line[]; foreign: number; cut: boolean } {
-  let text: string;
+/** A job's file as text (the state, what a job told: seen-records.ts), undefined when it does not exist. Read
+ * without following a link; one that is not a regular file of this user is refused with `notOwn()`. */
+export function readOwnFile(file: string, notOwn: () => Error): string | undefined {
   try {
     const info = lstatSync(file);
-    if (!info.isFile() || (process.getuid && info.uid !== process.getuid())) {
-      throw new UsageError(`job state file ${file} is not a regular file of this user: remove it, or pass --window 0`);
-    }
+    if (!info.isFile() || (process.getuid && info.uid !== process.getuid())) throw notOwn();
     const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     try {
-      text = readFileSync(fd, "utf8");
+      return readFileSync(fd, "utf8");
     } finally {
       closeSync(fd);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { lines: [], foreign: 0, cut: false };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
   }
+}
+
+/** The file's lines of job `name` (none when it does not exist); how many were of another job; whether its last
+ * line was cut short. It must be a regular file of this user; any other unreadable line refuses the run. */
+function readLines(file: string, name: string): { lines: Line[]; foreign: number; cut: boolean } {
+  const text = readOwnFile(file, () => new UsageError(`job state file ${file} is not a regular file of this user: remove it, or pass --window 0`));
+  if (text === undefined) return { lines: [], foreign: 0, cut: false };
   const lines: Line[] = [];
   let foreign = 0;
   let cut = false;

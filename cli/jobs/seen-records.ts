@@ -5,12 +5,11 @@
 // cut short, not JSON) is one `warning:` line and counts as empty: the next notification repeats what was told,
 // which its reader sees, rather than refusing the run.
 
-import { closeSync, constants, lstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { writeFileExclusive } from "../../common/private-file.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { privateDir } from "./lock.js";
-import { stateDir } from "./run-state.js";
+import { readOwnFile, stateDir } from "./run-state.js";
 
 /** A record told about: its site, and when a run first saw it. */
 export interface Seen {
@@ -33,7 +32,7 @@ export function openSeenRecords(env: NodeJS.ProcessEnv, name: string, warn: (lin
   const seen = new Map<string, Seen>();
   try {
     privateDir(dir, 0o077, "job state directory", "set XDG_STATE_HOME to one");
-    const text = readOwnFile(file);
+    const text = readOwnFile(file, () => new CliError(`job state file ${file} is not a regular file of this user: remove it`, EXIT.USAGE));
     if (text !== undefined) {
       const doc = parse(text);
       if (doc?.job === name) for (const [fingerprint, entry] of Object.entries(doc.seen)) seen.set(fingerprint, entry);
@@ -60,24 +59,5 @@ function parse(text: string): { job: string; seen: Record<string, Seen> } | unde
     return typeof doc.job === "string" && valid ? (doc as { job: string; seen: Record<string, Seen> }) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The file's text, undefined when it does not exist; a file that is not a regular file of this user is refused. */
-function readOwnFile(file: string): string | undefined {
-  try {
-    const info = lstatSync(file);
-    if (!info.isFile() || (process.getuid && info.uid !== process.getuid())) {
-      throw new CliError(`job state file ${file} is not a regular file of this user: remove it`, EXIT.USAGE);
-    }
-    const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      return readFileSync(fd, "utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
   }
 }
