@@ -64,7 +64,8 @@ export function describeError(err: unknown, options: DescribeErrorOptions = {}):
   else line = String(err);
   const given = options.advice?.[kind];
   const advice = typeof given === "function" ? given(err) : given;
-  if (advice) line = `${kind === "timeout" ? line.replace(/\.?$/, ".") : line} ${advice}`;
+  // Advice is a sentence of its own: the line before it ends with a full stop.
+  if (advice) line = `${kind === "timeout" || kind === "other" ? line.replace(/([^.?!])$/, "$1.") : line} ${advice}`;
   return maskSecrets(line, options.secrets ?? [], options.mask ?? "[REDACTED]");
 }
 

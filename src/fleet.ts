@@ -10,15 +10,18 @@ export {
   listAllSites,
   lookupSites,
   MAX_SITES_FETCHED_BY_ID,
+  selectFleet,
   selectSite,
   selectSites,
   SITE_ID_PATTERN,
   siteIdOf,
   SITES_PER_PAGE,
   SiteSelectionError,
+  type SelectedFleet,
   type SelectSitesOptions,
   type SiteSelection,
 } from "./operations/sites.js";
+export { checkSelection, EmptySelectionError, type SelectionCheck } from "./operations/fleet-selection.js";
 export {
   DEFAULT_FLEET_CONCURRENCY,
   snapshotFleet,

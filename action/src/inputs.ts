@@ -99,6 +99,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   concurrency: ["snapshot", "vulnerabilities", "rollout"],
   shard: ["snapshot", "vulnerabilities", "rollout"],
   "sites-file": ["snapshot", "vulnerabilities", "rollout"],
+  "allow-empty": ["snapshot", "vulnerabilities", "rollout"],
   "fail-on": ["vulnerabilities"],
   "min-severity": ["vulnerabilities"],
   "sarif-file": ["vulnerabilities"],

@@ -14,7 +14,7 @@ import type { RolloutInputs } from "../inputs.js";
 import { log } from "../log.js";
 import type { RunInfo } from "../run-info.js";
 import { rolloutPlanSummary, rolloutSummary } from "../summary.js";
-import { noSitesReason, selectedSites } from "./fleet-sites.js";
+import { selectedSites } from "./fleet-sites.js";
 import { pipelineRequestKey } from "./request-keys.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 
@@ -23,7 +23,7 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
   const target = [inputs.target.wp ? `WordPress ${inputs.target.wp}` : "", inputs.target.php ? `PHP ${inputs.target.php}` : ""].filter(Boolean).join(", ");
   const plan = planWaves(selected.sites, inputs.waves, inputs.target);
   if (plan.length === 0) {
-    log.warning(`${noSitesReason(selected)} There is nothing to upgrade.`);
+    log.notice(selected.notice ?? "No site selected.");
     rolloutSummary(target, [], run);
     return { outputs: { status: "done", result: safeJson({ command: "rollout", status: "done", waves: [] }) } };
   }

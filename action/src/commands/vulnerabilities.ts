@@ -24,7 +24,7 @@ import type { VulnerabilitiesInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { parsePolicy } from "../policy-file.js";
 import { vulnerabilitiesSummary } from "../summary.js";
-import { noSitesReason, selectedSites } from "./fleet-sites.js";
+import { selectedSites } from "./fleet-sites.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 
 /** Sites named in a warning or failure line; the summary has all of them. */
@@ -40,7 +40,7 @@ export async function vulnerabilitiesCommand(
   const policy = inputs.policy ? await parsePolicy(inputs.policy) : undefined;
   const selected = await selectedSites(client, inputs, signal);
   const { sites, fleetSize, shard, shardName } = selected;
-  if (sites.length === 0) log.warning(`${noSitesReason(selected)} There is nothing to report.`);
+  if (selected.notice !== undefined) log.notice(selected.notice);
   else log.info(`Vulnerability records of ${sites.length} site${sites.length === 1 ? "" : "s"}${shard ? ` (${shardName} of ${fleetSize})` : ""}`);
   const policyFailure = policy ? await applyPolicy(client, policy, inputs, sites, secrets, signal) : undefined;
   const collected = await collectVulnerabilityRecords(client, sites, { concurrency: inputs.concurrency, signal });

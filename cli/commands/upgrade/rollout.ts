@@ -23,14 +23,14 @@ import { parseDuration } from "../../duration.js";
 import { UsageError } from "../../exit-codes.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
 import { redactArgv } from "../../jobs/outbound.js";
-import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
+import { runJob } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
 import { formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
 import { createProgress, type Progress } from "../../output/progress.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { clean } from "../../../common/sanitize.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { printEnd, printRolloutRecords, printWave, ROLLOUT_JSON_FIELDS, rolloutCounts, rolloutExitCode, rolloutRecord, waveRecord } from "./rollout-records.js";
 
@@ -124,9 +124,10 @@ export const rolloutLeaf: LeafSpec = {
     "failures exceed --max-failures the rollout stops: later waves are not touched. A rerun of the same command\n" +
     "continues where it stopped and never opens a second pipeline for a site.\n" +
     "Exit codes: 0 done, 1 done with failures within the budget, 2 usage, 3 authentication, 4 a wave timed out,\n" +
-    "5 stopped by a wave's gate, 75 another run holds the lock, 130 interrupted (pipelines carry on).",
+    "5 stopped by a wave's gate, 6 no site selected, 75 another run holds the lock, 130 interrupted (pipelines carry on).",
   flags: [
     ...SELECTION_FLAGS,
+    ALLOW_EMPTY_FLAG,
     { name: "to-wp", type: "string", value: "X.Y", description: "target WordPress version" },
     { name: "to-php", type: "string", value: "X.Y", description: "target PHP version" },
     { name: "waves", type: "string", value: "LIST", description: `cumulative wave sizes, counts or shares, the last 100% (default ${DEFAULT_WAVES})` },
@@ -179,19 +180,13 @@ export const rolloutLeaf: LeafSpec = {
   async run(ctx, parsed) {
     const selection = selectionOf(parsed);
     const flags = rolloutFlags(parsed);
-    let sites: Site[] = [];
-    /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
-     * part of it: a rerun with a larger --max-failures continues the same rollout. */
-    const identity = async () => {
-      sites = await selectSites(await ctx.client(), selection, ctx.signal);
-      const selected = selectedSitesIdentity(parsed, selection.all, sites);
-      return { selected, target: { wp: flags.target.wp ?? null, php: flags.target.php ?? null } };
-    };
-    return runJob(
-      ctx,
-      parsed,
-      "upgrade rollout",
-      async (job) => {
+    return runJob(ctx, parsed, {
+      command: "upgrade rollout",
+      selection,
+      /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
+       * part of it: a rerun with a larger --max-failures continues the same rollout. */
+      identity: { target: { wp: flags.target.wp ?? null, php: flags.target.php ?? null } },
+      async work({ job, sites }) {
         if (flags.dryRun) return dryRun(ctx, sites, flags);
         const state = flags.windowMs > 0 ? openRolloutState(ctx.env, job.name, flags.windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
         const progress = createProgress(ctx.stderr, ctx.quiet);
@@ -225,8 +220,7 @@ export const rolloutLeaf: LeafSpec = {
           state?.close();
         }
       },
-      identity,
-    );
+    });
   },
 };
 

@@ -3,7 +3,8 @@
 // policy dismissed that none matches any more are reopened (the core's applyVulnerabilityPolicy), and an
 // acceptance that matches nothing, has expired or names an unknown site is a `warning:` line on stderr.
 
-import { applyVulnerabilityPolicy, type PolicyChangeResult } from "../../../src/fleet.js";
+import { applyVulnerabilityPolicy, type PolicyChangeResult, type VulnerabilityPolicy } from "../../../src/fleet.js";
+import type { Site } from "../../../src/index.js";
 import { flagBool, flagString } from "../../args.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
@@ -11,7 +12,9 @@ import { errorInfo, type ErrorInfo } from "../../jobs/report.js";
 import { printRecords } from "../../output/printer.js";
 import { paintCell, renderTable, type Column } from "../../output/table.js";
 import { clean } from "../../../common/sanitize.js";
-import { listSites } from "../../sites.js";
+import { LOCK_FLAGS } from "../../jobs/flags.js";
+import { runJob } from "../../jobs/run-job.js";
+import { ALLOW_EMPTY_FLAG } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { readPolicyFile } from "./apply-file.js";
 
@@ -72,6 +75,8 @@ export const apply: LeafSpec = {
   flags: [
     { name: "policy", type: "string", value: "FILE", description: "the policy file, e.g. .siteops/vulnerabilities.yml (required)" },
     { name: "dry-run", short: "n", type: "boolean", description: "show what would change; change nothing" },
+    ALLOW_EMPTY_FLAG,
+    ...LOCK_FLAGS,
   ],
   jsonFields: ["action", "site", "record", "acceptance", "dismissed_reason", "dismissed_comment", "error"],
   examples: ["siteops vulns apply --policy .siteops/vulnerabilities.yml --dry-run", "siteops vulns apply --policy .siteops/vulnerabilities.yml"],
@@ -80,26 +85,35 @@ export const apply: LeafSpec = {
     if (file === undefined) throw new UsageError("--policy FILE is required (e.g. .siteops/vulnerabilities.yml)");
     const policy = await readPolicyFile(file);
     const dryRun = flagBool(parsed, "dry-run") === true;
-    const client = await ctx.client();
-    const sites = await listSites(client, ctx.signal);
-    const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal });
-    for (const w of result.warnings) ctx.stderr.write(`${ctx.stderr.style.yellow("warning:")} ${clean(w.message)}\n`);
-    const rows = result.results.map((r) => rowOf(ctx, r, dryRun));
-    printRows(ctx, rows);
-    const failed = rows.filter((r) => r.error);
-    for (const r of failed) ctx.stderr.write(`${ctx.stderr.style.red("error:")} ${clean(r.site.name)} ${r.record.id}: ${r.error!.message}\n`);
-    for (const f of result.failures)
-      ctx.stderr.write(
-        `${ctx.stderr.style.red("error:")} ${clean(f.site.name)} (${f.site.id}): its records could not be read, left as they are: ${errorInfo(f.error, ctx.secrets).message}\n`,
-      );
-    if (!ctx.quiet) {
-      const said = (["dismiss", "update", "reopen"] as const).map((kind) => {
-        const n = result.changes.filter((c) => c.action === kind).length;
-        return dryRun ? `would ${kind} ${n}` : `${PAST[kind]} ${n}`;
-      });
-      const of = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
-      ctx.stderr.write(`${said.join(", ")} records of ${of} (${result.unchanged} unchanged)${failed.length ? `; ${failed.length} failed` : ""}\n`);
-    }
-    return failed.length || result.failures.length ? EXIT.FAILED : EXIT.OK;
+    // Under the job's lock: two applies at once would each send, and each count, the same changes.
+    return runJob(ctx, parsed, {
+      command: "vulns apply",
+      selection: { all: true },
+      outbound: false,
+      work: async ({ sites }) => ({ code: await applyPolicy(ctx, policy, sites, dryRun), report: {} }),
+    });
   },
 };
+
+async function applyPolicy(ctx: Context, policy: VulnerabilityPolicy, sites: readonly Site[], dryRun: boolean): Promise<number> {
+  const client = await ctx.client();
+  const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal });
+  for (const w of result.warnings) ctx.stderr.write(`${ctx.stderr.style.yellow("warning:")} ${clean(w.message)}\n`);
+  const rows = result.results.map((r) => rowOf(ctx, r, dryRun));
+  printRows(ctx, rows);
+  const failed = rows.filter((r) => r.error);
+  for (const r of failed) ctx.stderr.write(`${ctx.stderr.style.red("error:")} ${clean(r.site.name)} ${r.record.id}: ${r.error!.message}\n`);
+  for (const f of result.failures)
+    ctx.stderr.write(
+      `${ctx.stderr.style.red("error:")} ${clean(f.site.name)} (${f.site.id}): its records could not be read, left as they are: ${errorInfo(f.error, ctx.secrets).message}\n`,
+    );
+  if (!ctx.quiet) {
+    const said = (["dismiss", "update", "reopen"] as const).map((kind) => {
+      const n = result.changes.filter((c) => c.action === kind).length;
+      return dryRun ? `would ${kind} ${n}` : `${PAST[kind]} ${n}`;
+    });
+    const of = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
+    ctx.stderr.write(`${said.join(", ")} records of ${of} (${result.unchanged} unchanged)${failed.length ? `; ${failed.length} failed` : ""}\n`);
+  }
+  return failed.length || result.failures.length ? EXIT.FAILED : EXIT.OK;
+}

@@ -23,7 +23,7 @@ import { EXIT, UsageError } from "../../exit-codes.js";
 import { errorLine } from "../../output/format.js";
 import { pick } from "../../output/printer.js";
 import { paintCell, renderTable, type Column } from "../../output/table.js";
-import { SELECTION_FLAGS, selectionOf, selectSites, type CliSelection } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectCheckedFleet, selectionOf, type CliSelection } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { declarationsDir, sarifText } from "./report-sarif.js";
 import { isScheduled, REPORT_JOB_FLAGS, runScheduledReport } from "./scheduled.js";
@@ -45,6 +45,7 @@ interface ReportOptions {
 
 const REPORT_FLAGS = [
   ...SELECTION_FLAGS,
+  ALLOW_EMPTY_FLAG,
   {
     name: "format",
     type: "string",
@@ -96,9 +97,8 @@ function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
 
 /** Reads the selected sites' records and builds the report. Refused credentials and an interrupt are thrown;
  * a site whose records cannot be read is in `failures`. */
-async function collectReport(ctx: Context, options: ReportOptions, selected?: readonly Site[]): Promise<VulnerabilityReport> {
+async function collectReport(ctx: Context, options: ReportOptions, sites: readonly Site[]): Promise<VulnerabilityReport> {
   const client = await ctx.client();
-  const sites = selected ?? (await selectSites(client, options.selection, ctx.signal));
   const collected = await collectVulnerabilityRecords(client, sites, { signal: ctx.signal });
   return buildVulnerabilityReport(collected, { minSeverity: options.minSeverity, failOn: options.failOn });
 }
@@ -192,14 +192,14 @@ export const report: LeafSpec = {
   ],
   async run(ctx, parsed) {
     const options = reportOptions(ctx, parsed);
-    if (isScheduled(parsed))
+    if (isScheduled(parsed, ctx.env))
       return runScheduledReport(ctx, parsed, {
-        all: options.selection.all === true,
-        select: async () => selectSites(await ctx.client(), options.selection, ctx.signal),
+        selection: options.selection,
         collect: (sites) => collectReport(ctx, options, sites),
         emit: (built) => emitReport(ctx, built, options),
       });
-    const built = await collectReport(ctx, options);
-    return emitReport(ctx, built, options);
+    const fleet = await selectCheckedFleet(await ctx.client(), options.selection, parsed, ctx.signal);
+    if (fleet.notice !== undefined && !ctx.quiet) ctx.stderr.write(`${fleet.notice}\n`);
+    return emitReport(ctx, await collectReport(ctx, options, fleet.sites), options);
   },
 };
