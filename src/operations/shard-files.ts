@@ -2,7 +2,7 @@
 // writes each shard's sites to its own file (`shard-3-of-16.json`, beside `matrix.json`); each shard job reads
 // its file instead of listing the whole fleet again (at 64 shards of 10,000 sites the listings were a quarter of
 // all requests). Written and read here once, for the CLI (`sites matrix --out`, `snapshot create --sites-from`)
-// and the GitHub Action (`sites-file`). The format is documented in docs/cli.md ("Shard files").
+// and the GitHub Action (`sites-file`). The format is documented in docs/guides/large-fleets.md ("Shard files").
 
 import { mkdirSync } from "node:fs";
 import path from "node:path";
