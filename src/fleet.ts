@@ -94,6 +94,7 @@ export {
   acceptanceComment,
   DISMISSED_REASONS,
   dismissedByPolicy,
+  hasPolicyMarker,
   parseVulnerabilityPolicy,
   VulnerabilityPolicyError,
   type PolicyAcceptance,

@@ -3,7 +3,7 @@
 // policy dismissed that none matches any more are reopened (the core's applyVulnerabilityPolicy), and an
 // acceptance that matches nothing, has expired or names an unknown site is a `warning:` line on stderr.
 
-import { applyVulnerabilityPolicy, type PolicyChangeResult, type VulnerabilityPolicy } from "../../../src/fleet.js";
+import { applyVulnerabilityPolicy, type PolicyChangeResult, type VulnerabilityPolicy, VulnerabilityPolicyError } from "../../../src/fleet.js";
 import type { Site } from "../../../src/index.js";
 import { flagBool, flagString } from "../../args.js";
 import type { Context } from "../../context.js";
@@ -90,14 +90,17 @@ export const apply: LeafSpec = {
       command: "vulns apply",
       selection: { all: true },
       outbound: false,
-      work: async ({ sites }) => ({ code: await applyPolicy(ctx, policy, sites, dryRun), report: {} }),
+      work: async ({ sites }) => ({ code: await applyPolicy(ctx, file, policy, sites, dryRun), report: {} }),
     });
   },
 };
 
-async function applyPolicy(ctx: Context, policy: VulnerabilityPolicy, sites: readonly Site[], dryRun: boolean): Promise<number> {
+async function applyPolicy(ctx: Context, file: string, policy: VulnerabilityPolicy, sites: readonly Site[], dryRun: boolean): Promise<number> {
   const client = await ctx.client();
-  const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal });
+  const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal }).catch((err: unknown) => {
+    // A `sites:` name several sites share: refused before any change, as the file's other problems.
+    throw err instanceof VulnerabilityPolicyError ? new UsageError(`--policy ${file}: ${err.message}`) : err;
+  });
   for (const w of result.warnings) ctx.stderr.write(`${ctx.stderr.style.yellow("warning:")} ${clean(w.message)}\n`);
   const rows = result.results.map((r) => rowOf(ctx, r, dryRun));
   printRows(ctx, rows);
@@ -109,7 +112,8 @@ async function applyPolicy(ctx: Context, policy: VulnerabilityPolicy, sites: rea
     );
   if (!ctx.quiet) {
     const said = (["dismiss", "update", "reopen"] as const).map((kind) => {
-      const n = result.changes.filter((c) => c.action === kind).length;
+      // What it did: a change that failed is counted apart ("; 1 failed"), never as made.
+      const n = result.results.filter((c) => c.action === kind && c.error === undefined).length;
       return dryRun ? `would ${kind} ${n}` : `${PAST[kind]} ${n}`;
     });
     const of = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
