@@ -17,6 +17,8 @@ export interface FlagSpec {
   value?: string;
   description: string;
   choices?: readonly string[];
+  /** `choices` in any case (`--fail-on High`): the value is taken lower-cased. */
+  ignoreCase?: boolean;
   /** A boolean that also has --no-NAME (sets false). */
   negatable?: boolean;
   /** The environment variable that gives the value when the flag is not on the command line (read where the flag
@@ -47,9 +49,10 @@ export function parseArgv(argv: readonly string[], flags: readonly FlagSpec[], a
   const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short!, f]));
   const values: Record<string, FlagValue> = {};
   const positional: string[] = [];
-  const set = (spec: FlagSpec, value: string | boolean, shown: string) => {
+  const set = (spec: FlagSpec, given: string | boolean, shown: string) => {
+    const value = spec.ignoreCase && typeof given === "string" ? given.toLowerCase() : given;
     if (spec.choices && typeof value === "string" && !spec.choices.includes(value)) {
-      throw new UsageError(`${shown} must be one of ${spec.choices.join(", ")} (got ${JSON.stringify(value)})`);
+      throw new UsageError(`${shown} must be one of ${spec.choices.join(", ")} (got ${JSON.stringify(given)})`);
     }
     if (spec.multiple) {
       values[spec.name] = [...((values[spec.name] as string[] | undefined) ?? []), value as string];

@@ -105,6 +105,7 @@ const USED_BY: Record<string, readonly Command[]> = {
   "sarif-file": ["vulnerabilities"],
   declarations: ["vulnerabilities"],
   "policy-file": ["vulnerabilities"],
+  "allow-unmatched": ["vulnerabilities"],
   "wp-version": ["upgrade", "rollout"],
   "php-version": ["upgrade", "rollout"],
   "require-approval": ["upgrade", "rollout"],

@@ -6,7 +6,7 @@
 
 import type { Site } from "../../../src/index.js";
 import type { VulnerabilityReport, VulnerabilityReportRow } from "../../../src/fleet.js";
-import { vulnerabilityReportRows } from "../../../src/fleet.js";
+import { SEVERITIES_WORST_FIRST, vulnerabilityReportRows } from "../../../src/fleet.js";
 import type { FlagSpec, Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
 import { anyFlagGiven, JOB_FLAGS } from "../../jobs/flags.js";
@@ -36,7 +36,6 @@ export function isScheduled(parsed: Parsed, env: NodeJS.ProcessEnv): boolean {
   return anyFlagGiven(parsed, REPORT_JOB_FLAGS, env);
 }
 
-const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 /** New records a JSON notification lists (about 1 MB; receivers refuse larger bodies); `new_count` counts all. */
 const MAX_JSON_RECORDS = 1000;
 /** New records a Slack message lists; the rest are counted. */
@@ -93,7 +92,7 @@ export function runScheduledReport(
               error: failure ? errorInfo(failure.error, ctx.secrets) : null,
             };
           }),
-          vulnerabilities: { open: Object.fromEntries(SEVERITIES.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
+          vulnerabilities: { open: Object.fromEntries(SEVERITIES_WORST_FIRST.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
           new_records: fresh,
         },
         news,
