@@ -10,6 +10,8 @@ import { CURRENT_VERSIONS, UPGRADABLE, VERSION_PATTERN, type SiteVersions } from
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
 import type { PageSource } from "../store/db.js";
+import { searchSitesPage, type SiteQuery } from "../store/site-search.js";
+export { SITE_SORTS, type SiteQuery, type SiteSort } from "../store/site-search.js";
 import {
   deleteSiteRow,
   findSite,
@@ -49,6 +51,11 @@ export function getSite(ctx: EmulatorContext, accountId: string, siteId: string)
 
 export function listSites(ctx: EmulatorContext, accountId: string): PageSource<SiteJson> {
   return sitesPage(ctx.db, accountId);
+}
+
+/** The account's sites narrowed by status and text and sorted, for the console (store/site-search.ts). */
+export function searchSites(ctx: EmulatorContext, accountId: string, query: SiteQuery): PageSource<SiteJson> {
+  return searchSitesPage(ctx.db, accountId, query);
 }
 
 /** Validates the given fields (all of name and url on create: `exceptSiteId` null); throws one 422. */
