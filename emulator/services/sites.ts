@@ -6,6 +6,7 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { USERINFO, hasUserinfo, siteUrlKeyOf } from "../site-urls.js";
+import { refusedHost } from "../../common/addresses.js";
 import { CURRENT_VERSIONS, UPGRADABLE, VERSION_PATTERN, type SiteVersions } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
@@ -78,6 +79,8 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
       const key = siteUrlKeyOf(input.url); // null: not an absolute http(s) URL with a host
       if (key === null) errors.add("url", "is invalid");
       else if (hasUserinfo(input.url)) errors.add("url", USERINFO);
+      // A rollout's HTTP gate GETs the site (issue 48): never a metadata service, as webhooks never are.
+      else if (refusedHost(new URL(input.url).hostname)) errors.add("url", "must not be a link-local, metadata or unspecified address");
       else if (siteIdWithUrlKey(ctx.db, accountId, key, exceptSiteId)) errors.add("url", "has already been taken");
     }
   }
