@@ -34,6 +34,9 @@ export async function readResource<D>({ impl, type }: ResourceEntry<D>, req: tfp
   const res = await impl.read({ state, private: priv }, diags, ctx.call());
   // On an error keep what we had: Terraform must not forget an object because of a network blip.
   const next = res.state === null ? (diags.hasErrors ? current : null) : await keepEquivalent(impl.schema, res.state, current);
+  // An object gone takes its private state with it: Terraform hands a removed object's private state to the plan
+  // of its new one, where it would read as the replacement of an object that still exists (site-protection.ts).
+  if (next === null) return { new_state: toProto.dynamicValue(type, null) };
   return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
 }
 

@@ -1,8 +1,8 @@
 // deletion_protection of siteops_site with the real terraform: on by default; terraform destroy, a resource taken
 // out of the configuration, a removed block and -replace are refused at plan time with one sentence on how to
 // turn it off; a tainted site's replacement is refused at apply time (delete is the last guard); turning it off
-// is an in-place change that makes no request; state written before the attribute existed reads as protected
-// with an empty plan.
+// is an in-place change that makes no request; a protected site deleted outside Terraform is planned for creation;
+// state written before the attribute existed reads as protected with an empty plan.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +50,22 @@ describe("deletion_protection", () => {
     const site = (await tf.resource("siteops_site.blog"))!;
     expect(site.deletion_protection).toBe(true);
     id = site.id as string;
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("plans a protected site deleted outside Terraform for creation, as a new site (nothing to delete)", async () => {
+    // Deleted in the console or by the host: the refresh drops it, and the plan creates it again, as Google's
+    // provider plans a protected Cloud SQL instance deleted outside Terraform.
+    await api(tf, "DELETE", `/api/v1/sites/${id}`);
+    const p = await tf.plan();
+    expect(p.code, p.stdout + p.stderr).toBe(2);
+    expect(p.stdout).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
+    expect(flat(p)).not.toContain("deletion_protection is on");
+    await tf.apply();
+    const again = (await tf.resource("siteops_site.blog"))!;
+    expect(again.id).not.toBe(id);
+    expect(again.deletion_protection).toBe(true);
+    id = again.id as string;
     expect((await tf.plan()).code).toBe(0);
   });
 
