@@ -69,11 +69,40 @@ describe("deletion_protection", () => {
     expect((await tf.plan()).code).toBe(0);
   });
 
+  it("refuses nothing for a protected site deleted outside Terraform and taken out of the configuration", async () => {
+    // Read first (the default), such a site is found gone and nothing is planned; planned without reading it
+    // (-refresh=false), its destroy is planned, and neither refused nor sent: there is nothing to delete.
+    const pair = (keys: string) => `${config()}
+resource "siteops_site" "pair" {
+  for_each = {${keys}}
+  name     = "Pair \${each.key}"
+  url      = "https://pair-\${each.key}.example.com"
+}
+`;
+    tf.write(pair(' a = "a", b = "b" '));
+    await tf.apply();
+    const pairId = async (key: string) => (await tf.resource(`siteops_site.pair["${key}"]`))!.id as string;
+    await api(tf, "DELETE", `/api/v1/sites/${await pairId("b")}`);
+    tf.write(pair(' a = "a" '));
+    const p = await tf.plan("-refresh=false");
+    expect(p.code, p.stdout + p.stderr).toBe(2);
+    expect(p.stdout).toContain("Plan: 0 to add, 0 to change, 1 to destroy.");
+    const a = await tf.apply("-refresh=false");
+    expect(a.stdout).toContain("0 added, 0 changed, 1 destroyed");
+    await api(tf, "DELETE", `/api/v1/sites/${await pairId("a")}`);
+    tf.write(config());
+    expect((await tf.plan()).code).toBe(0);
+    await tf.apply();
+  });
+
   it("refuses terraform destroy at plan time, saying how to turn it off", async () => {
     const r = await tf.run(["destroy", "-auto-approve", "-no-color"]);
     expect(r.code).toBe(1);
     expect(flat(r)).toContain(`Error: Cannot delete site "Blog" (${id}): deletion_protection is on`);
-    expect(flat(r)).toContain(`Terraform would delete this WordPress site; to allow that, ${HOW}`);
+    expect(flat(r)).toContain("Terraform would delete this WordPress site. If the configuration still has it at another address");
+    expect(flat(r)).toContain(
+      `it moved: write a moved block from this address (the "with" line above) to that one, and nothing is deleted. To delete it, ${HOW}`,
+    );
     expect(r.stdout).not.toContain("Destroying...");
     expect(await exists()).toBe(true);
   });
