@@ -49,6 +49,16 @@ export class ImportGuard {
   }
 
   /**
+   * Records a planned destroy and says whether the plan imports the same object at another address. A destroy the
+   * resource `refused` (deletion protection) waits for that import first (settle), so that it is reported as what it
+   * is rather than with the refusal's advice.
+   */
+  async destroyMoved(type: string, id: string, refused: boolean): Promise<boolean> {
+    const moved = this.destroying(type, id);
+    return moved || !refused ? moved : this.settle(type, id);
+  }
+
+  /**
    * For a destroy that will be refused: waits until `id` is imported (true), or the process is quiet or
    * MAX_SETTLE_MS passed (false). Call destroying() first.
    */

@@ -87,8 +87,7 @@ async function planDestroy<D>(impl: ErasedResource<D>, prior: ObjectValue, priv:
   }
   const id = identityOf(impl, prior);
   if (id !== undefined) {
-    let moved = ctx.imports.destroying(impl.typeName, id);
-    if (!moved && refusal.hasErrors) moved = await ctx.imports.settle(impl.typeName, id);
+    const moved = await ctx.imports.destroyMoved(impl.typeName, id, refusal.hasErrors);
     if (moved) {
       movedError(diags, "destroy", impl.typeName, id, path(impl.identity!));
       return false;
