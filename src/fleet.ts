@@ -165,6 +165,7 @@ export {
   type GateCheck,
   type RolloutGate,
 } from "./operations/rollout-gates.js";
+export { checkPathProblem, type HttpGateLookup } from "./operations/site-requests.js";
 export { rolloutUpgrade } from "./operations/rollout.js";
 export {
   DEFAULT_HEALTH_WAIT_MS,

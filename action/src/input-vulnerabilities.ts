@@ -4,6 +4,8 @@
 // apply --policy` reads it through common/policy-text.ts and parsed by the core's parseVulnerabilityPolicy when the
 // command starts, the YAML parser loaded only then; 'allow-unmatched').
 
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileSyntaxError, parseDataText, readPolicyText } from "../../common/policy-text.js";
 import { UserFileError } from "../../common/user-file.js";
@@ -11,7 +13,8 @@ import { checkDeclarationsDir, parseReportSeverities, parseVulnerabilityPolicy, 
 import type { VulnerabilitySeverity } from "../../src/index.js";
 import { parseBoolean, quote } from "./input-values.js";
 
-/** The SARIF's file name when 'sarif-file' is not given, in the job's temporary directory (RUNNER_TEMP). */
+/** The SARIF's file name when 'sarif-file' is not given, in the job's temporary directory (RUNNER_TEMP); run
+ * outside a runner (`npx @github/local-action`), in a new private temporary directory: never in the checkout. */
 const DEFAULT_SARIF_NAME = "siteops-vulnerabilities.sarif";
 
 export interface VulnerabilityOptions {
@@ -36,7 +39,7 @@ export function parseVulnerabilityInputs(get: (name: string) => string | undefin
     { "min-severity": "'min-severity'", "fail-on": "'fail-on'" },
   );
   problems.push(...severities.problems);
-  const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || process.cwd(), DEFAULT_SARIF_NAME);
+  const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || mkdtempSync(path.join(tmpdir(), "siteops-")), DEFAULT_SARIF_NAME);
   const declarations = get("declarations");
   const problem = declarations === undefined ? undefined : checkDeclarationsDir(declarations);
   if (problem) problems.push(`'declarations' ${quote(declarations!)} ${problem} (relative paths start at the workspace)`);

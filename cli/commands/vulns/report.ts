@@ -59,7 +59,7 @@ const REPORT_FLAGS = [
     value: "FORMAT",
     choices: FORMATS,
     description:
-      "table (default: one line per advisory), json (as --json: one row per record), markdown (a PR comment or job summary) or sarif (GitHub code scanning)",
+      "table (one line per advisory, the default), json (as --json: one row per record), markdown (a PR comment or job summary) or sarif (GitHub code scanning)",
   },
   {
     name: "min-severity",
