@@ -31,7 +31,7 @@ interface Row {
 }
 
 describe("siteops vulns report", () => {
-  it("lists every open record worst first, grouped by software, with the version that fixes it", async () => {
+  it("lists every open record worst first with the version that fixes it: JSON a row per record grouped by software, the table a line per advisory", async () => {
     await bed.emu.so.sites.create({ name: "Old", url: "https://old.acme.test", wp_version: "6.1" });
     const result = await cli("vulns", "report", "--all", "--json");
     expect(result.code).toBe(0);
