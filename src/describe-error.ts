@@ -35,6 +35,12 @@ export interface DescribeErrorOptions {
   mask?: string;
 }
 
+/** Credentials or permission refused (401, 403): every other request of the run would be refused alike, so a
+ * fleet operation ends as refused rather than failing site after site. */
+export function isRefusal(err: unknown): boolean {
+  return err instanceof AuthenticationError || err instanceof PermissionDeniedError;
+}
+
 /** What kind of failure `err` is. */
 export function errorKind(err: unknown): ErrorKind {
   if (err instanceof AuthenticationError) return "authentication";

@@ -49,7 +49,7 @@ export {
 export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention.js";
 export { mapPool } from "./pool.js";
-export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export { describeError, errorKind, isRefusal, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
 export {
   DISMISSED_REASONS,
   isOpenRecord,

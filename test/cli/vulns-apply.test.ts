@@ -178,6 +178,31 @@ describe("siteops vulns apply --policy", () => {
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("refused permission for a change ends the run as refused (exit 3), said once, the changes after it not sent", async () => {
+    // Issue 52: the collector threw a 401/403 (exit 3), a refused change was one failure per record (exit 1).
+    const open = (await records()).filter((r) => r.status === "open" && r.cve);
+    expect(open.length).toBeGreaterThanOrEqual(2);
+    const refused = path.join(dir, "refused.yml");
+    writeFileSync(
+      refused,
+      `accept:\n${open
+        .slice(0, 2)
+        .map((r) => `  - cve: ${r.cve}\n    sites: [Blog]\n    reason: tolerable_risk\n    justification: WAF\n    expires: ${UNTIL}\n`)
+        .join("")}`,
+    );
+    await bed.emu.control("POST", "faults", { rules: [{ method: "PATCH", path: "/api/v1/sites/*/vulnerability_records/*", status: 403 }] });
+    try {
+      const run = await runCli(["vulns", "apply", "--policy", refused], { env: bed.env });
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr.match(/^error: .*403.*: 2 changes not made \(left as they are\)$/gm)).toHaveLength(1);
+      expect(run.stderr).not.toMatch(/^error: Blog vuln_/m);
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
+    const after = await records();
+    for (const r of open.slice(0, 2)) expect(after.find((x) => x.id === r.id)!.status).toBe("open");
+  });
+
   it("a site whose records cannot be read is said and left alone (exit 1); the other sites are still applied", async () => {
     const sites = await bed.emu.so.sites.list().toArray();
     const shop = sites.find((x) => x.name === "Shop")!;

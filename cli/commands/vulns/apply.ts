@@ -10,6 +10,7 @@ import { clean } from "../../../common/sanitize.js";
 import { UserFileError } from "../../../common/user-file.js";
 import {
   applyVulnerabilityPolicy,
+  isRefusal,
   type PolicyChangeResult,
   parseVulnerabilityPolicy,
   type VulnerabilityPolicy,
@@ -139,7 +140,16 @@ async function applyPolicy(
   for (const w of result.warnings) ctx.stderr.write(`${w.level === "error" ? style.red("error:") : style.yellow("warning:")} ${clean(w.message)}\n`);
   const rows = result.results.map((r) => rowOf(ctx, r, dryRun));
   printRows(ctx, rows);
-  for (const r of rows) if (r.error) ctx.stderr.write(`${style.red("error:")} ${clean(r.site.name)} ${r.record.id}: ${r.error.message}\n`);
+  // A refusal of the credentials is said once, with the number of changes it stopped, not once per change.
+  const refused = result.results.filter((r) => isRefusal(r.error)).length;
+  result.results.forEach((r, i) => {
+    const error = rows[i]!.error;
+    if (error && !isRefusal(r.error)) ctx.stderr.write(`${style.red("error:")} ${clean(r.site.name)} ${r.record.id}: ${error.message}\n`);
+  });
+  if (result.refused !== undefined)
+    ctx.stderr.write(
+      `${style.red("error:")} ${errorInfo(result.refused, ctx.secrets).message}: ${refused} change${refused === 1 ? "" : "s"} not made (left as they are)\n`,
+    );
   for (const f of result.failures)
     ctx.stderr.write(
       `${style.red("error:")} ${clean(f.site.name)} (${f.site.id}): its records could not be read, left as they are: ${errorInfo(f.error, ctx.secrets).message}\n`,
@@ -155,5 +165,5 @@ async function applyPolicy(
     const of = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
     ctx.stderr.write(`${said.join(", ")} records of ${of} (${counts.unchanged} unchanged)${counts.failed ? `; ${counts.failed} failed` : ""}\n`);
   }
-  return result.failed ? EXIT.FAILED : EXIT.OK;
+  return result.refused !== undefined ? EXIT.AUTH : result.failed ? EXIT.FAILED : EXIT.OK;
 }

@@ -6,7 +6,7 @@
 import { type CoreFixResult, fixCoreVulnerabilities } from "../../../src/fleet.js";
 import { flagBool, type Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
-import { EXIT, UsageError } from "../../exit-codes.js";
+import { exitCodeOf, UsageError, worstExitCode } from "../../exit-codes.js";
 import { errorInfo, type ErrorInfo } from "../../jobs/report.js";
 import { printRecords } from "../../output/printer.js";
 import { paintCell, renderTable, type Column } from "../../output/table.js";
@@ -145,6 +145,7 @@ export const fix: LeafSpec = {
         `${dryRun ? "would open" : "opened"} ${opened} pipeline${opened === 1 ? "" : "s"} for ${sites.length} site${sites.length === 1 ? "" : "s"}${active ? `; ${active} already had one active` : ""}${failed.length ? `; ${failed.length} failed` : ""}${opened && requireApproval && !dryRun ? "; they await approval: siteops upgrade approve --site SITE" : ""}\n`,
       );
     }
-    return failed.length ? EXIT.FAILED : EXIT.OK;
+    // Refused credentials or permission (the core stops asking): exit 3, as everywhere.
+    return worstExitCode(results.flatMap((r) => (r.error === undefined ? [] : [exitCodeOf(r.error)])));
   },
 };
