@@ -12,15 +12,7 @@ import type { PipelineStatus } from "../../wire/upgrade-pipelines.js";
 import { HttpError } from "../errors.js";
 
 /** The emulator's own state names, each of which may be named otherwise. */
-export const EMULATOR_PIPELINE_STATES: readonly PipelineStatus[] = [
-  "pending",
-  "running",
-  "awaiting_approval",
-  "applying",
-  "succeeded",
-  "failed",
-  "rolled_back",
-];
+const EMULATOR_PIPELINE_STATES: readonly PipelineStatus[] = ["pending", "running", "awaiting_approval", "applying", "succeeded", "failed", "rolled_back"];
 
 const NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,39}$/;
 
