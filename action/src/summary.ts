@@ -117,7 +117,7 @@ export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo):
   for (const group of failureGroups(rows)) {
     const outcome = group.rows[0]!.outcome.replace("_", " ");
     core.summary.addRaw(`<h4>${group.rows.length} ${outcome}: ${escapeHtml(group.reason)}</h4>`, true);
-    core.summary.addTable([header("Site", "Wave", "Pipeline", "Details"), ...group.rows.map((r) => rolloutRow(r, r.error?.message ?? ""))]);
+    core.summary.addTable([header("Site", "Wave", "Pipeline"), ...group.rows.map((r) => rolloutRow(r))]);
   }
   const passed = rows.filter((r) => r.outcome === "passed");
   if (passed.length)
@@ -150,8 +150,10 @@ export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo):
   footer(run);
 }
 
-function rolloutRow(r: RolloutRow, details: string): Row {
-  return [siteCell(r.site), String(r.wave ?? ""), r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "", escapeHtml(details)].map(cell);
+/** A site of a rollout: its wave, its pipeline and (passed sites) what the gates found. */
+function rolloutRow(r: RolloutRow, ...details: string[]): Row {
+  const pipeline = r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "";
+  return [siteCell(r.site), String(r.wave ?? ""), pipeline, ...details.map(escapeHtml)].map(cell);
 }
 
 /** A table folded under a line that says what it holds. */
