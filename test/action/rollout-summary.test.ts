@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { parseWaves, planWaves, writeShardFiles } from "../../src/fleet.js";
 import { SiteOps, type Site } from "../../src/index.js";
-import { ownerSeed, startSeededEmulator } from "../support/emulator.js";
+import { agencySeed } from "../support/agency-fleet.js";
+import { startSeededEmulator } from "../support/emulator.js";
 import { runAction } from "./run-action.js";
 
 const TOKEN = "sot_actionRolloutSummary00001";
@@ -18,11 +19,7 @@ let fleet: Site[];
 let dir: string;
 
 beforeAll(async () => {
-  const seed = ownerSeed("Agency", TOKEN, 300);
-  seed.accounts[0]!.sites!.forEach((site, i) =>
-    Object.assign(site, { name: `Client ${String(i + 1).padStart(3, "0")}`, wp_version: i % 15 < 2 ? "6.7" : "6.9" }),
-  );
-  emu = await startSeededEmulator(seed);
+  emu = await startSeededEmulator(agencySeed(TOKEN));
   const client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
   fleet = await client.sites.list({ per_page: 100 }).toArray();
   await client.close();

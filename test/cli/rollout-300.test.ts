@@ -8,7 +8,8 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { parseWaves, planWaves } from "../../src/fleet.js";
 import { SiteOps, type Site } from "../../src/index.js";
-import { ownerSeed, startSeededEmulator } from "../support/emulator.js";
+import { agencySeed } from "../support/agency-fleet.js";
+import { startSeededEmulator } from "../support/emulator.js";
 import { runCli, runInTerminal, sandbox, type Sandbox } from "./helpers.js";
 
 const TOKEN = "sot_rollout300Token0000000001";
@@ -18,11 +19,7 @@ let env: NodeJS.ProcessEnv;
 let below: Site[];
 
 beforeEach(async () => {
-  const seed = ownerSeed("Agency", TOKEN, 300);
-  seed.accounts[0]!.sites!.forEach((site, i) =>
-    Object.assign(site, { name: `Client ${String(i + 1).padStart(3, "0")}`, wp_version: i % 15 < 2 ? "6.7" : "6.9" }),
-  );
-  emu = await startSeededEmulator(seed);
+  emu = await startSeededEmulator(agencySeed(TOKEN));
   const client = new SiteOps({ baseUrl: emu.url, apiToken: TOKEN });
   below = (await client.sites.list({ per_page: 100 }).toArray()).filter((s) => s.wp_version === "6.7");
   await client.close();
