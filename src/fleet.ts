@@ -165,6 +165,7 @@ export {
 export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
 export { TargetRefusedError } from "./operations/rollout-open.js";
 export { rolloutUpgrade } from "./operations/rollout.js";
+export { endLines, eventLines, type LineLevel, planLines, RolloutProgress, stopLine, WAVE_VERDICTS, waveLine } from "./operations/rollout-text.js";
 export {
   failureGroups,
   ROLLOUT_ROW_FIELDS,

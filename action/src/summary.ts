@@ -12,6 +12,7 @@ import {
   rolloutRows,
   rolloutTotals,
   vulnerabilityReportMarkdown,
+  waveLine,
   type RolloutResult,
   type RolloutRow,
   type Shard,
@@ -109,10 +110,7 @@ export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo):
   const verdict = { done: "Done", stopped: "Stopped", timed_out: "Timed out", interrupted: "Interrupted", refused: "Refused by the service" }[result.outcome];
   core.summary.addRaw(`<p><b>${verdict}</b>: ${escapeHtml(rolloutTotals(result.counts, result.target))}.</p>`, true);
   if (result.refusal) core.summary.addRaw(`<p>${escapeHtml(result.refusal.failure.message)}</p>`, true);
-  const waves = result.waves.map(
-    (w) =>
-      `Wave ${w.wave}: ${escapeHtml(w.verdict.replace("_", " "))}${w.verdict === "not_started" ? "" : ` (${w.counts.failed} failed of ${w.size}, ${w.allowed} allowed)`}`,
-  );
+  const waves = result.waves.map((w) => escapeHtml(waveLine(w, result.planned)));
   if (waves.length) core.summary.addRaw(`<p>${waves.join("<br>")}</p>`, true);
   for (const group of failureGroups(rows)) {
     const outcome = group.rows[0]!.outcome.replace("_", " ");

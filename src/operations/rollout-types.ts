@@ -143,6 +143,8 @@ export interface RolloutResult {
   /** Set when `outcome` is `refused`. */
   refusal: RolloutRefusal | null;
   target: RolloutTarget;
+  /** The waves of the plan (all of them, also when `onlyWave` ran one). */
+  planned: number;
   waves: WaveResult[];
   /** Sites at the target or newer when the rollout began: in no wave (`already_upgraded`, wave null). */
   current: SiteRolloutResult[];
@@ -154,6 +156,15 @@ export interface RolloutResult {
 }
 
 export type RolloutEvent =
+  /** The plan, before anything is asked: how many sites were given, each wave's, those in no wave, merged waves. */
+  | {
+      type: "rollout.planned";
+      sites: number;
+      target: RolloutTarget;
+      waves: readonly (readonly Site[])[];
+      current: readonly Site[];
+      merged: readonly MergedWave[];
+    }
   | { type: "wave.started"; wave: number; waves: number; sites: readonly Site[]; size: number; allowed: number; deadline: number }
   /** Before a wave, after the one before it passed. */
   | { type: "wave.paused"; wave: number; ms: number }
@@ -163,7 +174,7 @@ export type RolloutEvent =
   /** Opened, or its status or a step changed. */
   | { type: "site.pipeline"; wave: number; site: Site; pipeline: UpgradePipeline; opened: boolean }
   | { type: "site.finished"; wave: number; result: SiteRolloutResult; counts: RolloutCounts }
-  | { type: "wave.finished"; result: WaveResult };
+  | { type: "wave.finished"; result: WaveResult; waves: number };
 
 /** What a person decides about a rollout: read from the CLI's flags or the action's inputs by rollout-options.ts. */
 export interface RolloutSettings {

@@ -59,7 +59,13 @@ it("at 300 sites: the totals first, failures by reason before the folded passes,
   expect(paragraphs[1]).toBe(
     "<p><b>Stopped</b>: 300 sites: 1 passed, 1 failed, 260 already at WordPress 6.9 or newer, 38 untouched; 2 pipelines opened, 0 adopted.</p>",
   );
-  expect(paragraphs[2]).toBe("<p>Wave 1: passed (0 failed of 1, 0 allowed)<br>Wave 2: stopped (1 failed of 3, 0 allowed)<br>Wave 3: not started</p>");
+  expect(paragraphs[2]).toBe(
+    [
+      "<p>wave 1/3: 1 site, 1 passed, 0 failed (at most 0 allowed): passed",
+      "<br>wave 2/3: 3 sites, 0 passed, 1 failed (at most 0 allowed), 2 not started: STOPPED: failures over the budget",
+      "<br>wave 3/3: 36 sites, 0 passed, 0 failed (at most 0 allowed), 36 not started: not started</p>",
+    ].join(""),
+  );
   // The failure's reason once, its sites below it; then the passed sites and the current ones, folded.
   const reason = summary.match(/pipeline rolled back: Verification failed/g) ?? [];
   expect(reason).toHaveLength(1);

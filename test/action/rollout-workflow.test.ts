@@ -178,8 +178,8 @@ it("runs the three waves in order, one job each, every site upgraded once and ea
     expect(result.waves.map((w) => [w.wave, w.verdict])).toEqual([[i + 1, "passed"]]);
     expect(result.results.map((s) => s.site.id).sort()).toEqual(plan[i]!.map((s) => s.id).sort());
     expect(result.results.every((s) => s.wave === i + 1 && s.outcome === "passed" && s.pipeline?.status === "succeeded")).toBe(true);
-    expect(job.summary).toContain(`Wave ${i + 1}: passed (0 failed of ${plan[i]!.length}, `);
-    expect(job.summary).not.toContain(`Wave ${i + 2}:`);
+    expect(job.summary).toContain(`wave ${i + 1}/3: ${plan[i]!.length} site${plan[i]!.length === 1 ? "" : "s"}, ${plan[i]!.length} passed, 0 failed (at most `);
+    expect(job.summary).not.toContain(`wave ${i + 2}/3`);
   }
   for (const site of fleet) {
     expect((await client.sites.get(site.id)).wp_version).toBe(TARGET);
@@ -202,7 +202,7 @@ it("a canary rolled back fails its job: waves 2 and 3 never run, no later site g
   const run = await runWorkflow(TARGET);
   const job = run.jobs.get("canary") as ActionRun;
   expect([job.code, job.outputs.status]).toEqual([1, "stopped"]);
-  expect(job.errors.at(-1)).toMatch(/^The rollout to WordPress 6\.8 did not finish: wave 1 stopped: 1 failed of 1, 0 allowed\./);
+  expect(job.errors.at(-1)).toMatch(/^The rollout to WordPress 6\.8 stopped at wave 1: 1 failed of 1, at most 0 allowed: /);
   expect(run.skipped).toEqual(["wave-2", "wave-3"]);
   expect((await pipelinesTo(canary, TARGET)).map((p) => p.status)).toEqual(["rolled_back"]);
   for (const site of plan.slice(1).flat()) {
@@ -216,7 +216,7 @@ it("a canary rolled back fails its job: waves 2 and 3 never run, no later site g
   const again = await runWorkflow(TARGET, { of: run, attempt: 2 });
   const rerun = again.jobs.get("canary") as ActionRun;
   expect([rerun.code, rerun.outputs.status]).toEqual([1, "stopped"]);
-  expect(rerun.stdout).toContain(`pipeline ${rolledBack!.id} (rolled_back) adopted, not opened again`);
+  expect(rerun.stdout).toContain(`pipeline ${rolledBack!.id} adopted (rolled_back), not opened again`);
   expect(again.skipped).toEqual(["wave-2", "wave-3"]);
   expect((await pipelinesTo(canary, TARGET)).map((p) => p.id)).toEqual([rolledBack!.id]);
 });
