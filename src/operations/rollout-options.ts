@@ -8,6 +8,7 @@ import { formatDurationText, parseDurationText } from "../../common/format.js";
 import { DEFAULT_CHECK_BUDGET_MS, ROLLOUT_GATES, type RolloutGate } from "./rollout-gates.js";
 import { DEFAULT_WAVES, type FailureBudget, parseFailureBudget, parseWaves, RolloutSpecError, type WaveSpec } from "./rollout-plan.js";
 import type { RolloutSettings } from "./rollout-types.js";
+import { checkPathProblem } from "./site-requests.js";
 
 /** Pipelines opened and followed at a time within a wave unless `concurrency` says otherwise. */
 export const DEFAULT_ROLLOUT_CONCURRENCY = 8;
@@ -259,7 +260,10 @@ export function readRolloutSettings(
   if (badGate !== undefined) problems.push(`${name("gates")} must name ${ROLLOUT_GATES.join(", ")} (got ${quote(badGate)})`);
   const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...ROLLOUT_GATES];
   const paths = items("checkPaths");
-  for (const p of paths) if (!p.startsWith("/") || /\s/.test(p)) problems.push(`${name("checkPaths")} must be a path starting with / (got ${quote(p)})`);
+  for (const p of paths) {
+    const problem = checkPathProblem(p);
+    if (problem) problems.push(`${name("checkPaths")} ${problem} (got ${quote(p)})`);
+  }
   if (paths.length && !gates.includes("http")) problems.push(`${name("checkPaths")} is for the http gate: add http to ${name("gates")}`);
 
   const duration = (key: RolloutOptionDeclaration["key"]): number => {

@@ -9,6 +9,7 @@ import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/
 import type { OperationsClient } from "./client.js";
 import type { GateCheck, RolloutGate } from "./rollout-gates.js";
 import type { FailureBudget, MergedWave, RolloutTarget, WaveSpec } from "./rollout-plan.js";
+import type { HttpGateLookup } from "./site-requests.js";
 
 /** What a rollout needs of a client (SiteOps has it). */
 export interface RolloutClient extends OperationsClient {
@@ -233,6 +234,7 @@ export interface RolloutOptions extends Partial<Omit<RolloutSettings, "target" |
   onRequest?: ((record: PipelineRequestRecord) => void) | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((event: RolloutEvent) => void) | undefined;
-  /** The fetch the `http` gate uses. Default the global fetch. */
-  fetch?: typeof fetch | undefined;
+  /** How the `http` gate resolves a site's names (each address it connects to is checked: never link-local or a
+   * metadata service). Default node:dns's lookup; a test maps a name to an address. */
+  lookup?: HttpGateLookup | undefined;
 }
