@@ -67,6 +67,13 @@ export const JOB_FLAGS: FlagSpec[] = [
   ...OUTBOUND_FLAGS,
 ];
 
+/** The job flags of the job named `jobName` by default (`upgrade-rollout`): --job-name's help says so. */
+export function jobFlagsFor(jobName: string): FlagSpec[] {
+  return JOB_FLAGS.map((f) =>
+    f.name === "job-name" ? { ...f, description: `the job's name in metrics (job_name label), pings and notifications (default ${jobName})` } : f,
+  );
+}
+
 /** Whether any of `flags` is given, on the command line or through its environment variable: what turns a job on
  * for a command that is not always one (`vulns report`). */
 export function anyFlagGiven(parsed: Parsed, flags: readonly FlagSpec[], env: NodeJS.ProcessEnv): boolean {
