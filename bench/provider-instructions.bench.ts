@@ -22,10 +22,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { arch, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { blockType } from "../provider/framework/schema.js";
-import { siteopsProvider } from "../provider/provider.js";
-import { siteSchema } from "../provider/resources/site-schema.js";
-import { type ObjectValue } from "../provider/values/cty.js";
+import type { CtyType, ObjectValue } from "../provider/values/cty.js";
 import { decodeMsgpack, encodeMsgpack } from "../provider/values/cty-msgpack.js";
 import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
 import { pluginClient, startPlugin, type Plugin } from "./lib/plugin-launch.js";
@@ -44,9 +41,31 @@ const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-instr-"));
 const cgDir = path.join(out, "callgrind");
 mkdirSync(cgDir);
 const client = pluginClient();
-const siteType = blockType(siteSchema);
-const providerType = blockType(siteopsProvider().schema);
-const dv = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(siteType, v) });
+
+interface ProtoBlock {
+  attributes: { name: string; type: Uint8Array }[];
+  block_types: { type_name: string; block: ProtoBlock; nesting: number }[];
+}
+/** The cty type of a block as GetProviderSchema describes it (a tree before this one may have other attributes). */
+function typeOf(b: ProtoBlock): CtyType {
+  const attrs: Record<string, CtyType> = {};
+  for (const a of b.attributes) attrs[a.name] = JSON.parse(Buffer.from(a.type).toString()) as CtyType;
+  for (const nb of b.block_types)
+    attrs[nb.type_name] =
+      nb.nesting === 2
+        ? ["list", typeOf(nb.block)]
+        : nb.nesting === 3
+          ? ["set", typeOf(nb.block)]
+          : nb.nesting === 4
+            ? ["map", typeOf(nb.block)]
+            : typeOf(nb.block);
+  return ["object", attrs];
+}
+interface Schemas {
+  provider: CtyType;
+  resource: CtyType;
+  version: number;
+}
 const ARCH = arch() === "arm64" ? "aarch64" : "x86_64";
 
 interface Counts {
@@ -100,8 +119,8 @@ async function each(f: (i: number) => Promise<void>): Promise<void> {
   );
 }
 
-async function configure(p: Plugin, c: Contender): Promise<void> {
-  const config = { msgpack: encodeMsgpack(providerType, { base_url: c.emulator!.url, api_token: TOKEN }) };
+async function configure(p: Plugin, c: Contender, s: Schemas): Promise<void> {
+  const config = { msgpack: encodeMsgpack(s.provider, { base_url: c.emulator!.url, api_token: TOKEN }) };
   await p.call("ValidateProviderConfig", { config });
   await p.call("ConfigureProvider", { terraform_version: "1.11.4", config });
 }
@@ -114,22 +133,28 @@ function check(rpc: string, res: Record<string, unknown>): Record<string, unknow
 
 /** One run of a contender: start, apply N, plan N (each a process), then its objects deleted (not counted). */
 async function run(c: Contender, counted: boolean, tag: string): Promise<Record<string, Counts>> {
-  const configs: ObjectValue[] = Array.from({ length: COUNT }, (_, i) => ({
-    id: null,
-    name: `instr ${tag} ${i}`,
-    url: `https://instr-${tag}-${i}.bench.example`,
-    wp_version: null,
-    php_version: null,
-    status: null,
-    created_at: null,
-    deletion_protection: false,
-    upgrade: null,
-  }));
+  let s: Schemas | undefined;
+  const start = await serve(c, counted, async (p) => {
+    const res = (await p.call("GetProviderSchema", {})) as {
+      provider: { block: ProtoBlock };
+      resource_schemas: Record<string, { version: number; block: ProtoBlock }>;
+    };
+    const r = res.resource_schemas[c.type!]!;
+    s = { provider: typeOf(res.provider.block), resource: typeOf(r.block), version: Number(r.version) };
+  });
+  const { resource, version } = s!;
+  const dv = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(resource, v) });
+  const attributes = Object.keys((resource as ["object", Record<string, CtyType>])[1]);
+  const configs: ObjectValue[] = Array.from({ length: COUNT }, (_, i) => {
+    const config: ObjectValue = Object.fromEntries(attributes.map((a) => [a, null]));
+    Object.assign(config, { name: `instr ${tag} ${i}`, url: `https://instr-${tag}-${i}.bench.example` });
+    if ("deletion_protection" in config) config.deletion_protection = false;
+    return config;
+  });
   const states: ObjectValue[] = [];
   const privates: Uint8Array[] = [];
-  const start = await serve(c, counted, async (p) => void (await p.call("GetProviderSchema", {})));
   const apply = await serve(c, counted, async (p) => {
-    await configure(p, c);
+    await configure(p, c, s!);
     await each(async (i) => void check("ValidateResourceConfig", await p.call("ValidateResourceConfig", { type_name: c.type, config: dv(configs[i]!) })));
     const planned: unknown[] = [];
     await each(async (i) => {
@@ -144,17 +169,17 @@ async function run(c: Contender, counted: boolean, tag: string): Promise<Record<
         "ApplyResourceChange",
         await p.call("ApplyResourceChange", { type_name: c.type, prior_state: dv(null), planned_state: planned[i], config: dv(configs[i]!) }),
       );
-      states[i] = decodeMsgpack(siteType, (res.new_state as { msgpack: Uint8Array }).msgpack) as ObjectValue;
+      states[i] = decodeMsgpack(resource, (res.new_state as { msgpack: Uint8Array }).msgpack) as ObjectValue;
       privates[i] = res.private as Uint8Array;
     });
   });
   const plan = await serve(c, counted, async (p) => {
-    await configure(p, c);
+    await configure(p, c, s!);
     await each(async (i) => void check("ValidateResourceConfig", await p.call("ValidateResourceConfig", { type_name: c.type, config: dv(configs[i]!) })));
     await each(async (i) => {
       const upgraded = check(
         "UpgradeResourceState",
-        await p.call("UpgradeResourceState", { type_name: c.type, version: 1, raw_state: { json: Buffer.from(JSON.stringify(states[i])) } }),
+        await p.call("UpgradeResourceState", { type_name: c.type, version, raw_state: { json: Buffer.from(JSON.stringify(states[i])) } }),
       );
       const read = check("ReadResource", await p.call("ReadResource", { type_name: c.type, current_state: upgraded.upgraded_state, private: privates[i] }));
       const res = check(
@@ -173,7 +198,7 @@ async function run(c: Contender, counted: boolean, tag: string): Promise<Record<
   });
   if (c.type === "siteops_site") {
     await serve(c, false, async (p) => {
-      await configure(p, c);
+      await configure(p, c, s!);
       await each(
         async (i) =>
           void check(
