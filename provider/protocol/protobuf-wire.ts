@@ -14,8 +14,8 @@ export const WIRE_VARINT = 0,
   WIRE_END_GROUP = 4,
   WIRE_FIXED32 = 5;
 
-/** Nesting of groups skipped inside unknown fields (protobufjs' and Go's recursion limit). */
-const MAX_GROUP_DEPTH = 100;
+/** Nesting of messages and groups in unknown fields (protobufjs' recursion limit, protoc's default). */
+export const MAX_NESTING = 100;
 /** Strings this short are decoded in JavaScript when ASCII: a call into Buffer#toString costs more. */
 const SHORT_STRING = 64;
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
@@ -150,8 +150,9 @@ export class Cursor {
     return s;
   }
 
-  /** Skips the value of an unknown field (groups included, as the references do). */
-  skip(wire: number, field: number, depth = 0): void {
+  /** Skips the value of an unknown field (groups included, as the references do), `depth` levels down. */
+  skip(wire: number, field: number, depth: number): void {
+    if (depth > MAX_NESTING) throw new ProtobufError("messages nested too deeply");
     switch (wire) {
       case WIRE_VARINT:
         for (let i = 0; ; i++) {
@@ -166,7 +167,6 @@ export class Cursor {
       case WIRE_FIXED32:
         return this.advance(4);
       case WIRE_START_GROUP:
-        if (depth >= MAX_GROUP_DEPTH) throw new ProtobufError("groups nested too deeply");
         for (;;) {
           const tag = this.tag();
           const id = tag >>> 3;

@@ -8,7 +8,7 @@
 // beyond 2^53. Input is read as protobufjs and Go read it: a field with another wire type than declared is
 // skipped as unknown, a repeated message field merges, and what they refuse is a ProtobufError
 // (test/provider/differential/protobuf.test.ts holds the two codecs side by side).
-import { Cursor, ProtobufError, Sink, WIRE_LENGTH, WIRE_VARINT } from "./protobuf-wire.js";
+import { Cursor, MAX_NESTING, ProtobufError, Sink, WIRE_LENGTH, WIRE_VARINT } from "./protobuf-wire.js";
 
 type Kind = "string" | "bytes" | "bool" | "int64" | "enum" | "message";
 
@@ -123,7 +123,7 @@ export class Protobuf {
   }
 
   decode(typeName: string, buf: Uint8Array): Record<string, unknown> {
-    return this.decodeMessage(this.type(typeName), new Cursor(buf), buf.length);
+    return this.decodeMessage(this.type(typeName), new Cursor(buf), buf.length, undefined, 0);
   }
 
   encode(typeName: string, value: Record<string, unknown>): Uint8Array {
@@ -134,7 +134,8 @@ export class Protobuf {
 
   /** Reads a message up to `end` into `into` (a message already decoded when the field repeats: protobuf
    * merges them), or a new object with every field at its proto3 default, oneof members left out. */
-  private decodeMessage(t: MessageType, c: Cursor, end: number, into?: Record<string, unknown>): Record<string, unknown> {
+  private decodeMessage(t: MessageType, c: Cursor, end: number, into: Record<string, unknown> | undefined, depth: number): Record<string, unknown> {
+    if (depth > MAX_NESTING) throw new ProtobufError("messages nested too deeply");
     const out = into ?? this.emptyMessageOf(t);
     const outer = c.limit;
     c.limit = end;
@@ -146,10 +147,10 @@ export class Protobuf {
       const f = t.byId.get(id);
       // A field sent with another wire type than declared is an unknown field to protobufjs and Go alike.
       if (!f || (wire !== f.wire && !(wire === WIRE_LENGTH && f.packed))) {
-        c.skip(wire, id);
+        c.skip(wire, id, depth);
         continue;
       }
-      if (f.map) this.decodeEntry(f.map, c, out[f.name] as Record<string, unknown>);
+      if (f.map) this.decodeEntry(f.map, c, out[f.name] as Record<string, unknown>, depth);
       else if (f.repeated) {
         const list = out[f.name] as unknown[];
         if (wire === WIRE_LENGTH && f.packed) {
@@ -157,15 +158,21 @@ export class Protobuf {
           const stop = c.pos + len;
           const limit = c.limit;
           c.limit = stop;
-          while (c.pos < stop) list.push(this.decodeValue(f.kind, f.type, c));
+          while (c.pos < stop) list.push(this.decodeValue(f.kind, f.type, c, depth));
           c.limit = limit;
-        } else list.push(this.decodeValue(f.kind, f.type, c));
+        } else list.push(this.decodeValue(f.kind, f.type, c, depth));
       } else {
         if (f.oneof) for (const other of f.oneof) delete out[other];
         if (f.kind === "message") {
           const len = c.length();
-          out[f.name] = this.decodeMessage(this.type(f.type!), c, c.pos + len, (out[f.name] as Record<string, unknown> | null | undefined) ?? undefined);
-        } else out[f.name] = this.decodeValue(f.kind, f.type, c);
+          out[f.name] = this.decodeMessage(
+            this.type(f.type!),
+            c,
+            c.pos + len,
+            (out[f.name] as Record<string, unknown> | null | undefined) ?? undefined,
+            depth + 1,
+          );
+        } else out[f.name] = this.decodeValue(f.kind, f.type, c, depth);
       }
     }
     if (c.pos !== end) throw new ProtobufError("length past the end of the message");
@@ -173,8 +180,9 @@ export class Protobuf {
     return out;
   }
 
-  /** One map entry {key = 1, value = 2}; either may be missing (then its default). */
-  private decodeEntry(map: MapValue, c: Cursor, target: Record<string, unknown>): void {
+  /** One map entry {key = 1, value = 2} of a message `depth` levels down; either may be missing (then its
+   * default). */
+  private decodeEntry(map: MapValue, c: Cursor, target: Record<string, unknown>, depth: number): void {
     const len = c.length();
     const stop = c.pos + len;
     const limit = c.limit;
@@ -190,9 +198,9 @@ export class Protobuf {
       else if (id === 2 && wire === map.wire) {
         if (map.kind === "message") {
           const len = c.length();
-          val = this.decodeMessage(this.type(map.type!), c, c.pos + len, val as Record<string, unknown> | undefined);
-        } else val = this.decodeValue(map.kind, map.type, c);
-      } else c.skip(wire, id);
+          val = this.decodeMessage(this.type(map.type!), c, c.pos + len, val as Record<string, unknown> | undefined, depth + 1);
+        } else val = this.decodeValue(map.kind, map.type, c, depth);
+      } else c.skip(wire, id, depth);
     }
     c.limit = limit;
     if (val === undefined) val = map.kind === "message" ? this.emptyMessage(map.type!) : defaultOf(map.kind);
@@ -211,7 +219,8 @@ export class Protobuf {
     return out;
   }
 
-  private decodeValue(kind: Kind, type: string | undefined, c: Cursor): unknown {
+  /** A scalar, or a message one level below `depth`. */
+  private decodeValue(kind: Kind, type: string | undefined, c: Cursor, depth: number): unknown {
     switch (kind) {
       case "string":
         return c.string();
@@ -225,7 +234,7 @@ export class Protobuf {
         return c.int32();
       case "message": {
         const len = c.length();
-        return this.decodeMessage(this.type(type!), c, c.pos + len);
+        return this.decodeMessage(this.type(type!), c, c.pos + len, undefined, depth + 1);
       }
     }
   }

@@ -157,6 +157,43 @@ describe("protobuf codec: what the references read, and what they refuse", () =>
     expect(proto.decode("tfplugin6.FunctionError", new Uint8Array(0))).toEqual({ text: "" });
   });
 
+  it("refuses messages and groups nested past 100 levels with a ProtobufError, as protobufjs does", () => {
+    const descriptor = { nested: { t: { nested: { M: { fields: { child: { type: "M", id: 1 }, n: { type: "int64", id: 2 } } } } } } };
+    const ours = new Protobuf(descriptor as DescriptorJSON);
+    const M = protobufjs.Root.fromJSON({ ...descriptor, edition: "proto3" } as protobufjs.INamespace).lookupType("t.M");
+    const varint = (n: number) => {
+      const out: number[] = [];
+      for (; n >= 128; n = Math.floor(n / 128)) out.push((n % 128) | 0x80);
+      return Buffer.from([...out, n]);
+    };
+    /** `levels` messages each in the field `child` of the one around it, the innermost holding `inner`. */
+    const nested = (levels: number, inner = Buffer.from("1001", "hex")) => {
+      const prefixes: Buffer[] = [];
+      let length = inner.length;
+      for (let i = 1; i < levels; i++) {
+        const prefix = Buffer.concat([Buffer.from([0x0a]), varint(length)]);
+        prefixes.push(prefix);
+        length += prefix.length;
+      }
+      return Buffer.concat([...prefixes.reverse(), inner]);
+    };
+    const accepted = nested(101);
+    expect(() => M.decode(accepted)).not.toThrow();
+    expect(() => ours.decode("t.M", accepted)).not.toThrow();
+    expect(() => M.decode(nested(102))).toThrow(/max depth/);
+    expect(() => ours.decode("t.M", nested(102))).toThrow(ProtobufError);
+    // deep enough to overflow the stack: a ProtobufError, not a RangeError
+    expect(() => ours.decode("t.M", nested(20_000))).toThrow(/nested too deeply/);
+    // groups in an unknown field (number 3), 101 deep and more
+    const groups = (levels: number) => Buffer.concat([Buffer.alloc(levels, 0x1b), Buffer.alloc(levels, 0x1c)]);
+    expect(() => ours.decode("t.M", groups(100))).not.toThrow();
+    expect(() => ours.decode("t.M", groups(20_000))).toThrow(/nested too deeply/);
+    // an unknown group inside 101 messages counts their depth too
+    const inner = nested(101, Buffer.concat([Buffer.from("1001", "hex"), groups(2)]));
+    expect(() => M.decode(inner)).toThrow(/max depth/);
+    expect(() => ours.decode("t.M", inner)).toThrow(/nested too deeply/);
+  });
+
   it("reads repeated scalars packed or not, and writes them packed like protobufjs", () => {
     const descriptor = {
       nested: {
