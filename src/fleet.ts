@@ -91,6 +91,7 @@ export {
   acceptanceComment,
   DISMISSED_REASONS,
   dismissedByPolicy,
+  hasPolicyMarker,
   parseVulnerabilityPolicy,
   VulnerabilityPolicyError,
   type PolicyAcceptance,
@@ -137,6 +138,7 @@ export {
   type GateCheck,
   type RolloutGate,
 } from "./operations/rollout-gates.js";
+export { checkPathProblem, type HttpGateLookup } from "./operations/site-requests.js";
 export { rolloutUpgrade } from "./operations/rollout.js";
 export {
   DEFAULT_HEALTH_WAIT_MS,

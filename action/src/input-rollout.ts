@@ -4,6 +4,7 @@
 // for one job per wave. Each problem one line naming the input.
 
 import {
+  checkPathProblem,
   parseFailureBudget,
   parseWaves,
   ROLLOUT_GATES,
@@ -58,7 +59,10 @@ export function parseRolloutInputs(get: (name: string) => string | undefined, pr
   if (bad !== undefined) problems.push(`'gates' must name ${ROLLOUT_GATES.join(", ")} (got ${quote(bad)})`);
   const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...ROLLOUT_GATES];
   const checkPaths = splitSites(get("check-paths") ?? "");
-  for (const p of checkPaths) if (!p.startsWith("/") || /\s/.test(p)) problems.push(`'check-paths' must be paths starting with / (got ${quote(p)})`);
+  for (const p of checkPaths) {
+    const problem = checkPathProblem(p);
+    if (problem) problems.push(`'check-paths' ${problem === "must be a path starting with /" ? "must be paths starting with /" : problem} (got ${quote(p)})`);
+  }
   if (checkPaths.length && !gates.includes("http")) problems.push("'check-paths' is for the http gate: add http to 'gates'");
   const number = (name: string, fallback: number, max: number, unit: string) =>
     parseNumber(name, get(name), fallback, problems, { min: 0, max, what: `a number of ${unit} from 0 to ${max}` }) ?? fallback;

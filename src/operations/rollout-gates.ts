@@ -2,10 +2,14 @@
 // failure), the site's health check taken after the upgrade, and HTTP requests to paths of the site itself (a
 // status below 400, no WordPress fatal-error page, within a response-time budget). Each gate answers a GateCheck
 // that says why in one phrase; none throws for a site that failed, only for an abort or a credential failure.
+// The HTTP gate never reaches a link-local address or a cloud metadata service, and a check path stays on the
+// site's origin and under its path (site-requests.ts).
 
+import { refusedHost } from "../../common/addresses.js";
 import { APIUserAbortError, PaginationError, WaitTimeoutError } from "../errors.js";
 import type { HealthCheck, HealthChecks } from "../resources/health-checks.js";
 import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
+import { checkPathProblem, getSite, guardedLookup, type HttpGateLookup, REFUSED_ADDRESS, type SiteAnswer } from "./site-requests.js";
 import { waitUntil } from "./wait.js";
 
 /** What a rollout may judge a site on. The pipeline's outcome always counts; `health` and `http` can be left out. */
@@ -98,64 +102,74 @@ export async function judgeHealth(
   }
 }
 
+/** Redirects the HTTP gate follows at most (as fetch does). */
+const MAX_REDIRECTS = 20;
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
 /**
- * The HTTP gate for one path: GET `path` on the site's own URL, with its own fetch (not the API client: the site
- * is not the service), following redirects. Passes with a status below 400, no fatal-error page in the first
- * 1 MB of the body, and an answer within `budgetMs`. Never throws but for the caller's abort.
+ * The HTTP gate for one path: GET `path` on the site's own URL (resolved under the site's path, never another
+ * origin), with its own HTTP client (not the API client: the site is not the service), following redirects one at
+ * a time, each hop's host and each address it resolves to checked (never link-local or a metadata service; a
+ * refusal is a failed check, made before any connection to it). Passes with a status below 400, no fatal-error
+ * page in the first 1 MB of the body, and an answer within `budgetMs`. Never throws but for the caller's abort.
  */
 export async function checkHttp(
   siteUrl: string,
   path: string,
-  options: { budgetMs?: number; signal?: AbortSignal | undefined; fetch?: typeof fetch } = {},
+  options: { budgetMs?: number; signal?: AbortSignal | undefined; lookup?: HttpGateLookup | undefined } = {},
 ): Promise<GateCheck> {
   const budgetMs = options.budgetMs ?? DEFAULT_CHECK_BUDGET_MS;
   const base: Omit<GateCheck, "ok" | "detail"> = { gate: "http", path, status: null };
+  const problem = checkPathProblem(path);
+  if (problem) return { ...base, ok: false, detail: `GET ${path}: the check path ${problem}` };
+  let site: URL;
   let url: URL;
   try {
-    url = new URL(path.replace(/^\/+/, ""), siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+    site = new URL(siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+    url = new URL(path.replace(/^\/+/, ""), site);
   } catch {
     return { ...base, ok: false, detail: `the site's URL ${JSON.stringify(siteUrl)} is not a URL` };
   }
+  if (url.origin !== site.origin || !url.pathname.startsWith(site.pathname))
+    return { ...base, ok: false, detail: `GET ${path}: resolves outside the site (${url.origin}${url.pathname})` };
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), budgetMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
   const begin = performance.now();
   const took = () => Math.round(performance.now() - begin);
+  const lookup = guardedLookup(options.lookup);
+  let answer: SiteAnswer | undefined;
   try {
-    const response = await (options.fetch ?? fetch)(url, { signal, redirect: "follow", headers: { "user-agent": "siteops-rollout" } });
-    const body = await readText(response, BODY_LIMIT);
+    for (let hop = 0; ; hop++) {
+      const redirected = hop ? ` (redirected to ${url.origin})` : "";
+      const refused = refusedHost(url.hostname);
+      if (refused) return { ...base, ms: took(), ok: false, detail: `GET ${path}: refused${redirected}: ${refused}` };
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        return { ...base, ms: took(), ok: false, detail: `GET ${path}: redirected to a ${url.protocol} URL, not followed` };
+      if (url.username || url.password)
+        return { ...base, ms: took(), ok: false, detail: `GET ${path}: refused${redirected}: a URL with a user name or password (not sent)` };
+      answer = await getSite(url, lookup, signal);
+      if (!REDIRECTS.has(answer.status) || answer.location === undefined) break;
+      answer.drop();
+      if (hop >= MAX_REDIRECTS) return { ...base, status: answer.status, ms: took(), ok: false, detail: `GET ${path}: more than ${MAX_REDIRECTS} redirects` };
+      url = new URL(answer.location, url);
+    }
+    const body = await answer.text(BODY_LIMIT);
     const ms = took();
     const fatal = FATAL_ERROR_MARKERS.find((m) => body.includes(m));
-    const said = `GET ${path} answered ${response.status} in ${ms} ms`;
-    if (response.status >= 400) return { ...base, status: response.status, ms, ok: false, detail: said };
-    if (fatal) return { ...base, status: response.status, ms, ok: false, detail: `${said} with a fatal-error page ("${fatal}")` };
-    if (ms > budgetMs) return { ...base, status: response.status, ms, ok: false, detail: `${said}, over the ${budgetMs} ms budget` };
-    return { ...base, status: response.status, ms, ok: true, detail: said };
+    const said = `GET ${path} answered ${answer.status} in ${ms} ms`;
+    if (answer.status >= 400) return { ...base, status: answer.status, ms, ok: false, detail: said };
+    if (fatal) return { ...base, status: answer.status, ms, ok: false, detail: `${said} with a fatal-error page ("${fatal}")` };
+    if (ms > budgetMs) return { ...base, status: answer.status, ms, ok: false, detail: `${said}, over the ${budgetMs} ms budget` };
+    return { ...base, status: answer.status, ms, ok: true, detail: said };
   } catch (err) {
+    answer?.drop();
     if (options.signal?.aborted) throw new APIUserAbortError("The rollout was aborted.", { cause: options.signal.reason });
     if (timer.signal.aborted) return { ...base, ms: took(), ok: false, detail: `GET ${path}: no answer within the ${budgetMs} ms budget` };
-    const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-    return { ...base, ms: took(), ok: false, detail: `GET ${path}: ${typeof cause === "string" ? cause : (err as Error).message}` };
+    const code = (err as { code?: unknown }).code;
+    if (code === REFUSED_ADDRESS) return { ...base, ms: took(), ok: false, detail: `GET ${path}: refused: ${(err as Error).message}` };
+    return { ...base, ms: took(), ok: false, detail: `GET ${path}: ${typeof code === "string" ? code : (err as Error).message}` };
   } finally {
     clearTimeout(timeout);
   }
-}
-
-/** The body as text, at most `limit` bytes of it (the rest is not read). */
-async function readText(response: Response, limit: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= limit) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
 }

@@ -201,7 +201,7 @@ async function judge(client: RolloutClient, result: SiteRolloutResult, pipeline:
       const check = await checkHttp(result.site.url, path, {
         budgetMs: options.checkBudget ?? DEFAULT_CHECK_BUDGET_MS,
         signal: options.signal,
-        fetch: options.fetch,
+        lookup: options.lookup,
       });
       if (!verdict(check)) return;
     }

@@ -7,6 +7,7 @@ import type { Site } from "../resources/sites.js";
 import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
 import type { OperationsClient } from "./client.js";
 import type { GateCheck, RolloutGate } from "./rollout-gates.js";
+import type { HttpGateLookup } from "./site-requests.js";
 import type { FailureBudget, RolloutTarget, WaveSpec } from "./rollout-plan.js";
 
 /** What a rollout needs of a client (SiteOps has it). */
@@ -150,6 +151,7 @@ export interface RolloutOptions {
   onRequest?: (record: PipelineRequestRecord) => void;
   signal?: AbortSignal;
   onProgress?: (event: RolloutEvent) => void;
-  /** The fetch the `http` gate uses. Default the global fetch. */
-  fetch?: typeof fetch;
+  /** How the `http` gate resolves a site's names (each address it connects to is checked: never link-local or a
+   * metadata service). Default node:dns's lookup; a test maps a name to an address. */
+  lookup?: HttpGateLookup;
 }

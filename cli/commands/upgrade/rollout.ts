@@ -6,6 +6,7 @@
 import { flagBool, flagInt, flagList, flagString, type Parsed } from "../../args.js";
 import type { Site } from "../../../src/index.js";
 import {
+  checkPathProblem,
   type FailureBudget,
   parseFailureBudget,
   parseWaves,
@@ -90,8 +91,10 @@ function rolloutFlags(parsed: Parsed): RolloutFlags {
   if (badGate !== undefined) throw new UsageError(`--gate must name ${ROLLOUT_GATES.join(", ")} (got ${JSON.stringify(badGate)})`);
   const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...ROLLOUT_GATES];
   const checkPaths = flagList(parsed, "check-path");
-  for (const p of checkPaths)
-    if (!p.startsWith("/") || /\s/.test(p)) throw new UsageError(`--check-path must be a path starting with / (got ${JSON.stringify(p)})`);
+  for (const p of checkPaths) {
+    const problem = checkPathProblem(p);
+    if (problem) throw new UsageError(`--check-path ${problem} (got ${JSON.stringify(p)})`);
+  }
   if (checkPaths.length && !gates.includes("http")) throw new UsageError("--check-path is for the http gate: add http to --gate");
   const zero = (text: string) => /^\s*0+(\.0+)?(ms|s|m|h|d|w)?\s*$/.test(text);
   const pauseText = flagString(parsed, "pause") ?? "0";
