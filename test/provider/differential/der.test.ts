@@ -70,7 +70,7 @@ describe("DER pieces against asn1js", () => {
             expect(hex(Buffer.from(parse(nested).toBER()))).toBe(hex(nested));
           },
         ),
-        runs(1_500),
+        runs(800),
       );
     },
     TIMEOUT,

@@ -173,7 +173,7 @@ describe("node:http2 (nghttp2) as a client of the provider's server", () => {
             client.close();
           }
         }),
-        runs(25),
+        runs(12),
       );
     },
     TIMEOUT,
