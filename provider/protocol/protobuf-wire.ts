@@ -8,8 +8,8 @@ export class ProtobufError extends Error {
 }
 
 export const WIRE_VARINT = 0,
-  WIRE_FIXED64 = 1,
-  WIRE_LENGTH = 2,
+  WIRE_LENGTH = 2;
+const WIRE_FIXED64 = 1,
   WIRE_START_GROUP = 3,
   WIRE_END_GROUP = 4,
   WIRE_FIXED32 = 5;

@@ -32,7 +32,7 @@ export const E = {
   ENHANCE_YOUR_CALM: 11,
 } as const;
 
-export interface Frame {
+interface Frame {
   type: number;
   flags: number;
   id: number;

@@ -2,7 +2,7 @@
 //   DIFFERENTIAL_SEED=<n>   another seed (fast-check prints the failing seed and path to replay)
 //   DIFFERENTIAL_SCALE=<k>  k times the runs of every property (the longer random run: k = 100)
 
-export const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 53);
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 53);
 const SCALE = Number(process.env.DIFFERENTIAL_SCALE ?? 1);
 
 /** fast-check's options for a property run `n` times at scale 1. */
