@@ -1,10 +1,13 @@
 // A raw HTTP/2 client for the differential tests: writes frames exactly as built (malformed ones included)
 // to the provider's server and reads back the frames it answers with, until GOAWAY, the end of the
-// connection, or the answer to a PING sent last (which tells that every earlier frame was handled).
+// connection, or the answer to a PING sent last (which tells that every earlier frame was handled). And a
+// gRPC call through node:http2 (nghttp2), for the tests that use it as a client.
+import type http2 from "node:http2";
 import { connect, createServer, type Server } from "node:net";
 import hpack from "hpack.js";
-import { createGrpcServer, type GrpcServer } from "../../../provider/protocol/grpc-server.js";
+import { createGrpcServer, GrpcError, GrpcStatus, type GrpcServer } from "../../../provider/protocol/grpc-server.js";
 import { Http2Connection, LIMITS, type Limits } from "../../../provider/protocol/http2/connection.js";
+import { frame as writeFrame } from "../../../provider/protocol/http2/frames.js";
 
 export const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 export const T = {
@@ -39,15 +42,8 @@ interface Frame {
   payload: Buffer;
 }
 
-export function frame(type: number, flags: number, id: number, payload: Uint8Array = Buffer.alloc(0)): Buffer {
-  const out = Buffer.alloc(9 + payload.length);
-  out.writeUIntBE(payload.length, 0, 3);
-  out[3] = type;
-  out[4] = flags;
-  out.writeUInt32BE(id, 5);
-  out.set(payload, 9);
-  return out;
-}
+/** A frame as given, malformed or not (the server's own writer: the header layout is not under test). */
+export const frame = (type: number, flags: number, id: number, payload: Uint8Array = Buffer.alloc(0)): Buffer => writeFrame(type, flags, id, payload);
 
 export const u32 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255])));
 export const settings = (...pairs: [number, number][]) =>
@@ -81,6 +77,9 @@ export async function startServer(limits?: Partial<Limits>): Promise<{ port: num
   let grpc: GrpcServer | undefined;
   const unary = {
     "/test.Echo/Echo": async (body: Buffer) => body,
+    "/test.Echo/Fail": async (): Promise<Uint8Array> => {
+      throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, "no");
+    },
     "/test.Echo/Slow": () => new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(Buffer.from("late")), 2_000)),
   };
   let listener: Server;
@@ -155,4 +154,27 @@ export function streamAnswer(x: Exchange, id: number): { data: Buffer; blocks: B
     data: Buffer.concat(on.filter((f) => f.type === T.DATA).map((f) => f.payload)),
     blocks: on.filter((f) => f.type === T.HEADERS).map((f) => f.payload),
   };
+}
+
+export interface Reply {
+  headers: http2.IncomingHttpHeaders;
+  trailers: http2.IncomingHttpHeaders;
+  /** The reply message, its gRPC framing taken off. */
+  body: Buffer;
+}
+
+/** A unary gRPC call of `/test.Echo/<method>` through a node:http2 session. */
+export function call(session: http2.ClientHttp2Session, method: string, message: Buffer, extra: http2.OutgoingHttpHeaders = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = session.request({ ":method": "POST", ":path": `/test.Echo/${method}`, "content-type": "application/grpc", te: "trailers", ...extra });
+    let headers: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    req.on("response", (h) => (headers = h));
+    req.on("trailers", (t) => (trailers = t));
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve({ headers, trailers, body: Buffer.concat(chunks).subarray(5) }));
+    req.on("error", reject);
+    req.end(grpcBody(message));
+  });
 }

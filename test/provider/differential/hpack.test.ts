@@ -3,12 +3,12 @@
 // and node:http2 (nghttp2) as a client of the provider's server in this process, with generated headers,
 // bodies, windows and frame sizes. Issue 53.
 import http2 from "node:http2";
-import { createServer, type Server } from "node:net";
 import fc from "fast-check";
 import hpack from "hpack.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGrpcServer, GrpcError, GrpcStatus, type GrpcServer } from "../../../provider/protocol/grpc-server.js";
+import { GrpcStatus } from "../../../provider/protocol/grpc-server.js";
 import { type HeaderList, HpackDecoder } from "../../../provider/protocol/http2/hpack.js";
+import { call, startServer } from "./h2-wire.js";
 import { runs, TIMEOUT } from "./settings.js";
 
 const TABLE = 4096;
@@ -116,33 +116,19 @@ describe("HPACK decoding against hpack.js", () => {
 });
 
 describe("node:http2 (nghttp2) as a client of the provider's server", () => {
-  let listener: Server;
-  let grpc: GrpcServer;
+  let server: Awaited<ReturnType<typeof startServer>>;
   let url: string;
   beforeAll(async () => {
-    grpc = await createGrpcServer({
-      unary: {
-        "/test.Echo/Echo": (req) => req,
-        "/test.Echo/Fail": () => {
-          throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, "no");
-        },
-      },
-      idle: [],
-    });
-    listener = createServer((socket) => grpc.accept(socket));
-    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(listener.address() as { port: number }).port}`;
+    server = await startServer();
+    url = `http://127.0.0.1:${server.port}`;
   });
-  afterAll(async () => {
-    grpc?.close();
-    await new Promise((resolve) => listener?.close(resolve));
-  });
+  afterAll(() => server?.close());
 
   const headerName = fc.stringMatching(/^x-[a-z0-9-]{1,20}$/);
   // Six values of 10,000 octets stay under the 64 KiB header list the server announces (nghttp2 refuses a
   // stream over it itself; a raw client gets 431, http2-frames.test.ts) and still need CONTINUATION frames.
   const headerValue = fc.oneof(fc.stringMatching(/^[!-~]([ -~]{0,60}[!-~])?$/), fc.constant("v".repeat(10_000)));
-  const call = fc.record({
+  const oneCall = fc.record({
     method: fc.constantFrom("Echo", "Echo", "Fail", "Missing"),
     headers: fc.uniqueArray(fc.tuple(headerName, headerValue), { maxLength: 6, selector: ([n]) => n }),
     body: fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ minLength: 60_000, maxLength: 120_000 })),
@@ -150,7 +136,7 @@ describe("node:http2 (nghttp2) as a client of the provider's server", () => {
   const session = fc.record({
     window: fc.constantFrom(1_024, 16_384, 65_535, 1 << 20),
     maxFrameSize: fc.constantFrom(16_384, 100_000),
-    calls: fc.array(call, { minLength: 1, maxLength: 5 }),
+    calls: fc.array(oneCall, { minLength: 1, maxLength: 5 }),
   });
 
   it(
@@ -160,7 +146,7 @@ describe("node:http2 (nghttp2) as a client of the provider's server", () => {
         fc.asyncProperty(session, async (s) => {
           const client = http2.connect(url, { settings: { initialWindowSize: s.window, maxFrameSize: s.maxFrameSize } });
           try {
-            const replies = await Promise.all(s.calls.map((c) => request(client, c.method, c.headers, Buffer.from(c.body))));
+            const replies = await Promise.all(s.calls.map((c) => call(client, c.method, Buffer.from(c.body), Object.fromEntries(c.headers))));
             s.calls.forEach((c, i) => {
               const r = replies[i]!;
               const status = r.trailers["grpc-status"] ?? r.headers["grpc-status"];
@@ -179,33 +165,3 @@ describe("node:http2 (nghttp2) as a client of the provider's server", () => {
     TIMEOUT,
   );
 });
-
-interface Reply {
-  headers: http2.IncomingHttpHeaders;
-  trailers: http2.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function request(client: http2.ClientHttp2Session, method: string, extra: [string, string][], message: Buffer): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = client.request({
-      ":method": "POST",
-      ":path": `/test.Echo/${method}`,
-      "content-type": "application/grpc",
-      te: "trailers",
-      ...Object.fromEntries(extra),
-    });
-    let headers: http2.IncomingHttpHeaders = {};
-    let trailers: http2.IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    req.on("response", (h) => (headers = h));
-    req.on("trailers", (t) => (trailers = t));
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve({ headers, trailers, body: Buffer.concat(chunks).subarray(5) }));
-    req.on("error", reject);
-    const framed = Buffer.alloc(5 + message.length);
-    framed.writeUInt32BE(message.length, 1);
-    message.copy(framed, 5);
-    req.end(framed);
-  });
-}
