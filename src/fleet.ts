@@ -117,14 +117,22 @@ export {
 } from "./operations/vulnerability-fix.js";
 export {
   allowedFailures,
+  DEFAULT_WAVES,
+  formatTarget,
+  formatWave,
   MAX_WAVES,
+  mergedWaveNote,
   parseFailureBudget,
   parseWaves,
+  planRollout,
   planWaves,
+  reachesTarget,
   rolloutOrder,
   RolloutSpecError,
   targetKey,
   type FailureBudget,
+  type MergedWave,
+  type RolloutPlan,
   type RolloutTarget,
   type WaveSpec,
 } from "./operations/rollout-plan.js";
@@ -139,19 +147,54 @@ export {
   type RolloutGate,
 } from "./operations/rollout-gates.js";
 export { checkPathProblem, type HttpGateLookup } from "./operations/site-requests.js";
-export { rolloutUpgrade } from "./operations/rollout.js";
 export {
+  DEFAULT_CHECK_PATH,
   DEFAULT_HEALTH_WAIT_MS,
+  DEFAULT_MAX_FAILURES,
   DEFAULT_ROLLOUT_CONCURRENCY,
+  DEFAULT_UNKNOWN_STATE_WAIT_MS,
   DEFAULT_WAVE_TIMEOUT_MS,
+  defaultText,
+  MAX_ROLLOUT_CONCURRENCY,
+  readRolloutSettings,
+  ROLLOUT_OPTIONS,
+  rolloutOption,
+  type DurationStyle,
+  type ReadRolloutSettings,
+  type RolloutOptionDeclaration,
+  type RolloutOptionKind,
+} from "./operations/rollout-options.js";
+export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
+export { TargetRefusedError } from "./operations/rollout-open.js";
+export { rolloutUpgrade } from "./operations/rollout.js";
+export { endLines, eventLines, type LineLevel, planLines, RolloutProgress, stopLine, WAVE_VERDICTS, waveLine } from "./operations/rollout-text.js";
+export {
+  failureGroups,
+  ROLLOUT_ROW_FIELDS,
+  rolloutCounts,
+  rolloutPlanRows,
+  rolloutReport,
+  rolloutRows,
+  rolloutTotals,
+  type FailureGroup,
+  type RolloutReport,
+  type RolloutRow,
+  type RolloutWaveRecord,
+} from "./operations/rollout-rows.js";
+export {
   PipelineActiveError,
+  SITE_ROLLOUT_OUTCOMES,
   type PipelineRequestName,
   type PipelineRequestRecord,
   type RolloutClient,
+  type RolloutCounts,
   type RolloutEvent,
+  type RolloutFailure,
   type RolloutOptions,
   type RolloutOutcome,
+  type RolloutRefusal,
   type RolloutResult,
+  type RolloutSettings,
   type SiteRolloutOutcome,
   type SiteRolloutResult,
   type WaveResult,
