@@ -17,8 +17,13 @@ export interface FlagSpec {
   value?: string;
   description: string;
   choices?: readonly string[];
+  /** `choices` in any case (`--fail-on High`): the value is taken lower-cased. */
+  ignoreCase?: boolean;
   /** A boolean that also has --no-NAME (sets false). */
   negatable?: boolean;
+  /** The environment variable that gives the value when the flag is not on the command line (read where the flag
+   * is read: `flagOrEnv`). A job flag's variable set turns the job on as the flag does. */
+  env?: string;
   /** A string flag whose value can only be attached with `=` (`--json` alone, or `--json=id,name`); alone it
    * parses as "". */
   optionalValue?: boolean;
@@ -44,9 +49,10 @@ export function parseArgv(argv: readonly string[], flags: readonly FlagSpec[], a
   const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short!, f]));
   const values: Record<string, FlagValue> = {};
   const positional: string[] = [];
-  const set = (spec: FlagSpec, value: string | boolean, shown: string) => {
+  const set = (spec: FlagSpec, given: string | boolean, shown: string) => {
+    const value = spec.ignoreCase && typeof given === "string" ? given.toLowerCase() : given;
     if (spec.choices && typeof value === "string" && !spec.choices.includes(value)) {
-      throw new UsageError(`${shown} must be one of ${spec.choices.join(", ")} (got ${JSON.stringify(value)})`);
+      throw new UsageError(`${shown} must be one of ${spec.choices.join(", ")} (got ${JSON.stringify(given)})`);
     }
     if (spec.multiple) {
       values[spec.name] = [...((values[spec.name] as string[] | undefined) ?? []), value as string];
@@ -152,6 +158,15 @@ export function flagBool(parsed: Parsed, name: string): boolean | undefined {
 export function flagList(parsed: Parsed, name: string): string[] {
   const v = parsed.flags[name];
   return Array.isArray(v) ? v : [];
+}
+
+/** A string flag's value from the command line, else from its environment variable (`spec.env`; set but empty or
+ * blank counts as not set), with where it came from (`--ping` or `SITEOPS_PING_URL`) for messages. */
+export function flagOrEnv(parsed: Parsed, spec: FlagSpec, env: NodeJS.ProcessEnv): { value: string; from: string } | undefined {
+  const given = flagString(parsed, spec.name);
+  if (given !== undefined) return { value: given, from: `--${spec.name}` };
+  const fromEnv = spec.env === undefined ? undefined : env[spec.env];
+  return fromEnv === undefined || fromEnv.trim() === "" ? undefined : { value: fromEnv, from: spec.env! };
 }
 
 /** A whole number flag within [min, max]. */

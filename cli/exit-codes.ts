@@ -1,7 +1,7 @@
 // The exit codes of `siteops`, meant for cron and CI (README: "Exit codes"), and the errors that carry one.
 
 import { APIUserAbortError, AuthenticationError, OtpRequiredError, PermissionDeniedError, WaitTimeoutError } from "../src/index.js";
-import { SiteSelectionError } from "../src/fleet.js";
+import { EmptySelectionError, SiteSelectionError } from "../src/fleet.js";
 
 export const EXIT = {
   /** Everything asked for was done. */
@@ -17,6 +17,9 @@ export const EXIT = {
   TIMEOUT: 4,
   /** A rollout stopped at a wave's gate: its failures exceeded --max-failures; later waves were not touched. */
   STOPPED: 5,
+  /** The selection held no site (an account with none, a --status no site is in): nothing was done. --allow-empty
+   * makes it a success. */
+  EMPTY: 6,
   /** Another run holds the lock (EX_TEMPFAIL from sysexits.h: try again later). */
   LOCKED: 75,
   /** Interrupted by SIGINT or SIGTERM. */
@@ -45,6 +48,7 @@ export class UsageError extends CliError {
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
   if (err instanceof SiteSelectionError) return EXIT.USAGE;
+  if (err instanceof EmptySelectionError) return EXIT.EMPTY;
   if (err instanceof OtpRequiredError || err instanceof AuthenticationError || err instanceof PermissionDeniedError) return EXIT.AUTH;
   if (err instanceof WaitTimeoutError) return EXIT.TIMEOUT;
   if (err instanceof APIUserAbortError) return EXIT.INTERRUPTED;

@@ -4,11 +4,14 @@
 
 import { type Site, type SiteOps, type SiteStatus } from "../src/index.js";
 import {
+  checkSelection,
   listAllSites,
   parseShard,
   readShardFile,
+  selectFleet as coreSelectFleet,
   selectSites as coreSelectSites,
   selectSite,
+  type SelectedFleet,
   ShardFileError,
   type ShardSites,
   ShardSpecError,
@@ -34,6 +37,38 @@ export type CliSelection = SiteSelection & { fromFile?: ShardSites };
 export function selectSites(client: SiteOps, selection: CliSelection, signal?: AbortSignal): Promise<Site[]> {
   if (selection.fromFile) return Promise.resolve(selection.fromFile.sites);
   return coreSelectSites(client, selection, { signal });
+}
+
+/** --allow-empty, for the commands whose selection may hold no site (src/operations/fleet-selection.ts). */
+export const ALLOW_EMPTY_FLAG: FlagSpec = {
+  name: "allow-empty",
+  type: "boolean",
+  description: "succeed when the selection holds no site (the account has none, none is in --status); without it that is exit 6",
+};
+
+/** What a fleet command works on: the selected sites, and when there is nothing to do, why (`notice`). */
+export interface CheckedFleet extends SelectedFleet {
+  notice?: string;
+}
+
+/** The sites of a selection and how many it held before its shard (the core's selectFleet); a shard file's fleet
+ * is the account as the matrix step listed it. */
+export async function resolveFleet(client: SiteOps, selection: CliSelection, signal?: AbortSignal): Promise<SelectedFleet> {
+  const file = selection.fromFile;
+  if (file) return { sites: file.sites, selected: file.fleetSize, listed: file.fleetSize, shard: file.shard };
+  return coreSelectFleet(client, selection, { signal });
+}
+
+/** The rule of an empty selection (the core's checkSelection): EmptySelectionError, exit 6, unless --allow-empty is
+ * in `parsed`; `notice` when there is nothing to do. */
+export function checkFleet(fleet: SelectedFleet, parsed: Parsed): CheckedFleet {
+  const { notice } = checkSelection(fleet, { allowEmpty: flagBool(parsed, "allow-empty") === true });
+  return notice === undefined ? fleet : { ...fleet, notice };
+}
+
+/** resolveFleet, then checkFleet: what a fleet command that is not a job (vulns report, vulns fix) works on. */
+export async function selectCheckedFleet(client: SiteOps, selection: CliSelection, parsed: Parsed, signal?: AbortSignal): Promise<CheckedFleet> {
+  return checkFleet(await resolveFleet(client, selection, signal), parsed);
 }
 
 export function resolveSite(client: SiteOps, ref: string, signal?: AbortSignal): Promise<Site> {

@@ -35,6 +35,12 @@ export interface DescribeErrorOptions {
   mask?: string;
 }
 
+/** Credentials or permission refused (401, 403): every other request of the run would be refused alike, so a
+ * fleet operation ends as refused rather than failing site after site. */
+export function isRefusal(err: unknown): boolean {
+  return err instanceof AuthenticationError || err instanceof PermissionDeniedError;
+}
+
 /** What kind of failure `err` is. */
 export function errorKind(err: unknown): ErrorKind {
   if (err instanceof AuthenticationError) return "authentication";
@@ -64,7 +70,8 @@ export function describeError(err: unknown, options: DescribeErrorOptions = {}):
   else line = String(err);
   const given = options.advice?.[kind];
   const advice = typeof given === "function" ? given(err) : given;
-  if (advice) line = `${kind === "timeout" ? line.replace(/\.?$/, ".") : line} ${advice}`;
+  // Advice is a sentence of its own: the line before it ends with a full stop.
+  if (advice) line = `${kind === "timeout" || kind === "other" ? line.replace(/([^.?!])$/, "$1.") : line} ${advice}`;
   return maskSecrets(line, options.secrets ?? [], options.mask ?? "[REDACTED]");
 }
 

@@ -10,15 +10,18 @@ export {
   listAllSites,
   lookupSites,
   MAX_SITES_FETCHED_BY_ID,
+  selectFleet,
   selectSite,
   selectSites,
   SITE_ID_PATTERN,
   siteIdOf,
   SITES_PER_PAGE,
   SiteSelectionError,
+  type SelectedFleet,
   type SelectSitesOptions,
   type SiteSelection,
 } from "./operations/sites.js";
+export { checkSelection, EmptySelectionError, type SelectionCheck } from "./operations/fleet-selection.js";
 export {
   DEFAULT_FLEET_CONCURRENCY,
   snapshotFleet,
@@ -46,7 +49,18 @@ export {
 export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention.js";
 export { mapPool } from "./pool.js";
-export { describeError, errorKind, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export { describeError, errorKind, isRefusal, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export {
+  DISMISSED_REASONS,
+  isOpenRecord,
+  isVulnerabilitySeverity,
+  parseSeverity,
+  reportSeverity,
+  SEVERITIES_WORST_FIRST,
+  severityRank,
+  VULNERABILITY_SEVERITIES,
+  type ReportSeverity,
+} from "./operations/vulnerability-record-rules.js";
 export {
   advisoryId,
   buildVulnerabilityReport,
@@ -54,23 +68,27 @@ export {
   compareEntries,
   DEFAULT_REPORT_CONCURRENCY,
   findingFingerprint,
-  isVulnerabilitySeverity,
+  parseReportSeverities,
   reportEntries,
-  reportSeverity,
-  severityRank,
-  VULNERABILITY_REPORT_ROW_FIELDS,
-  VULNERABILITY_SEVERITIES,
-  vulnerabilityReportRows,
+  vulnerabilitySummaryLine,
   type CollectVulnerabilityOptions,
-  type ReportSeverity,
+  type ParsedReportSeverities,
+  type ReportOptionNames,
   type SeverityCounts,
   type SiteVulnerabilityRecords,
   type VulnerabilityReport,
   type VulnerabilityReportEntry,
   type VulnerabilityReportGroup,
   type VulnerabilityReportOptions,
-  type VulnerabilityReportRow,
 } from "./operations/vulnerability-report.js";
+export {
+  VULNERABILITY_REPORT_ROW_FIELDS,
+  vulnerabilityAdvisories,
+  vulnerabilityReportRows,
+  type VulnerabilityAdvisory,
+  type VulnerabilityAdvisorySite,
+  type VulnerabilityReportRow,
+} from "./operations/vulnerability-report-rows.js";
 export { vulnerabilityReportMarkdown, type VulnerabilityMarkdownOptions } from "./operations/vulnerability-report-markdown.js";
 export {
   CODE_SCANNING_MAX_BYTES,
@@ -82,6 +100,12 @@ export {
   type VulnerabilitySarifOptions,
 } from "./operations/vulnerability-sarif.js";
 export {
+  checkDeclarationsDir,
+  vulnerabilitySarifFile,
+  type VulnerabilitySarifFile,
+  type VulnerabilitySarifWarning,
+} from "./operations/vulnerability-sarif-file.js";
+export {
   declarationFiles,
   findSiteDeclarations,
   type FindSiteDeclarationsOptions,
@@ -89,7 +113,6 @@ export {
 } from "./operations/vulnerability-sarif-declarations.js";
 export {
   acceptanceComment,
-  DISMISSED_REASONS,
   dismissedByPolicy,
   hasPolicyMarker,
   parseVulnerabilityPolicy,
@@ -101,9 +124,13 @@ export {
   applyVulnerabilityPolicy,
   planVulnerabilityPolicy,
   type ApplyVulnerabilityPolicyOptions,
+  type PlanVulnerabilityPolicyOptions,
+  type PolicyApplyResult,
   type PolicyChange,
   type PolicyChangeResult,
+  type PolicyCounts,
   type PolicyPlan,
+  type PolicyScope,
   type PolicyWarning,
   type SiteRecords,
 } from "./operations/vulnerability-policy-apply.js";

@@ -1,7 +1,7 @@
 // How errors read in the log, the annotations and the job summary: the core's describeError with the action's
 // advice, as sentences (sizes and durations: common/format.ts, shared with the CLI).
 
-import { describeError, SiteSelectionError } from "../../src/fleet.js";
+import { describeError, EmptySelectionError, SiteSelectionError } from "../../src/fleet.js";
 import { AuthenticationError } from "../../src/index.js";
 import { formatDuration } from "../../common/format.js";
 
@@ -21,6 +21,7 @@ export function pipelineNote(pipeline: { id: string; status: string }, durationM
  * replaced with ***, as the runner's log masking does). */
 export function errorLine(err: unknown, secrets: readonly string[] = []): string {
   if (err instanceof SiteSelectionError) return describeError(sentence(err.message), { secrets, mask: "***" });
+  if (err instanceof EmptySelectionError) return `${sentence(err.message)} Set 'allow-empty: true' if that is expected.`;
   return describeError(err, {
     apiStatus: "before",
     advice: {

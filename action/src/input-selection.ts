@@ -1,9 +1,9 @@
-// The inputs that select sites for the fleet commands (snapshot, vulnerabilities): 'site' (ids, exact names, a list
-// or 'all'), 'shard' (with 'all') and 'sites-file' (one shard file of `siteops sites matrix --out`), read the same way
-// for each command, each problem one line naming the input.
+// The inputs that select sites for the fleet commands (snapshot, vulnerabilities, rollout): 'site' (ids, exact
+// names, a list or 'all'), 'shard' (with 'all'), 'sites-file' (one shard file of `siteops sites matrix --out`) and
+// 'allow-empty', read the same way for each command, each problem one line naming the input.
 
 import { formatShard, parseShard, type Shard, type ShardSites, ShardSpecError } from "../../src/fleet.js";
-import { parseSitesFile } from "./input-values.js";
+import { parseBoolean, parseSitesFile } from "./input-values.js";
 
 /** The `site` value that selects every site of the account (fleet commands only). */
 export const ALL_SITES = "all";
@@ -19,6 +19,8 @@ export interface FleetSelection {
   /** From `sites-file`: one shard's sites as the matrix step listed them (src/operations/shard-files.ts); the
    * fleet is then not listed again. */
   fromFile: ShardSites | undefined;
+  /** 'allow-empty': a selection that holds no site is a success (fleet-sites.ts), not the step's failure. */
+  allowEmpty: boolean;
 }
 
 /** Reads 'site', 'sites-file' and 'shard'; `get` gives an input's trimmed value, undefined when not set. */
@@ -33,7 +35,8 @@ export function parseFleetSelection(get: (name: string) => string | undefined, p
     problems.push(`'shard' ${formatShard(shard)} disagrees with 'sites-file', which holds shard ${formatShard(fromFile.shard)}`);
   }
   shard = fromFile?.shard ?? shard;
-  return { sites: sites ?? { all: false, refs: [] }, shard, fromFile };
+  const allowEmpty = parseBoolean("allow-empty", get("allow-empty"), false, problems);
+  return { sites: sites ?? { all: false, refs: [] }, shard, fromFile, allowEmpty };
 }
 
 /** Newlines or commas separate sites; `all` alone selects every site. */

@@ -1,6 +1,6 @@
 // How sizes, durations, times and errors read in the CLI's output. Every string from the service is cleaned.
 
-import { describeError } from "../../src/fleet.js";
+import { describeError, EmptySelectionError } from "../../src/fleet.js";
 import { AuthenticationError } from "../../src/index.js";
 import { clean } from "../../common/sanitize.js";
 export { formatBytes, formatDuration } from "../../common/format.js";
@@ -46,6 +46,7 @@ export function errorLine(err: unknown, secrets: readonly string[] = []): string
         authentication: authenticationAdvice,
         permission: "This needs the owner or admin role in the account.",
         timeout: "Raise --timeout, or use --no-wait.",
+        other: (e) => (e instanceof EmptySelectionError ? "Give --allow-empty if that is expected." : undefined),
       },
       aborted: "interrupted",
       secrets,

@@ -46,6 +46,11 @@ export function statusColor(style: Style, status: string): string {
   return status;
 }
 
+/** A vulnerability's severity: critical and high red, medium yellow. */
+export function severityColor(style: Style, severity: string): string {
+  return severity === "critical" || severity === "high" ? style.red(severity) : severity === "medium" ? style.yellow(severity) : severity;
+}
+
 /** Visible width of a string with colour codes (the only escapes this module writes). */
 export function visibleLength(text: string): number {
   return text.replace(/\u001b\[\d+m/g, "").length;

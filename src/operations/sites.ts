@@ -95,12 +95,43 @@ export async function listAllSites(client: OperationsClient, options: SelectSite
  * Throws {@link SiteSelectionError} naming every ref that matches no site, or a name that matches several.
  */
 export async function selectSites(client: OperationsClient, selection: SiteSelection, options: SelectSitesOptions = {}): Promise<Site[]> {
-  if (selection.all) {
-    const statuses = selection.statuses?.length ? new Set<string>(selection.statuses) : undefined;
-    const shard = selection.shard;
-    return (await listAllSites(client, options)).filter((s) => (!statuses || statuses.has(s.status)) && (!shard || inShard(s.id, shard)));
+  return selection.all ? (await selectFleet(client, selection, options)).sites : selectNamed(client, selection.refs ?? [], options);
+}
+
+/** What a selection found: the sites to work on and how many it held before its shard was taken (the empty
+ * selection rule, fleet-selection.ts, counts those). */
+export interface SelectedFleet {
+  /** The sites to work on (the shard's, with a shard). */
+  sites: Site[];
+  /** Sites the selection held before its shard was taken (`sites.length` without a shard). */
+  selected: number;
+  /** Sites of the account when they were listed; undefined when they were not (a few sites fetched by id). */
+  listed?: number;
+  /** The states the selection kept (its `statuses`), for the words of an empty one. */
+  statuses?: readonly SiteStatus[];
+  shard?: Shard;
+}
+
+/** {@link selectSites}, also saying how many sites the selection held before its shard (see {@link SelectedFleet}). */
+export async function selectFleet(client: OperationsClient, selection: SiteSelection, options: SelectSitesOptions = {}): Promise<SelectedFleet> {
+  if (!selection.all) {
+    const sites = await selectNamed(client, selection.refs ?? [], options);
+    return { sites, selected: sites.length };
   }
-  const refs = selection.refs ?? [];
+  const listing = await listAllSites(client, options);
+  const statuses = selection.statuses?.length ? new Set<string>(selection.statuses) : undefined;
+  const kept = statuses ? listing.filter((s) => statuses.has(s.status)) : listing;
+  const shard = selection.shard;
+  return {
+    sites: shard ? kept.filter((s) => inShard(s.id, shard)) : kept,
+    selected: kept.length,
+    listed: listing.length,
+    ...(statuses ? { statuses: selection.statuses! } : {}),
+    ...(shard ? { shard } : {}),
+  };
+}
+
+async function selectNamed(client: OperationsClient, refs: readonly string[], options: SelectSitesOptions): Promise<Site[]> {
   let listing = refs.some((r) => !isSiteId(r)) || refs.length > MAX_SITES_FETCHED_BY_ID ? await listAllSites(client, options) : undefined;
   const sites: Site[] = [];
   const missing: string[] = [];

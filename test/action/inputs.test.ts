@@ -42,6 +42,7 @@ describe("parseInputs", () => {
       timeoutMs: 30 * 60_000,
       pollIntervalMs: undefined,
       sites: { all: false, refs: ["Blog"] },
+      allowEmpty: false,
       description: undefined,
       uploadFile: undefined,
       concurrency: 4,

@@ -127,7 +127,9 @@ describe("snapshot create: success", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(paths(ping)).toEqual(["URL/start", "URL"]);
     expect(ping.got[1]!.contentType).toBe("text/plain; charset=utf-8");
-    expect(ping.got[1]!.body).toMatch(/^siteops snapshot create \(job snapshot-create\): exit 0 \(all done\) in .+\n2 sites: 2 completed\n$/);
+    expect(ping.got[1]!.body).toMatch(
+      /^siteops snapshot create \(job snapshot-create\): exit 0 \(all done\) in .+\n2 sites: 2 completed; 2 snapshots created\n$/,
+    );
 
     // The notification is the report, as --report wrote it.
     expect(notify.got).toHaveLength(1);
@@ -188,7 +190,7 @@ describe("snapshot create: failure", () => {
     expect(paths(ping)).toEqual(["URL/start", "URL/fail"]);
     const lines = ping.got[1]!.body.split("\n");
     expect(lines[0]).toMatch(/^siteops snapshot create \(job snapshot-create\): exit 1 \(some failed\) in /);
-    expect(lines[1]).toBe("2 sites: 1 completed, 1 failed");
+    expect(lines[1]).toBe("2 sites: 1 completed, 1 failed; 1 snapshot created");
     expect(lines[2]).toMatch(new RegExp(`^Shop \\(${shop.id}\\): Internal server error \\[HTTP 500, request req_\\w+\\]`));
     // --notify-on failure (the default): posted, as JSON.
     expect(JSON.parse(notify.got[0]!.body)).toMatchObject({ exit_code: 1, summary: { completed: 1, failed: 1 } });
@@ -240,7 +242,7 @@ describe("runs that do not finish", () => {
       expect(r.code).toBe(4);
       expect(paths(ping)).toEqual(["URL/start", "URL/fail"]);
       expect(ping.got[1]!.body).toMatch(
-        /^siteops snapshot create \(job snapshot-create\): exit 4 \(timed out\) in .+\n1 site: 1 timed out\nBlog \(site_\w+\): /,
+        /^siteops snapshot create \(job snapshot-create\): exit 4 \(timed out\) in .+\n1 site: 1 timed out; 1 snapshot created\nBlog \(site_\w+\): /,
       );
     } finally {
       await slow.close();
@@ -262,7 +264,7 @@ describe("runs that do not finish", () => {
       const r = await first.done;
       expect(r.code).toBe(130);
       expect(paths(ping)).toEqual(["URL/start", "URL/fail"]);
-      expect(ping.got[1]!.body).toMatch(/exit 130 \(interrupted\) in .+\n2 sites: 2 interrupted\n/);
+      expect(ping.got[1]!.body).toMatch(/exit 130 \(interrupted\) in .+\n2 sites: 2 interrupted; 2 snapshots created\n/);
     } finally {
       await slow.close();
     }

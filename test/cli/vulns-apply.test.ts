@@ -66,21 +66,25 @@ beforeAll(() => {
 });
 
 describe("siteops vulns apply --policy", () => {
-  it("a dry run says what it would dismiss and warns about the acceptance that matches nothing, changing nothing", async () => {
+  it("a dry run says what it would dismiss; an acceptance that matches nothing fails it (exit 1) unless --allow-unmatched", async () => {
     writeFileSync(file, policy(UNTIL));
     const run = await cli("vulns", "apply", "--policy", file, "--dry-run", "--json");
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1);
     const rows = json<Row[]>(run);
     expect(rows.map((r) => [r.action, r.record.cve]).sort()).toEqual(HIGH.map((cve) => ["would_dismiss", cve]).sort());
-    expect(run.stderr).toContain("warning: accept[3] (CVE-2099-0001) matches no open or ignored record: remove it, or check what it names\n");
+    expect(run.stderr).toContain("error: accept[3] (CVE-2099-0001) matches no open or ignored record: remove it, or check what it names\n");
+    expect(run.stderr).toContain(`error: 1 entry of ${file} matches nothing: fix the file, or give --allow-unmatched\n`);
     expect(run.stderr).toContain("would dismiss 3, would update 0, would reopen 0 records of 2 sites (0 unchanged)");
+    const allowed = await cli("vulns", "apply", "--policy", file, "--dry-run", "--allow-unmatched");
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain("warning: accept[3] (CVE-2099-0001) matches no open or ignored record: remove it, or check what it names\n");
     expect((await records()).filter((r) => r.status === "ignored")).toEqual([]);
     // The high records are open: the report fails the run (test/cli/vulns-report*.test.ts has the rest of it).
     expect((await cli("vulns", "report", "--all", "--fail-on", "high")).code).toBe(1);
   });
 
   it("dismisses the accepted records with the reason and the marked justification; no high record stays open", async () => {
-    const run = await cli("vulns", "apply", "--policy", file);
+    const run = await cli("vulns", "apply", "--policy", file, "--allow-unmatched");
     expect(run.code, run.stderr).toBe(0);
     // Piped: tab-separated lines, one per change.
     expect(run.stdout).toMatch(/^dismissed\tBlog\tvuln_\w+\thigh\tCVE-2024-47890\twordpress 6.4\taccept\[2\]$/m);
@@ -116,7 +120,7 @@ describe("siteops vulns apply --policy", () => {
   });
 
   it("a second run changes nothing", async () => {
-    const run = await cli("vulns", "apply", "--policy", file, "--json");
+    const run = await cli("vulns", "apply", "--policy", file, "--json", "--allow-unmatched");
     expect(run.code, run.stderr).toBe(0);
     expect(json(run)).toEqual([]);
     expect(run.stderr).toContain("dismissed 0, updated 0, reopened 0 records of 2 sites (3 unchanged)");
@@ -156,11 +160,11 @@ describe("siteops vulns apply --policy", () => {
   it.each([
     [
       "accept:\n  - cve: CVE-2024-47890\n    reason: tolerable_risk\n    justification: x\n    expire: 2099-01-01\n",
-      /accept\[0\]\.expire: is not a key of an acceptance/,
+      /accept\[0\]\.expire is not a key of an acceptance/,
     ],
     [
       "accept:\n  - cve: CVE-2024-47890\n    reason: wontfix\n    justification: x\n    expires: 2099-01-01\n",
-      /accept\[0\]\.reason: must be one of fix_started, inaccurate/,
+      /accept\[0\]\.reason must be one of fix_started, inaccurate/,
     ],
     ["accept:\n  - cve: CVE-2024-47890\n    reason: tolerable_risk\n    reason: not_used\n", /not valid YAML at line 4: Map keys must be unique/],
     ["accept: [\n", /not valid YAML at line \d+/],
@@ -172,6 +176,31 @@ describe("siteops vulns apply --policy", () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr).toContain(`--policy ${bad}: `);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("refused permission for a change ends the run as refused (exit 3), said once, the changes after it not sent", async () => {
+    // Issue 52: the collector threw a 401/403 (exit 3), a refused change was one failure per record (exit 1).
+    const open = (await records()).filter((r) => r.status === "open" && r.cve);
+    expect(open.length).toBeGreaterThanOrEqual(2);
+    const refused = path.join(dir, "refused.yml");
+    writeFileSync(
+      refused,
+      `accept:\n${open
+        .slice(0, 2)
+        .map((r) => `  - cve: ${r.cve}\n    sites: [Blog]\n    reason: tolerable_risk\n    justification: WAF\n    expires: ${UNTIL}\n`)
+        .join("")}`,
+    );
+    await bed.emu.control("POST", "faults", { rules: [{ method: "PATCH", path: "/api/v1/sites/*/vulnerability_records/*", status: 403 }] });
+    try {
+      const run = await runCli(["vulns", "apply", "--policy", refused], { env: bed.env });
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr.match(/^error: .*403.*: 2 changes not made \(left as they are\)$/gm)).toHaveLength(1);
+      expect(run.stderr).not.toMatch(/^error: Blog vuln_/m);
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
+    const after = await records();
+    for (const r of open.slice(0, 2)) expect(after.find((x) => x.id === r.id)!.status).toBe("open");
   });
 
   it("a site whose records cannot be read is said and left alone (exit 1); the other sites are still applied", async () => {

@@ -44,6 +44,20 @@ describe("siteops vulns fix --core", () => {
     expect(await pipelinesOf(rows.Blog!.site.id)).toEqual([]);
   });
 
+  it("refused permission ends the run as refused (exit 3), as a refused read does, and opens nothing", async () => {
+    // Issue 52: the report's collector threw a 401/403, the fix counted it a site failure (exit 1).
+    await bed.emu.control("POST", "faults", { rules: [{ method: "POST", path: "/api/v1/sites/*/upgrade_pipelines", status: 403 }] });
+    try {
+      const run = await cli("vulns", "fix", "--core", "--all");
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).toMatch(/^error: Blog: .*403/m);
+    } finally {
+      await bed.emu.control("DELETE", "faults");
+    }
+    const blog = (await bed.emu.so.sites.list().toArray()).find((s) => s.name === "Blog")!;
+    expect(await pipelinesOf(blog.id)).toEqual([]);
+  });
+
   it("opens one pipeline per affected site, awaiting approval; none where nothing is open; plugins listed for WordPress", async () => {
     const run = await cli("vulns", "fix", "--core", "--all");
     expect(run.code, run.stderr).toBe(0);

@@ -1,5 +1,5 @@
-// `siteops vulns report` through bin/siteops.js against the emulator: the fleet's open records worst first and
-// grouped by software, --fail-on's exit code while a high record is open and after every one is dismissed (through
+// `siteops vulns report` through bin/siteops.js against the emulator: the fleet's open records worst first (the
+// JSON one row per record, grouped by software; the table one line per advisory), --fail-on's exit code while a high record is open and after every one is dismissed (through
 // `vulns update`), the dismissed ones shown apart, --min-severity, --out, Markdown, and the flags refused at once.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -31,7 +31,7 @@ interface Row {
 }
 
 describe("siteops vulns report", () => {
-  it("lists every open record worst first, grouped by software, with the version that fixes it", async () => {
+  it("lists every open record worst first with the version that fixes it: JSON a row per record grouped by software, the table a line per advisory", async () => {
     await bed.emu.so.sites.create({ name: "Old", url: "https://old.acme.test", wp_version: "6.1" });
     const result = await cli("vulns", "report", "--all", "--json");
     expect(result.code).toBe(0);
@@ -53,18 +53,26 @@ describe("siteops vulns report", () => {
     }
     expect(result.stderr).toMatch(/^\d+ open vulnerability records on \d+ of 3 sites \(/m);
 
-    // Tab-separated when piped: software, severity, CVSS, fixed in, site, advisory, status, title.
+    // Tab-separated when piped, one line per advisory (its sites folded), the worst first: severity, CVSS,
+    // advisory, software, fixed in, sites, status, title.
     const tsv = await cli("vulns", "report", "--all");
-    const first = tsv.stdout.split("\n")[0]!.split("\t");
-    expect(first.slice(0, 7)).toEqual([
-      `${rows[0]!.software_slug} ${rows[0]!.installed_version}`,
-      rows[0]!.severity,
-      String(rows[0]!.cvss_score),
-      rows[0]!.fixed_in,
-      rows[0]!.site_name,
-      rows[0]!.cve ?? rows[0]!.advisory,
-      "open",
-    ]);
+    const lines = tsv.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t"));
+    const advisories = new Map<string, Row[]>();
+    for (const r of rows) advisories.set(r.cve ?? r.advisory, [...(advisories.get(r.cve ?? r.advisory) ?? []), r]);
+    expect(lines.map((l) => l[2]).sort()).toEqual([...advisories.keys()].sort());
+    for (const [severity, , advisory, software, , sites, status] of lines) {
+      const of = advisories.get(advisory!)!;
+      expect(severity).toBe(of[0]!.severity);
+      expect(software).toBe(of[0]!.software_slug);
+      expect(sites).toMatch(new RegExp(`^${of.length}: `));
+      expect(status).toBe("open");
+    }
+    const ranks = lines.map((l) => RANK.indexOf(l[0]!));
+    expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+    expect(lines[0]![0]).toBe(rows[0]!.severity);
   });
 
   it("--fail-on high exits 1 while a high or critical record is open, and 0 once each is dismissed", async () => {
@@ -107,9 +115,11 @@ describe("siteops vulns report", () => {
 
     const markdown = await cli("vulns", "report", "--all", "--format", "markdown", "--fail-on", "high");
     expect(markdown.code).toBe(0);
-    expect(markdown.stdout).toMatch(/^## Vulnerability report\n\n\*\*\d+ open records?\*\* on \d+ of 3 sites/);
+    expect(markdown.stdout).toMatch(/^## Vulnerability report\n\n\d+ open vulnerability records? on \d+ of 3 sites/);
     expect(markdown.stdout).toContain("Passes: no open record at or above high.");
-    expect(markdown.stdout).toContain(`### Dismissed (${high.length})`);
+    // One line per advisory: the dismissed ones folded by advisory and software, as the open ones are.
+    const folded = new Set(suppressed.map((r) => `${r.advisory}/${r.software_type}/${r.software_slug}`)).size;
+    expect(markdown.stdout).toContain(`### Dismissed (${folded} advisor${folded === 1 ? "y" : "ies"})`);
     expect(markdown.stdout).toContain("| tolerable\\_risk | behind the WAF |");
   });
 

@@ -74,13 +74,13 @@ describe("a policy's sites: ids match ids, a shared name is refused", () => {
     await client.sites.update(marketing.id, { name: "Shop" });
     try {
       await expect(applyVulnerabilityPolicy(client, policy([acceptance({ sites: ["Blog", "Shop"] })]), await listSites())).rejects.toThrow(
-        /^accept\[0\]\.sites\[1\]: names 2 sites \(site_\w+, site_\w+\), which share this name: give the site's id$/,
+        /^accept\[0\]\.sites\[1\] names 2 sites \(site_\w+, site_\w+\), which share this name: give the site's id$/,
       );
       const file = path.join(box.dir, "shared-name.yml");
       writeFileSync(file, `accept:\n  - cve: ${cve}\n    sites: [Shop]\n    reason: not_used\n    justification: x\n    expires: ${UNTIL}\n`);
       const run = await runCli(["vulns", "apply", "--policy", file], { env: box.env });
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toMatch(new RegExp(`^error: --policy ${file}: accept\\[0\\]\\.sites\\[0\\]: names 2 sites`));
+      expect(run.stderr).toMatch(new RegExp(`^error: --policy ${file}: accept\\[0\\]\\.sites\\[0\\] names 2 sites`));
       for (const site of [sites.Shop!, marketing]) expect((await recordOf(site)).status).toBe("open");
     } finally {
       await client.sites.update(marketing.id, { name: "Marketing" });

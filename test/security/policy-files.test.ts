@@ -49,25 +49,25 @@ describe("siteops vulns apply --policy: how the file is read", () => {
     const proc = path.join(bed.box.dir, "proc");
     symlinkSync("/proc/self", proc);
     const file = path.join(proc, "environ");
-    expectRefused(await apply(file), file, "the policy: must be a mapping with an accept list (got null)");
+    expectRefused(await apply(file), file, "the policy must be a mapping with an accept list (it is null)");
   });
 
   it("a document that is not a policy is named by its type and place, never quoted (YAML and JSON)", async () => {
     const yml = path.join(bed.box.dir, "plain.yml");
     writeFileSync(yml, `${SECRET}\n`);
-    expectRefused(await apply(yml), yml, `the policy: must be a mapping with an accept list (got a string of ${SECRET.length} characters)`);
+    expectRefused(await apply(yml), yml, `the policy must be a mapping with an accept list (it is a string of ${SECRET.length} characters)`);
     const json = path.join(bed.box.dir, "plain.json");
     writeFileSync(json, `${SECRET}\n`);
     expectRefused(await apply(json), json, "not valid JSON: Unexpected character");
     // A key is the place: named when it reads as one (`acept`), else by its length.
     writeFileSync(json, `{"accept": [], "TOKEN=${SECRET}": 1}`);
-    expectRefused(await apply(json), json, /: a key of \d+ characters: is not a key of a policy/);
+    expectRefused(await apply(json), json, /: a key of \d+ characters is not a key of a policy/);
     writeFileSync(json, JSON.stringify({ accept: [{ cve: SECRET, reason: SECRET, justification: "x", expires: SECRET }] }));
-    expectRefused(await apply(json), json, "accept[0].cve: must look like CVE-2024-12345");
+    expectRefused(await apply(json), json, "accept[0].cve must be a CVE id such as CVE-2024-12345");
     writeFileSync(json, JSON.stringify({ accept: [{ cve: "CVE-2024-1234", reason: "not_used", justification: "x", expires: SECRET }] }));
-    expectRefused(await apply(json), json, "accept[0].expires: must be a date (2026-12-31) or a date-time with a zone");
+    expectRefused(await apply(json), json, "accept[0].expires must be a date such as 2027-01-31, or a date-time with a zone");
     writeFileSync(yml, `accept:\n  - cve: CVE-2024-1234\n    reason: ${SECRET}\n`);
-    expectRefused(await apply(yml), yml, "accept[0].reason: must be one of fix_started, inaccurate, no_bandwidth, not_used, tolerable_risk (got a string of");
+    expectRefused(await apply(yml), yml, "accept[0].reason must be one of fix_started, inaccurate, no_bandwidth, not_used, tolerable_risk (it is a string of");
     writeFileSync(yml, `accept: *${SECRET}\n`);
     expectRefused(await apply(yml), yml, "not valid YAML: Unresolved alias (the anchor must be set before the alias)");
   });
@@ -132,7 +132,7 @@ describe("the action's 'policy-file': read as the CLI reads it", () => {
       "sarif-file": path.join(fx.dir, "p.sarif"),
     });
     expect(r.code).toBe(1);
-    expect(r.errors.join("\n")).toContain(`the policy: must be a mapping with an accept list (got a string of ${SECRET.length} characters)`);
+    expect(r.errors.join("\n")).toContain(`the policy must be a mapping with an accept list (it is a string of ${SECRET.length} characters)`);
     expect(r.visible).not.toContain(SECRET);
     expect(r.stderr).not.toContain(SECRET);
   });

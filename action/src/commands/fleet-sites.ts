@@ -1,8 +1,9 @@
-// The sites a fleet command (snapshot, vulnerabilities) runs on: those its selection inputs name, listed once, or
-// those of its shard file, less the sites of other shards.
+// The sites a fleet command (snapshot, vulnerabilities, rollout) runs on: those its selection inputs name, listed
+// once, or those of its shard file, less the sites of other shards; with the rule of an empty selection applied
+// (the core's checkSelection: a failure unless 'allow-empty', as the CLI's --allow-empty).
 
 import type { Site, SiteOps } from "../../../src/index.js";
-import { formatShard, inShard, selectSites, type Shard } from "../../../src/fleet.js";
+import { checkSelection, formatShard, type SelectedFleet, selectFleet, type Shard } from "../../../src/fleet.js";
 import type { FleetSelection } from "../input-selection.js";
 
 export interface SelectedSites {
@@ -12,21 +13,29 @@ export interface SelectedSites {
   shard: Shard | undefined;
   /** "shard 3/16"; undefined without a shard. */
   shardName: string | undefined;
+  /** Nothing to do, and why (an empty selection allowed, or a shard without sites), as a sentence for the log. */
+  notice: string | undefined;
 }
 
+/** The selected sites; EmptySelectionError (the step fails) when the selection holds none and 'allow-empty' is not
+ * set. */
 export async function selectedSites(client: SiteOps, selection: FleetSelection, signal: AbortSignal): Promise<SelectedSites> {
   // A shard file (`sites-file`) holds the shard's sites already: no listing of the fleet.
-  const fleet = selection.fromFile ? selection.fromFile.sites : await selectSites(client, selection.sites, { signal });
+  const file = selection.fromFile;
+  const fleet: SelectedFleet = file
+    ? { sites: file.sites, selected: file.fleetSize, listed: file.fleetSize, shard: file.shard }
+    : await selectFleet(client, { ...selection.sites, ...(selection.shard ? { shard: selection.shard } : {}) }, { signal });
+  const { notice } = checkSelection(fleet, { allowEmpty: selection.allowEmpty });
   const shard = selection.shard;
   return {
-    sites: shard ? fleet.filter((s) => inShard(s.id, shard)) : fleet,
-    fleetSize: selection.fromFile?.fleetSize ?? fleet.length,
+    sites: fleet.sites,
+    fleetSize: fleet.selected,
     shard,
     shardName: shard ? `shard ${formatShard(shard)}` : undefined,
+    notice: notice === undefined ? undefined : sentence(notice),
   };
 }
 
-/** Why a selection has no site: the account has none, or its shard none of them. */
-export function noSitesReason({ fleetSize, shardName }: SelectedSites): string {
-  return fleetSize === 0 ? "The account has no sites." : `No site of the ${fleetSize} is in ${shardName}.`;
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

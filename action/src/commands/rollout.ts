@@ -26,7 +26,7 @@ import { errorLine } from "../format.js";
 import type { RolloutInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { rolloutPlanSummary, rolloutSummary } from "../summary.js";
-import { noSitesReason, selectedSites } from "./fleet-sites.js";
+import { selectedSites } from "./fleet-sites.js";
 import { pipelineRequestKey } from "./request-keys.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 
@@ -44,7 +44,7 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
     return { outputs: { status: "planned", result: safeJson({ command: "rollout", status: "planned", target: settings.target, results: rows }) } };
   }
   if (selected.sites.length === 0) {
-    log.warning(`${noSitesReason(selected)} There is nothing to upgrade.`);
+    log.notice(selected.notice ?? "No site selected.");
     rolloutSummary(undefined, run);
     return { outputs: { status: "done", result: safeJson({ command: "rollout", status: "done", results: [] }) } };
   }

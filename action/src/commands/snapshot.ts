@@ -12,7 +12,7 @@ import type { SnapshotInputs } from "../inputs.js";
 import { log } from "../log.js";
 import { defaultDescription, snapshotTrigger } from "../run-info.js";
 import { snapshotSummary, type SnapshotRow } from "../summary.js";
-import { noSitesReason, selectedSites } from "./fleet-sites.js";
+import { selectedSites } from "./fleet-sites.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
 import { snapshotTracker } from "./progress.js";
 import { snapshotRequestKey } from "./request-keys.js";
@@ -25,10 +25,9 @@ export async function snapshotCommand(client: SiteOps, inputs: SnapshotInputs, {
   const { sites, fleetSize, shard, shardName } = selected;
   const description = inputs.description ?? defaultDescription(run);
   const trigger = snapshotTrigger(run);
-  if (sites.length === 0) {
-    const why = noSitesReason(selected);
-    log.warning(`${why} There is nothing to snapshot.`);
-    snapshotSummary([], run, why, shard);
+  if (selected.notice !== undefined) {
+    log.notice(selected.notice);
+    snapshotSummary([], run, selected.notice, shard);
     return { outputs: outputs([], "", shard) };
   }
   const single = sites.length === 1 && !shard;

@@ -14,13 +14,13 @@ import { UsageError } from "../../exit-codes.js";
 import { errorLine, formatBytes, formatDuration } from "../../output/format.js";
 import { JOB_FLAGS } from "../../jobs/flags.js";
 import { errorInfo } from "../../jobs/report.js";
-import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
+import { runJob } from "../../jobs/run-job.js";
 import { openJobState } from "../../jobs/run-state.js";
 import { createProgress, ProgressThrottle, RateMeter, type Progress } from "../../output/progress.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { clean } from "../../../common/sanitize.js";
 import { statusColor } from "../../output/style.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { checkUpload, stdinSource } from "./create-upload.js";
 import { counts, printSnapshotRecords, runExitCode, type SnapshotRecord } from "./create-records.js";
@@ -43,9 +43,11 @@ export const createLeaf: LeafSpec = {
     "--no-wait). With --upload the data of one site's snapshot is read from FILE, or from stdin with `-`\n" +
     "(e.g. mysqldump ... | gzip | siteops snapshot create --site Blog --upload - --content-type application/gzip).\n" +
     "Exit codes: 0 all done, 1 some failed (the others still ran), 2 usage, 3 authentication, 4 timed out,\n" +
-    "75 another run holds the lock, 130 interrupted (snapshots already requested carry on in the service).",
+    "6 no site selected (--allow-empty: 0), 75 another run holds the lock, 130 interrupted (snapshots already\n" +
+    "requested carry on in the service).",
   flags: [
     ...SELECTION_FLAGS,
+    ALLOW_EMPTY_FLAG,
     { name: "upload", type: "string", value: "FILE|-", description: "send this file (or stdin: -) as the snapshot's data; one site only" },
     {
       name: "content-type",
@@ -99,21 +101,12 @@ export const createLeaf: LeafSpec = {
     const contentType = flagString(parsed, "content-type");
     const pollInterval = pollIntervalFrom(ctx.env);
 
-    let sites: Site[] = [];
-    /** The job is the sites as resolved (a site named by id or by name is one; --all stays the flags, as the
-     * fleet may change between a night and its rerun) and what the snapshots say (trigger, description: a
-     * manual run's snapshots are not the night's). */
-    const identity = async () => {
-      sites = await selectSites(await ctx.client(), selection, ctx.signal);
-      const selected = selectedSitesIdentity(parsed, selection.all, sites);
-      return { selected, trigger, description };
-    };
-
-    return runJob(
-      ctx,
-      parsed,
-      "snapshot create",
-      async (job) => {
+    return runJob(ctx, parsed, {
+      command: "snapshot create",
+      selection,
+      // What the snapshots say is part of the job: a manual run's snapshots are not the night's.
+      identity: { trigger, description },
+      async work({ job, sites }) {
         const state = windowMs > 0 ? openJobState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
         const progress = createProgress(ctx.stderr, ctx.quiet);
         let records: SnapshotRecord[] = [];
@@ -127,8 +120,7 @@ export const createLeaf: LeafSpec = {
               progress.update(sites[0]!.id, `${clean(sites[0]!.name)}  reading stdin  ${formatBytes(bytes)}${rate ? `  ${formatBytes(rate)}/s` : ""}`);
             });
           }
-          if (sites.length === 0) progress.event("no sites selected: nothing to snapshot", "warn");
-          else
+          if (sites.length > 0)
             progress.event(
               sites.length === 1
                 ? `snapshot of ${clean(sites[0]!.name)} (${sites[0]!.id})`
@@ -195,8 +187,7 @@ export const createLeaf: LeafSpec = {
         }
         return { code: runExitCode(ctx, records), report: { summary: counts(records), results: records } };
       },
-      identity,
-    );
+    });
   },
 };
 

@@ -13,7 +13,7 @@ import { runJob } from "../../jobs/run-job.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { createProgress } from "../../output/progress.js";
 import { clean } from "../../../common/sanitize.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from "./create.js";
 import { printPruneRecords, type PruneRecord } from "./prune-records.js";
@@ -39,6 +39,7 @@ export const pruneLeaf: LeafSpec = {
     "never deleted. Periods are in the local time zone (TZ), or UTC with --utc.",
   flags: [
     ...SELECTION_FLAGS,
+    ALLOW_EMPTY_FLAG,
     ...KEEP_RULES.map(([flag, , what]) => ({ name: flag, type: "string" as const, value: "N", description: `keep ${what}` })),
     {
       name: "older-than",
@@ -63,60 +64,63 @@ export const pruneLeaf: LeafSpec = {
     const concurrency = flagInt(parsed, "concurrency", 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY;
     const timeZone = flagBool(parsed, "utc") ? "utc" : "local";
 
-    return runJob(ctx, parsed, "snapshot prune", async () => {
-      const client = await ctx.client();
-      const progress = createProgress(ctx.stderr, ctx.quiet);
-      const started = Date.now();
-      let done = 0;
-      let records: PruneRecord[] = [];
-      try {
-        const sites = await selectSites(client, selection, ctx.signal);
-        const header = () => progress.status(`prune${dryRun ? " (dry run)" : ""}: ${done}/${sites.length} sites, ${formatDuration(Date.now() - started)}`);
-        records = await mapPool(sites, concurrency, async (site): Promise<PruneRecord> => {
-          const record: PruneRecord = { site: { id: site.id, name: site.name, url: site.url }, dry_run: dryRun, snapshots: [], error: null };
-          if (ctx.signal.aborted) return { ...record, error: { message: "not started: interrupted", code: "INTERRUPTED" } };
-          const name = clean(site.name);
-          progress.update(site.id, `${name}  listing snapshots`);
-          header();
-          let deleted = 0;
-          try {
-            const result = await client.operations.pruneSnapshots(site.id, policy, {
-              dryRun,
-              timeZone,
-              signal: ctx.signal,
-              onProgress: (event) => {
-                if (event.type === "snapshot.deleted") progress.update(site.id, `${name}  deleted ${++deleted}`);
-                else
-                  progress.event(
-                    `${name} (${clean(site.id)}): snapshot ${clean(event.snapshot.id)} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`,
-                    "warn",
-                  );
-              },
-            });
-            fill(record, result, ctx.secrets);
-            if (result.error !== undefined) {
-              record.error = errorInfo(result.error, ctx.secrets);
-              if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED))
-                progress.event(`${name} (${clean(site.id)}): ${errorLine(result.error, ctx.secrets)}`, "error");
-            }
-            progress.event(siteLine(site, record));
-          } catch (err) {
-            record.error = errorInfo(err, ctx.secrets);
-            if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED))
-              progress.event(`${name} (${clean(site.id)}): ${errorLine(err, ctx.secrets)}`, "error");
-          } finally {
-            done++;
-            progress.remove(site.id);
+    return runJob(ctx, parsed, {
+      command: "snapshot prune",
+      selection,
+      work: async ({ sites }) => {
+        const client = await ctx.client();
+        const progress = createProgress(ctx.stderr, ctx.quiet);
+        const started = Date.now();
+        let done = 0;
+        let records: PruneRecord[] = [];
+        try {
+          const header = () => progress.status(`prune${dryRun ? " (dry run)" : ""}: ${done}/${sites.length} sites, ${formatDuration(Date.now() - started)}`);
+          records = await mapPool(sites, concurrency, async (site): Promise<PruneRecord> => {
+            const record: PruneRecord = { site: { id: site.id, name: site.name, url: site.url }, dry_run: dryRun, snapshots: [], error: null };
+            if (ctx.signal.aborted) return { ...record, error: { message: "not started: interrupted", code: "INTERRUPTED" } };
+            const name = clean(site.name);
+            progress.update(site.id, `${name}  listing snapshots`);
             header();
-          }
-          return record;
-        });
-      } finally {
-        progress.close();
-      }
-      printPruneRecords(ctx, progress, records, Date.now() - started);
-      const code = ctx.signal.aborted ? EXIT.INTERRUPTED : worstExitCode(records.map((r) => (r.error ? codeOf(r.error) : EXIT.OK)));
-      return { code, report: { dry_run: dryRun, policy, results: records } };
+            let deleted = 0;
+            try {
+              const result = await client.operations.pruneSnapshots(site.id, policy, {
+                dryRun,
+                timeZone,
+                signal: ctx.signal,
+                onProgress: (event) => {
+                  if (event.type === "snapshot.deleted") progress.update(site.id, `${name}  deleted ${++deleted}`);
+                  else
+                    progress.event(
+                      `${name} (${clean(site.id)}): snapshot ${clean(event.snapshot.id)} kept: the service refused to delete it: ${errorLine(event.error, ctx.secrets)}`,
+                      "warn",
+                    );
+                },
+              });
+              fill(record, result, ctx.secrets);
+              if (result.error !== undefined) {
+                record.error = errorInfo(result.error, ctx.secrets);
+                if (!(ctx.signal.aborted && exitCodeOf(result.error) === EXIT.INTERRUPTED))
+                  progress.event(`${name} (${clean(site.id)}): ${errorLine(result.error, ctx.secrets)}`, "error");
+              }
+              progress.event(siteLine(site, record));
+            } catch (err) {
+              record.error = errorInfo(err, ctx.secrets);
+              if (!(ctx.signal.aborted && exitCodeOf(err) === EXIT.INTERRUPTED))
+                progress.event(`${name} (${clean(site.id)}): ${errorLine(err, ctx.secrets)}`, "error");
+            } finally {
+              done++;
+              progress.remove(site.id);
+              header();
+            }
+            return record;
+          });
+        } finally {
+          progress.close();
+        }
+        printPruneRecords(ctx, progress, records, Date.now() - started);
+        const code = ctx.signal.aborted ? EXIT.INTERRUPTED : worstExitCode(records.map((r) => (r.error ? codeOf(r.error) : EXIT.OK)));
+        return { code, report: { dry_run: dryRun, policy, results: records } };
+      },
     });
   },
 };

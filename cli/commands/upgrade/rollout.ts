@@ -33,7 +33,7 @@ import { parseDuration } from "../../duration.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { jobFlagsFor } from "../../jobs/flags.js";
 import { redactArgv } from "../../jobs/outbound.js";
-import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
+import { runJob } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
@@ -41,7 +41,7 @@ import { createProgress, type Progress } from "../../output/progress.js";
 import { statusColor } from "../../output/style.js";
 import { renderTable, type Column } from "../../output/table.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 
 /** A rerun within this long adopts the earlier run's pipelines: a rollout stopped on Friday and continued on Monday
@@ -92,10 +92,11 @@ export const rolloutLeaf: LeafSpec = {
     "stops: later waves are not touched. A rerun of the same command continues where it stopped and never opens a\n" +
     "second pipeline for a site.\n" +
     "Exit codes: 0 done, 1 done with failures within the budget, 2 usage (a target the service refuses too),\n" +
-    "3 credentials refused, 4 a wave timed out, 5 stopped by a wave's gate, 75 another run holds the lock,\n" +
-    "130 interrupted (pipelines carry on).",
+    "3 credentials refused, 4 a wave timed out, 5 stopped by a wave's gate, 6 no site selected, 75 another run holds\n" +
+    "the lock, 130 interrupted (pipelines carry on).",
   flags: [
     ...SELECTION_FLAGS,
+    ALLOW_EMPTY_FLAG,
     ...OPTION_FLAGS,
     {
       name: "window",
@@ -113,41 +114,40 @@ export const rolloutLeaf: LeafSpec = {
   async run(ctx, parsed) {
     const selection = selectionOf(parsed);
     const { settings, dryRun, windowMs } = settingsOf(parsed);
-    let sites: Site[] = [];
-    /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not part
-     * of it: a rerun with a larger --max-failures continues the same rollout. */
-    const identity = async () => {
-      sites = await selectSites(await ctx.client(), selection, ctx.signal);
-      return { selected: selectedSitesIdentity(parsed, selection.all, sites), target: { wp: settings.target.wp ?? null, php: settings.target.php ?? null } };
-    };
-    const work = async (job: { name: string }) => {
-      const state = windowMs > 0 ? openRolloutState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
-      try {
-        if (dryRun) return showPlan(ctx, sites, settings, state?.earlier.map((r) => r.siteId) ?? []);
-        const progress = createProgress(ctx.stderr, ctx.quiet);
-        const started = Date.now();
+    return runJob(ctx, parsed, {
+      command: JOB,
+      selection,
+      /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
+       * part of it: a rerun with a larger --max-failures continues the same rollout. */
+      identity: { target: { wp: settings.target.wp ?? null, php: settings.target.php ?? null } },
+      async work({ job, sites }) {
+        const state = windowMs > 0 ? openRolloutState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
         try {
-          const result = await rolloutUpgrade(await ctx.client(), sites, {
-            ...settings,
-            adopt: state?.earlier,
-            onRequest: state ? (request) => state.record(request) : undefined,
-            pollInterval: pollIntervalFrom(ctx.env),
-            signal: ctx.signal,
-            onProgress: onEvent(ctx, progress),
-          });
-          const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
-          printEnd(ctx, progress, result, again, Date.now() - started);
-          progress.close();
-          printRows(ctx, rolloutRows(result));
-          return { code: exitCode(ctx, result), report: { ...rolloutReport(result), continue: result.outcome === "done" ? null : again } };
+          if (dryRun) return showPlan(ctx, sites, settings, state?.earlier.map((r) => r.siteId) ?? []);
+          const progress = createProgress(ctx.stderr, ctx.quiet);
+          const started = Date.now();
+          try {
+            const result = await rolloutUpgrade(await ctx.client(), sites, {
+              ...settings,
+              adopt: state?.earlier,
+              onRequest: state ? (request) => state.record(request) : undefined,
+              pollInterval: pollIntervalFrom(ctx.env),
+              signal: ctx.signal,
+              onProgress: onEvent(ctx, progress),
+            });
+            const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
+            printEnd(ctx, progress, result, again, Date.now() - started);
+            progress.close();
+            printRows(ctx, rolloutRows(result));
+            return { code: exitCode(ctx, result), report: { ...rolloutReport(result), continue: result.outcome === "done" ? null : again } };
+          } finally {
+            progress.close();
+          }
         } finally {
-          progress.close();
+          state?.close();
         }
-      } finally {
-        state?.close();
-      }
-    };
-    return runJob(ctx, parsed, JOB, work, identity);
+      },
+    });
   },
 };
 

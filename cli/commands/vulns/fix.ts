@@ -6,12 +6,12 @@
 import { type CoreFixResult, fixCoreVulnerabilities } from "../../../src/fleet.js";
 import { flagBool, type Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
-import { EXIT, UsageError } from "../../exit-codes.js";
+import { exitCodeOf, UsageError, worstExitCode } from "../../exit-codes.js";
 import { errorInfo, type ErrorInfo } from "../../jobs/report.js";
 import { printRecords } from "../../output/printer.js";
 import { paintCell, renderTable, type Column } from "../../output/table.js";
 import { clean } from "../../../common/sanitize.js";
-import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectCheckedFleet, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 
 interface RecordRef {
@@ -117,6 +117,7 @@ export const fix: LeafSpec = {
   flags: [
     { name: "core", type: "boolean", description: "fix WordPress core records through upgrade pipelines (required: the only kind the service can fix)" },
     ...SELECTION_FLAGS,
+    ALLOW_EMPTY_FLAG,
     { name: "require-approval", type: "boolean", negatable: true, description: "the pipelines stop in awaiting_approval until approved (default: yes)" },
     { name: "dry-run", short: "n", type: "boolean", description: "show the pipelines that would be opened; open none" },
   ],
@@ -129,7 +130,9 @@ export const fix: LeafSpec = {
     const requireApproval = flagBool(parsed, "require-approval") ?? true;
     const dryRun = flagBool(parsed, "dry-run") === true;
     const client = await ctx.client();
-    const sites = await selectSites(client, selection, ctx.signal);
+    const fleet = await selectCheckedFleet(client, selection, parsed, ctx.signal);
+    if (fleet.notice !== undefined && !ctx.quiet) ctx.stderr.write(`${fleet.notice}\n`);
+    const sites = fleet.sites;
     const results = await fixCoreVulnerabilities(client, sites, { requireApproval, dryRun, signal: ctx.signal });
     const rows = results.map((r) => rowOf(ctx, r));
     printRows(ctx, rows);
@@ -142,6 +145,7 @@ export const fix: LeafSpec = {
         `${dryRun ? "would open" : "opened"} ${opened} pipeline${opened === 1 ? "" : "s"} for ${sites.length} site${sites.length === 1 ? "" : "s"}${active ? `; ${active} already had one active` : ""}${failed.length ? `; ${failed.length} failed` : ""}${opened && requireApproval && !dryRun ? "; they await approval: siteops upgrade approve --site SITE" : ""}\n`,
       );
     }
-    return failed.length ? EXIT.FAILED : EXIT.OK;
+    // Refused credentials or permission (the core stops asking): exit 3, as everywhere.
+    return worstExitCode(results.flatMap((r) => (r.error === undefined ? [] : [exitCodeOf(r.error)])));
   },
 };

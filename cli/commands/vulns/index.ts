@@ -2,19 +2,13 @@
 // reopening one; report.ts the fleet report (SARIF included), apply.ts and fix.ts the policy and the core fix.
 
 import { flagInt, flagList, flagString } from "../../args.js";
-import type {
-  DismissedReason,
-  Site,
-  VulnerabilityRecord,
-  VulnerabilityRecordUpdateParams,
-  VulnerabilitySeverity,
-  VulnerabilityStatus,
-} from "../../../src/index.js";
+import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams, VulnerabilityStatus } from "../../../src/index.js";
+import { DISMISSED_REASONS, VULNERABILITY_SEVERITIES } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { formatAgo } from "../../output/format.js";
 import { printObject, printStream } from "../../output/printer.js";
-import { statusColor } from "../../output/style.js";
+import { severityColor, statusColor } from "../../output/style.js";
 import { paintCell, type Column } from "../../output/table.js";
 import { defineCommand } from "../../runner.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
@@ -27,16 +21,13 @@ import { fix } from "./fix.js";
 import { vulnerabilityRecordFields } from "../../../wire/generated/fields.js";
 
 const FIELDS = jsonFieldsOf(vulnerabilityRecordFields);
-const SEVERITIES = vulnerabilityRecordFields.severity.values satisfies readonly VulnerabilitySeverity[];
 const STATUSES = vulnerabilityRecordFields.status.values satisfies readonly VulnerabilityStatus[];
-const REASONS: readonly DismissedReason[] = ["fix_started", "inaccurate", "no_bandwidth", "not_used", "tolerable_risk"];
 
 function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityRecord>[] {
   const style = ctx.stdout.style;
-  const severity = (w: string) => (w === "critical" || w === "high" ? style.red(w) : w === "medium" ? style.yellow(w) : w);
   const cols: Column<VulnerabilityRecord>[] = [
     { header: "ID", value: (v) => v.id },
-    { header: "SEVERITY", value: (v) => v.severity, color: paintCell(severity) },
+    { header: "SEVERITY", value: (v) => v.severity, color: paintCell((w) => severityColor(style, w)) },
     { header: "STATUS", value: (v) => v.status, color: paintCell((w) => statusColor(style, w)) },
     { header: "SOFTWARE", value: (v) => `${v.software.slug} ${v.software.installed_version}` },
     { header: "FIXED IN", value: (v) => v.fixed_in },
@@ -51,7 +42,7 @@ function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityR
 function listFilter(values: string[], allowed: readonly string[], flag: string): Set<string> {
   const items = values
     .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
+    .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
   const bad = items.filter((i) => !allowed.includes(i));
   if (bad.length) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got ${bad.map((b) => JSON.stringify(b)).join(", ")})`);
@@ -80,7 +71,7 @@ const list: LeafSpec = {
   async run(ctx, parsed) {
     const selection = selectionOf({ ...parsed, flags: { ...parsed.flags, status: parsed.flags["site-status"] } });
     const states = listFilter(flagList(parsed, "status"), STATUSES, "status");
-    const severities = listFilter(flagList(parsed, "severity"), SEVERITIES, "severity");
+    const severities = listFilter(flagList(parsed, "severity"), VULNERABILITY_SEVERITIES, "severity");
     const limit = flagInt(parsed, "limit", 1, Number.MAX_SAFE_INTEGER);
     const client = await ctx.client();
     const sites = await selectSites(client, selection, ctx.signal);
@@ -102,7 +93,7 @@ const update: LeafSpec = {
   flags: [
     { name: "site", short: "s", type: "string", value: "ID|NAME", description: "the record's site (required)" },
     { name: "status", type: "string", value: "STATE", choices: ["ignored", "open"] satisfies VulnerabilityStatus[], description: "the new state" },
-    { name: "reason", type: "string", value: "REASON", choices: REASONS, description: "why it is ignored (required with --status ignored)" },
+    { name: "reason", type: "string", value: "REASON", choices: DISMISSED_REASONS, description: "why it is ignored (required with --status ignored)" },
     { name: "comment", type: "string", value: "TEXT", description: "a note with the dismissal" },
   ],
   args: [{ name: "VULN_ID", required: true }],
@@ -119,7 +110,7 @@ const update: LeafSpec = {
       throw new UsageError("--comment: [siteops-policy...] marks the dismissals siteops vulns apply makes; write the comment without it");
     let body: VulnerabilityRecordUpdateParams;
     if (status === "ignored") {
-      if (!reason) throw new UsageError(`--status ignored needs --reason (${REASONS.join(", ")})`);
+      if (!reason) throw new UsageError(`--status ignored needs --reason (${DISMISSED_REASONS.join(", ")})`);
       body = { status: "ignored", dismissed_reason: reason, ...(comment !== undefined ? { dismissed_comment: comment } : {}) };
     } else {
       if (reason || comment !== undefined) throw new UsageError("--reason and --comment go with --status ignored");

@@ -6,15 +6,17 @@
 
 import type { Site } from "../../../src/index.js";
 import type { VulnerabilityReport, VulnerabilityReportRow } from "../../../src/fleet.js";
-import { vulnerabilityReportRows } from "../../../src/fleet.js";
+import { SEVERITIES_WORST_FIRST, vulnerabilityReportRows } from "../../../src/fleet.js";
 import type { FlagSpec, Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
-import { JOB_FLAGS } from "../../jobs/flags.js";
+import { anyFlagGiven, JOB_FLAGS } from "../../jobs/flags.js";
 import { errorInfo } from "../../jobs/report.js";
 import { mrkdwn } from "../../jobs/outbound/notify.js";
 import { capLines } from "../../jobs/outbound/run-facts.js";
 import type { Delivery } from "../../jobs/outbound/delivery.js";
-import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
+import { type JobNews, notificationId } from "../../jobs/outbound.js";
+import { runJob } from "../../jobs/run-job.js";
+import type { CliSelection } from "../../sites.js";
 import { openSeenRecords, type Seen } from "../../jobs/seen-records.js";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -28,47 +30,49 @@ export const REPORT_JOB_FLAGS: FlagSpec[] = JOB_FLAGS.filter((f) => f.name !== "
   DESCRIPTIONS[f.name] ? { ...f, description: DESCRIPTIONS[f.name]! } : f,
 );
 
-/** A job flag on the command line makes the run the scheduled form. */
-export function isScheduled(parsed: Parsed): boolean {
-  return REPORT_JOB_FLAGS.some((f) => parsed.flags[f.name] !== undefined);
+/** A job flag, on the command line or through its environment variable (SITEOPS_NOTIFY_URL, SITEOPS_PING_URL),
+ * makes the run the scheduled form. */
+export function isScheduled(parsed: Parsed, env: NodeJS.ProcessEnv): boolean {
+  return anyFlagGiven(parsed, REPORT_JOB_FLAGS, env);
 }
 
-const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 /** New records a JSON notification lists (about 1 MB; receivers refuse larger bodies); `new_count` counts all. */
 const MAX_JSON_RECORDS = 1000;
 /** New records a Slack message lists; the rest are counted. */
 const SLACK_RECORDS = 30;
 const SLACK_TEXT_LIMIT = 3_500;
 
-/** Runs the report as a job (report.ts gives the steps): `select` resolves the sites before the lock (the job is
- * the sites as resolved, like the snapshot job's: run-job.ts), `collect` reads their records, `emit` prints the
- * report and gives the exit code. */
+/** Runs the report as a job (report.ts gives the steps): runJob resolves the selection before the lock (the job
+ * is the sites as resolved, like the snapshot job's), `collect` reads their records, `emit` prints the report and
+ * gives the exit code. */
 export function runScheduledReport(
   ctx: Context,
   parsed: Parsed,
   steps: {
-    all: boolean;
-    select(): Promise<Site[]>;
+    selection: CliSelection;
     collect(sites: readonly Site[]): Promise<VulnerabilityReport>;
     emit(report: VulnerabilityReport): number;
   },
 ): Promise<number> {
-  let pending: { fresh: VulnerabilityReportRow[]; save(): void } | undefined;
-  let sites: Site[] = [];
-  return runJob(
-    ctx,
-    parsed,
-    "vulns report",
-    async (job) => {
+  return runJob(ctx, parsed, {
+    command: "vulns report",
+    selection: steps.selection,
+    news: true,
+    async work({ job, sites }) {
       const seen = openSeenRecords(ctx.env, job.name, (line) => ctx.stderr.write(`warning: ${line}\n`));
       const report = await steps.collect(sites);
       const code = steps.emit(report);
       const open = vulnerabilityReportRows(report).filter((r) => !r.suppressed);
       const fresh = open.filter((r) => !seen.seen.has(r.fingerprint));
       const failed = new Set(report.failures.map((f) => f.site.id));
-      pending = {
-        fresh,
-        save() {
+      const news: JobNews = {
+        delivery(runReport, format, name) {
+          if (!fresh.length) return undefined;
+          // The same news has the same id, in every attempt and in the next run when this one is not noted as told.
+          const id = notificationId(name, ...fresh.map((r) => r.fingerprint).sort());
+          return format === "slack" ? slackNews(name, fresh, id) : jsonNews(runReport, name, fresh, id);
+        },
+        told() {
           // What is open now, and what sites not read this run had: a site that failed once is not told again.
           const now = new Date().toISOString();
           const next = new Map<string, Seen>(open.map((r) => [r.fingerprint, { site: r.site_id, at: seen.seen.get(r.fingerprint)?.at ?? now }]));
@@ -88,28 +92,16 @@ export function runScheduledReport(
               error: failure ? errorInfo(failure.error, ctx.secrets) : null,
             };
           }),
-          vulnerabilities: { open: Object.fromEntries(SEVERITIES.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
+          vulnerabilities: { open: Object.fromEntries(SEVERITIES_WORST_FIRST.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
           new_records: fresh,
         },
+        news,
       };
     },
-    async () => {
-      sites = await steps.select();
-      return { selected: selectedSitesIdentity(parsed, steps.all, sites) };
-    },
-    {
-      delivery(report, format, job) {
-        if (!pending?.fresh.length) return undefined;
-        return format === "slack" ? slackNews(job, pending.fresh) : jsonNews(report, job, pending.fresh);
-      },
-      told() {
-        pending?.save();
-      },
-    },
-  );
+  });
 }
 
-function jsonNews(report: Record<string, unknown>, job: string, fresh: VulnerabilityReportRow[]): Delivery {
+function jsonNews(report: Record<string, unknown>, job: string, fresh: VulnerabilityReportRow[], id: string): Delivery {
   const body = {
     type: "siteops.vulnerabilities.new",
     job,
@@ -120,10 +112,10 @@ function jsonNews(report: Record<string, unknown>, job: string, fresh: Vulnerabi
     new_count: fresh.length,
     new_records: fresh.slice(0, MAX_JSON_RECORDS),
   };
-  return { body: JSON.stringify(body), contentType: "application/json" };
+  return { body: JSON.stringify(body), contentType: "application/json", id };
 }
 
-function slackNews(job: string, fresh: VulnerabilityReportRow[]): Delivery {
+function slackNews(job: string, fresh: VulnerabilityReportRow[], id: string): Delivery {
   const sites = new Set(fresh.map((r) => r.site_id)).size;
   const head = `:rotating_light: *siteops vulns report* (job \`${mrkdwn(job)}\`): ${fresh.length} new open vulnerability record${fresh.length === 1 ? "" : "s"} on ${sites} site${sites === 1 ? "" : "s"}`;
   const lines = fresh.map(
@@ -131,5 +123,5 @@ function slackNews(job: string, fresh: VulnerabilityReportRow[]): Delivery {
       `• *${mrkdwn(r.site_name)}*: ${mrkdwn(r.software_name || r.software_slug)} ${mrkdwn(r.installed_version)}: ${mrkdwn(r.title)} (${r.severity}; ${r.fixed_in ? `fixed in ${mrkdwn(r.fixed_in)}` : "no fix yet"}${r.cve ? `; ${mrkdwn(r.cve)}` : ""})`,
   );
   const text = capLines([head, ...lines], SLACK_TEXT_LIMIT, (n) => `... and ${n} more`, 1 + SLACK_RECORDS).trimEnd();
-  return { body: JSON.stringify({ text }), contentType: "application/json" };
+  return { body: JSON.stringify({ text }), contentType: "application/json", id };
 }

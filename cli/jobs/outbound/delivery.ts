@@ -1,8 +1,9 @@
 // Delivers a ping or a notification: one POST to the URL, with retries and a timeout, never failing the run.
 // Sent as undici's Pool sends the core's requests: a few attempts (connection failures, 408, 429 and 5xx are
 // tried again after a short jittered backoff, other answers are final), each bounded by a timeout, never
-// cancelled by Ctrl-C (the /fail ping of an interrupted run must still go out). The URL is a secret (its path or
-// query is the credential): a failure is described by the receiver's host and what went wrong, never by the URL.
+// cancelled by Ctrl-C (the /fail ping of an interrupted run must still go out). At least once: an answer lost after
+// the receiver took the request is sent again, with the same `webhook-id`. The URL is a secret (its path or query is
+// the credential): a failure is described by the receiver's host and what went wrong, never by the URL.
 
 import { Pool } from "undici";
 import { backoffDelay, type Backoff, RETRYABLE_STATUSES } from "../../../common/backoff.js";
@@ -19,6 +20,9 @@ const DELIVERY_BACKOFF: Backoff = { initialMs: 1000, maxMs: 4000, jitter: "full"
 export interface Delivery {
   body: string;
   contentType: string;
+  /** A notification's id, sent as `webhook-id` (Standard Webhooks): the same on every attempt and on every repeat
+   * of the same news, so that a receiver can drop what it already has (delivery is at least once). */
+  id?: string;
 }
 
 /** Undefined when delivered, else why not ("HTTP 500 after 3 attempts"), without the URL. */
@@ -45,6 +49,7 @@ async function attempts(url: URL, delivery: Delivery): Promise<DeliveryResult> {
   let reason = "";
   try {
     const headers: Record<string, string> = { "content-type": delivery.contentType, "user-agent": `siteops-cli/${VERSION}` };
+    if (delivery.id !== undefined) headers["webhook-id"] = delivery.id;
     const auth = basicAuth(url);
     if (auth) headers.authorization = auth;
     for (let attempt = 0; attempt < DELIVERY_ATTEMPTS; attempt++) {

@@ -4,7 +4,7 @@
 // the failed sites with their errors, the duration.
 
 import { clean } from "../../../common/sanitize.js";
-import { formatBytes, formatDuration } from "../../output/format.js";
+import { formatDuration } from "../../output/format.js";
 import type { Delivery } from "./delivery.js";
 import { capLines, exitLine, type JobReport, type RunFacts, sitesLine } from "./run-facts.js";
 
@@ -13,8 +13,8 @@ const SLACK_SITES = 20;
 /** Slack shows about 4,000 characters of a message's text before "Show more". */
 const SLACK_TEXT_LIMIT = 3_500;
 
-export function jsonNotification(report: JobReport): Delivery {
-  return { body: JSON.stringify(report), contentType: "application/json" };
+export function jsonNotification(report: JobReport, id: string): Delivery {
+  return { body: JSON.stringify(report), contentType: "application/json", id };
 }
 
 /** Text from the service or the job, as Slack's mrkdwn shows it literally (&, <, > escaped). */
@@ -22,19 +22,13 @@ export function mrkdwn(value: unknown): string {
   return clean(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-export function slackNotification(job: string, facts: RunFacts): Delivery {
+export function slackNotification(job: string, facts: RunFacts, id: string): Delivery {
   const ok = facts.exitCode === 0;
-  const extra = [
-    facts.created !== undefined ? `${facts.created} snapshot${facts.created === 1 ? "" : "s"} created` : "",
-    facts.adopted ? `${facts.adopted} adopted from an earlier run` : "",
-    facts.uploadedBytes ? `${formatBytes(facts.uploadedBytes)} uploaded` : "",
-    facts.pruned !== undefined ? `${facts.pruned} snapshot${facts.pruned === 1 ? "" : "s"} deleted` : "",
-  ].filter(Boolean);
   const head = [
     `${ok ? ":white_check_mark:" : ":x:"} *siteops ${facts.command}* (job \`${mrkdwn(job)}\`) ${ok ? "succeeded" : "failed"}: ${exitLine(facts.exitCode)}, in ${formatDuration(facts.durationMs)}`,
-    `${sitesLine(facts)}${extra.length ? `; ${extra.join(", ")}` : ""}`,
+    sitesLine(facts),
   ];
   const sites = facts.failures.map((f) => (f.site ? `• *${mrkdwn(f.site.name)}* (\`${mrkdwn(f.site.id)}\`): ${mrkdwn(f.message)}` : `• ${mrkdwn(f.message)}`));
   const text = capLines([...head, ...sites], SLACK_TEXT_LIMIT, (n) => `... and ${n} more`, head.length + SLACK_SITES).trimEnd();
-  return { body: JSON.stringify({ text }), contentType: "application/json" };
+  return { body: JSON.stringify({ text }), contentType: "application/json", id };
 }

@@ -3,6 +3,7 @@
 // the document --report writes). The metrics file, the /fail ping's body and the Slack message all format these
 // facts; none of them computes its own.
 
+import { formatBytes } from "../../../common/format.js";
 import { type RolloutRow, rolloutCounts, SITE_ROLLOUT_OUTCOMES } from "../../../src/fleet.js";
 import { EXIT } from "../../exit-codes.js";
 
@@ -92,6 +93,7 @@ const EXIT_MEANING: Record<number, string> = {
   [EXIT.AUTH]: "credentials refused or missing",
   [EXIT.TIMEOUT]: "timed out",
   [EXIT.STOPPED]: "stopped by a wave's gate",
+  [EXIT.EMPTY]: "no site selected",
   [EXIT.INTERRUPTED]: "interrupted",
 };
 
@@ -151,13 +153,30 @@ export function exitLine(code: number): string {
   return meaning ? `exit ${code} (${meaning})` : `exit ${code}`;
 }
 
-/** "3 sites: 2 completed, 1 failed" (outcomes with no site left out). */
+/** "3 sites: 2 completed, 1 failed" (outcomes with no site left out), then what the run did besides (workLine):
+ * "; 1 snapshot created, 1 adopted from an earlier run". */
 export function sitesLine(facts: RunFacts): string {
   const total = Object.values(facts.sites).reduce((a, b) => a + b, 0);
+  const work = total > 0 ? workLine(facts) : "";
   const parts = Object.entries(facts.sites)
     .filter(([, n]) => n > 0)
     .map(([outcome, n]) => `${n} ${outcome.replace(/_/g, " ")}`);
-  return `${total} site${total === 1 ? "" : "s"}${parts.length ? `: ${parts.join(", ")}` : ""}`;
+  return `${total} site${total === 1 ? "" : "s"}${parts.length ? `: ${parts.join(", ")}` : ""}${work ? `; ${work}` : ""}`;
+}
+
+/** What the run did besides the sites' outcomes, in words: "0 snapshots created, 300 adopted from an earlier run",
+ * "12 snapshots deleted" (empty when the command counts nothing more). The ping and the Slack message both say it:
+ * a rerun that adopted every snapshot is not a night that took them. */
+function workLine(facts: RunFacts): string {
+  const plural = (n: number) => (n === 1 ? "" : "s");
+  return [
+    facts.created !== undefined ? `${facts.created} snapshot${plural(facts.created)} created` : "",
+    facts.adopted ? `${facts.adopted} adopted from an earlier run` : "",
+    facts.uploadedBytes ? `${formatBytes(facts.uploadedBytes)} uploaded` : "",
+    facts.pruned !== undefined ? `${facts.pruned} snapshot${plural(facts.pruned)} deleted` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** Joins `lines` (newline-ended) up to `maxBytes` of UTF-8 and `maxLines` lines; the lines left off become one
