@@ -1,0 +1,95 @@
+// What a visual check is asked to do, and its defaults: the viewports, the threshold, the masks, the time a page may
+// take. Pure and free of any dependency: the CLI and the action import this file at once to check flags and inputs
+// (exit 2 naming the flag before anything runs), while the rest of visual/ (the browser, the pixel diff) loads only
+// when a visual gate or command runs.
+
+/** A browser window a page is captured in. */
+export interface Viewport {
+  /** `desktop`, `mobile`, or `WIDTHxHEIGHT` for one given by size; part of the image files' names. */
+  name: string;
+  width: number;
+  height: number;
+  /** A phone: the meta viewport honoured, touch events, a phone's user agent (WordPress's wp_is_mobile() and
+   * themes that serve phones other markup see one). */
+  mobile: boolean;
+}
+
+/** A laptop's window: the width most WordPress themes lay out their desktop design at. */
+export const DESKTOP: Viewport = { name: "desktop", width: 1280, height: 800, mobile: false };
+/** A current phone's CSS viewport (390 x 844: iPhone 12 to 15, the most common width in 2025's statistics). */
+export const MOBILE: Viewport = { name: "mobile", width: 390, height: 844, mobile: true };
+export const DEFAULT_VIEWPORTS: readonly Viewport[] = [DESKTOP, MOBILE];
+
+/**
+ * The share of a page's pixels that may change before the page fails, in percent, unless `--visual-threshold`
+ * says otherwise. Measured (test/visual/noise.test.ts, docs/design.md section 11): an unchanged page with web
+ * fonts, lazy images, animations and a masked clock differs by 0 % over 60 comparisons; a footer line naming the
+ * new version changes 0.02-0.1 %; the breakages the gate is for change 2 % (a hero image gone: 5-10 %, a block
+ * moved by 2 % of the page: 20-40 %, a stylesheet dropped: 40-80 %). 1 % sits ten times above the small real
+ * changes and twice below the smallest breakage.
+ */
+export const DEFAULT_VISUAL_THRESHOLD = 1;
+
+/** How long one page may take to load, settle and be captured unless `--visual-timeout` says otherwise. */
+export const DEFAULT_PAGE_TIMEOUT_MS = 30_000;
+
+/** Pages captured at a time unless `--concurrency` says otherwise (each is a browser tab with its own context). */
+export const DEFAULT_VISUAL_CONCURRENCY = 4;
+
+/** The most paths a site is captured on (Pantheon Autopilot allows ten; each path is a capture per viewport). */
+export const MAX_VISUAL_PATHS = 25;
+
+/** A flag's or input's value refused: `message` names what was wrong, the caller names the flag. */
+export class VisualSettingsError extends Error {
+  override readonly name = "VisualSettingsError";
+}
+
+/** `desktop`, `mobile`, or `WIDTHxHEIGHT` (a desktop window of that size; `mobile:WIDTHxHEIGHT` for a phone). */
+export function parseViewport(text: string): Viewport {
+  const word = text.trim().toLowerCase();
+  if (word === DESKTOP.name) return DESKTOP;
+  if (word === MOBILE.name) return MOBILE;
+  const m = /^(mobile:)?(\d{2,5})x(\d{2,5})$/.exec(word);
+  const width = Number(m?.[2]);
+  const height = Number(m?.[3]);
+  if (!m || width < 200 || width > 4000 || height < 200 || height > 4000)
+    throw new VisualSettingsError(
+      `must be desktop, mobile or WIDTHxHEIGHT between 200 and 4000 (mobile:WIDTHxHEIGHT for a phone), not ${JSON.stringify(text)}`,
+    );
+  return { name: `${m[1] ? "mobile-" : ""}${width}x${height}`, width, height, mobile: Boolean(m[1]) };
+}
+
+/** Viewports from a list (comma-separated words allowed); the defaults when it is empty. */
+export function parseViewports(values: readonly string[]): Viewport[] {
+  const words = values.flatMap((v) => v.split(",")).filter((v) => v.trim() !== "");
+  if (!words.length) return [...DEFAULT_VIEWPORTS];
+  const out = new Map<string, Viewport>();
+  for (const w of words) {
+    const v = parseViewport(w);
+    out.set(v.name, v);
+  }
+  return [...out.values()];
+}
+
+/** A percentage: `1`, `0.5`, `2.5%`, between 0 and 100. */
+export function parseThreshold(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*%?\s*$/.exec(text);
+  const value = Number(m?.[1]);
+  if (!m || !(value >= 0 && value <= 100))
+    throw new VisualSettingsError(`must be a share of the page in percent, such as 1 or 0.5%, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** A CSS selector to mask: refused when empty or multi-line (the browser checks the rest when it uses it). */
+export function parseSelector(text: string): string {
+  const selector = text.trim();
+  if (!selector || /[\r\n]/.test(selector) || selector.length > 500)
+    throw new VisualSettingsError(`must be one CSS selector such as .site-clock, not ${JSON.stringify(text)}`);
+  return selector;
+}
+
+/** A path of the site to capture: it starts with `/` and has no space (as the http gate's --check-path). */
+export function parsePagePath(text: string): string {
+  if (!text.startsWith("/") || /\s/.test(text)) throw new VisualSettingsError(`must be a path starting with /, not ${JSON.stringify(text)}`);
+  return text;
+}
