@@ -49,7 +49,8 @@ export function pageStems(paths: readonly string[]): string[] {
   const plain = paths.map((p) => {
     const trimmed = p.replace(/^\/+|\/+$/g, "");
     const slug = trimmed.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[.-]+/, "") || "home";
-    const lossless = /^[A-Za-z0-9_.-]*(\/[A-Za-z0-9_.-]+)*$/.test(trimmed) && !trimmed.includes("-") && `/${trimmed}` === p && (trimmed !== "" || p === "/");
+    // Word characters between single slashes, nothing else: the slug turns back into the path.
+    const lossless = /^\/([A-Za-z0-9_]+(\/[A-Za-z0-9_]+)*)?$/.test(p);
     return { slug: slug.slice(0, 80), lossless };
   });
   const counts = new Map<string, number>();

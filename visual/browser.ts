@@ -96,12 +96,14 @@ export interface VisualBrowser {
 }
 
 /**
- * Starts the browser headless. Playwright passes --no-sandbox by default (its chromiumSandbox option is off): CI
- * containers run as root, where Chromium's sandbox cannot start. /dev/shm is small in containers (64 MB in
- * Docker), too small for full-page captures: --disable-dev-shm-usage keeps shared memory in /tmp.
+ * Starts the browser headless: playwright-core first (what the package lacks is said before what the machine
+ * lacks), then the executable (findBrowser). Playwright passes --no-sandbox by default (its chromiumSandbox option
+ * is off): CI containers run as root, where Chromium's sandbox cannot start. /dev/shm is small in containers (64 MB
+ * in Docker), too small for full-page shots: --disable-dev-shm-usage keeps shared memory in /tmp.
  */
-export async function launchBrowser(executablePath: string, options: { timeoutMs?: number } = {}): Promise<VisualBrowser> {
+export async function launchBrowser(explicit: string | undefined, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<VisualBrowser> {
   const chromium = await loadChromium();
+  const executablePath = findBrowser(explicit, options.env);
   let browser: Browser;
   try {
     browser = await chromium.launch({
@@ -116,10 +118,9 @@ export async function launchBrowser(executablePath: string, options: { timeoutMs
       .find((line) => line.trim() !== "");
     throw new VisualSetupError("BROWSER_FAILED", `the browser ${executablePath} did not start (${first?.trim()}): ${HOW_TO_GET_A_BROWSER}`, { cause: err });
   }
-  const version = `${browser.browserType().name() === "chromium" ? "Chromium" : browser.browserType().name()} ${browser.version()}`;
   return {
     browser,
-    version,
+    version: `Chromium ${browser.version()}`,
     executable: executablePath,
     close: () => browser.close(),
   };

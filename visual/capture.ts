@@ -66,12 +66,23 @@ export async function capturePage(browser: VisualBrowser, url: string, options: 
     timezoneId: "UTC",
     serviceWorkers: "block",
   });
-  const abort = () => void context.close().catch(() => {});
-  options.signal?.addEventListener("abort", abort, { once: true });
+  // One bound over the whole capture, whatever step it is in: at the deadline the context closes, and the step
+  // under way fails with it.
+  let phase = "loading";
+  let timedOut = false;
+  const close = () => void context.close().catch(() => {});
+  const timer = setTimeout(() => {
+    timedOut = true;
+    close();
+  }, options.timeoutMs);
+  options.signal?.addEventListener("abort", close, { once: true });
   try {
     const page = await context.newPage();
+    page.setDefaultTimeout(options.timeoutMs);
     const response = await page.goto(url, { waitUntil: "load", timeout: left() });
+    phase = "waiting for it to settle";
     await settle(page, left);
+    phase = "shooting it";
     const png = await page.screenshot({
       fullPage: true,
       animations: "disabled",
@@ -83,8 +94,13 @@ export async function capturePage(browser: VisualBrowser, url: string, options: 
     });
     const { width, height } = pngSize(png);
     return { png, width, height, status: response?.status() ?? null, ms: Math.round(performance.now() - begin) };
+  } catch (err) {
+    if (timedOut || (err as Error).name === "TimeoutError")
+      throw new Error(`the page took longer than its ${Math.round(options.timeoutMs / 1000)} s (${phase})`, { cause: err });
+    throw err;
   } finally {
-    options.signal?.removeEventListener("abort", abort);
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", close);
     await context.close().catch(() => {});
   }
 }

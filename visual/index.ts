@@ -3,6 +3,6 @@
 // action from action/dist/visual.js (playwright-core bundled beside it). What the CLI and the action check at once,
 // before anything runs, is in settings.ts, which they import directly.
 
-export { findBrowser, launchBrowser, VisualSetupError, type VisualBrowser } from "./browser.js";
+export { launchBrowser, VisualSetupError, type VisualBrowser } from "./browser.js";
 export { BaselineError, captureBaseline, compareToBaseline, readBaseline, type BaselineManifest, type VisualProgress } from "./baseline.js";
 export { failingPages, siteDetail, type PageCheck, type SiteCheck, type VisualRun, type VisualSettings, type VisualSite } from "./model.js";

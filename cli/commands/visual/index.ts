@@ -57,10 +57,10 @@ const capture: LeafSpec = {
     const settings = visualSettings(parsed, flagList(parsed, "check-path"), { concurrency: true });
     const dir = flagString(parsed, "out") ?? DEFAULT_BASELINE;
     const engine = await loadVisual();
-    const sites = await selectSites(await ctx.client(), selection, ctx.signal);
     const browser = await startBrowser(ctx, parsed, engine);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     try {
+      const sites = await selectSites(await ctx.client(), selection, ctx.signal);
       const manifest = await engine.captureBaseline(sites.map(visualSite), settings, dir, {
         browser,
         signal: ctx.signal,
@@ -113,10 +113,10 @@ const compare: LeafSpec = {
     const limits = { threshold: thresholdOf(parsed), ...visualLimits(parsed, { concurrency: true }) };
     const engine = await loadVisual();
     const baseline = readBaselineOrExit(engine, baselineDir);
-    const siteIds = await narrowed(ctx, parsed, baseline.sites);
     const browser = await startBrowser(ctx, parsed, engine);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     try {
+      const siteIds = await narrowed(ctx, parsed, baseline.sites);
       const run = await engine.compareToBaseline(baselineDir, out, limits, {
         browser,
         siteIds,
