@@ -12,7 +12,7 @@ import { type Before, createLimiter, judgeSite, type Shot, shootSite, shotKey } 
 import type { Viewport } from "./settings.js";
 
 /** The manifest's file name in a baseline or a comparison folder. */
-export const MANIFEST = "visual.json";
+const MANIFEST = "visual.json";
 
 /** A baseline's manifest: what was captured, how, and each page's picture or why there is none. */
 export interface BaselineManifest {

@@ -28,7 +28,7 @@ export interface VisualSite {
 
 /** `passed`: changed no more than the threshold; `failed`: more; `error`: a shot could not be taken, so nothing
  * says the page is unchanged (a failure of the gate too). */
-export type PageVerdict = "passed" | "failed" | "error";
+type PageVerdict = "passed" | "failed" | "error";
 
 /** One page in one viewport, compared. */
 export interface PageCheck {

@@ -15,9 +15,9 @@ export interface Viewport {
 }
 
 /** A laptop's window: the width most WordPress themes lay out their desktop design at. */
-export const DESKTOP: Viewport = { name: "desktop", width: 1280, height: 800, mobile: false };
+const DESKTOP: Viewport = { name: "desktop", width: 1280, height: 800, mobile: false };
 /** A current phone's CSS viewport (390 x 844: iPhone 12 to 15, the most common width in 2025's statistics). */
-export const MOBILE: Viewport = { name: "mobile", width: 390, height: 844, mobile: true };
+const MOBILE: Viewport = { name: "mobile", width: 390, height: 844, mobile: true };
 export const DEFAULT_VIEWPORTS: readonly Viewport[] = [DESKTOP, MOBILE];
 
 /**

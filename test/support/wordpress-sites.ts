@@ -35,8 +35,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { themeAsset, themedPage, type WordPressLook } from "./wordpress-theme.js";
 
-export type { WordPressLook } from "./wordpress-theme.js";
-
 export type WordPressBehaviour = "healthy" | "fatal" | "error500" | "slow";
 
 export interface WordPressSiteOptions {

@@ -18,7 +18,6 @@ import path from "node:path";
 import { PNG } from "pngjs";
 
 export type WordPressLook = "theme" | "stylesheet-dropped" | "block-moved" | "hero-hidden" | "footer-version";
-export const WORDPRESS_LOOKS: readonly WordPressLook[] = ["theme", "stylesheet-dropped", "block-moved", "hero-hidden", "footer-version"];
 
 /** The selector of the clock each themed page shows (the time to the millisecond): the mask a test gives. */
 export const CLOCK_SELECTOR = ".site-clock";
