@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // CI check (.ci/run runs every scripts/check-*.mjs): the generated references are current. It regenerates, in
-// memory, docs/cli-reference.md (from the CLI's command declarations) and the input/output tables of
-// action/README.md (from action/action.yml), and fails naming each stale file, its first differing line and
+// memory, docs/cli-reference.md and the command table of docs/cli.md (from the CLI's command declarations) and
+// the input/output tables of action/README.md (from action/action.yml), and fails naming each stale file, its first differing line and
 // the command that rewrites it.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ACTION_README, actionReadme } from "./generate-action-readme.mjs";
-import { CLI_REFERENCE, cliReference } from "./generate-cli-reference.mjs";
+import { CLI_GUIDE, CLI_REFERENCE, cliGuide, cliReference } from "./generate-cli-reference.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -24,6 +24,7 @@ function firstDifference(committed, wanted) {
 const problems = [];
 for (const [file, make] of [
   [CLI_REFERENCE, cliReference],
+  [CLI_GUIDE, cliGuide],
   [ACTION_README, actionReadme],
 ]) {
   let committed = "";
@@ -40,5 +41,5 @@ if (problems.length) {
   console.error(`check-generated-docs: ${problems.join("\ncheck-generated-docs: ")}`);
   process.exitCode = 1;
 } else {
-  console.error(`check-generated-docs: ${CLI_REFERENCE} and the tables of ${ACTION_README} are current`);
+  console.error(`check-generated-docs: ${CLI_REFERENCE}, the command table of ${CLI_GUIDE} and the tables of ${ACTION_README} are current`);
 }

@@ -2,9 +2,11 @@
 // Writes docs/cli-reference.md, the reference of every `siteops` command, flag, default and exit code, from the
 // command declarations (CLI_DIR/registry.ts, spec.ts, exit-codes.ts), as cli/cli generates its manual. The two
 // commands with their own parsers (emulator, provider) and `completion` are documented by their --help text.
-// scripts/check-generated-docs.mjs (CI) fails when the committed file differs from what this writes.
+// It also writes the command table of docs/cli.md (between its `<!-- BEGIN GENERATED: commands -->` markers), so
+// the table a reader meets first cannot miss a command. scripts/check-generated-docs.mjs (CI) fails when a
+// committed copy differs from what this writes.
 //
-//   node scripts/generate-cli-reference.mjs          write docs/cli-reference.md
+//   node scripts/generate-cli-reference.mjs          write docs/cli-reference.md and docs/cli.md's table
 //   (npm run generate:docs runs it with the action's README tables)
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +18,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Where the CLI's sources live: the one place to change when they move. */
 export const CLI_DIR = "cli";
 export const CLI_REFERENCE = "docs/cli-reference.md";
+export const CLI_GUIDE = "docs/cli.md";
+
+/** The task guide (under docs/guides/) of a command, by the longest prefix of its name that has one. */
+const GUIDES = {
+  "snapshots create": "nightly-snapshots.md",
+  "snapshots prune": "nightly-snapshots.md",
+  "sites matrix": "large-fleets.md",
+  "upgrade rollout": "upgrade-rollouts.md",
+  vulns: "vulnerabilities.md",
+  export: "terraform-adoption.md",
+};
 
 const cliModule = (file) => tsImport(pathToFileURL(path.join(ROOT, CLI_DIR, file)).href, import.meta.url);
 
@@ -97,7 +110,7 @@ export async function cliReference() {
     "",
     "Every command, flag, default and exit code of `siteops`, generated from the command declarations in",
     `\`${CLI_DIR}/\` (the same ones \`--help\`, the parser and the shell completions are derived from). The guide is`,
-    "[cli.md](cli.md).",
+    "[cli.md](cli.md), with a task guide per job under [guides/](guides/).",
     "",
     "```",
     "siteops <command> [<subcommand>] [flags]",
@@ -153,7 +166,54 @@ export async function cliReference() {
     .trimEnd()}\n`;
 }
 
+/** GitHub's anchor of a reference heading such as "`siteops sites list`". */
+const anchor = (title) =>
+  title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+/** A guide's title: its first heading. */
+const guideTitle = (file) => /^# (.+)$/m.exec(readFileSync(path.join(ROOT, "docs/guides", file), "utf8"))[1];
+
+/** One row per command and subcommand: its name (linked to its reference section), what it does, its guide. */
+export async function commandTable() {
+  const { COMMANDS } = await cliModule("registry.ts");
+  const { isGroup } = await cliModule("spec.ts");
+  const rows = [];
+  const row = (name, summary) => {
+    const prefix = Object.keys(GUIDES)
+      .filter((k) => name === k || name.startsWith(`${k} `))
+      .sort((a, b) => b.length - a.length)[0];
+    const guide = prefix ? `[${guideTitle(GUIDES[prefix])}](guides/${GUIDES[prefix]})` : "";
+    rows.push(`| [\`siteops ${name}\`](cli-reference.md#${anchor(`siteops ${name}`)}) | ${cell(summary)} | ${guide} |`);
+  };
+  for (const entry of COMMANDS) {
+    const command = await entry.load();
+    if (!("spec" in command)) row(entry.name, command.summary);
+    else if (!isGroup(command.spec)) row(entry.name, command.spec.summary);
+    else for (const leaf of command.spec.subcommands) row(`${entry.name} ${leaf.name}`, leaf.summary);
+  }
+  row("completion", "print a shell completion script (bash, zsh, fish)");
+  return ["| command | what it does | guide |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** `page` with the table between its `commands` markers replaced; throws when a marker is missing. */
+export function withCommandTable(page, table) {
+  const begin = /<!-- BEGIN GENERATED: commands\b[^>]*-->/.exec(page);
+  const end = "<!-- END GENERATED: commands -->";
+  const e = page.indexOf(end);
+  if (!begin || e < begin.index) throw new Error(`${CLI_GUIDE} has no "<!-- BEGIN GENERATED: commands ... -->" ... "${end}" markers`);
+  return `${page.slice(0, begin.index + begin[0].length)}\n${table}\n${page.slice(e)}`;
+}
+
+/** docs/cli.md as it should be. */
+export async function cliGuide() {
+  return withCommandTable(readFileSync(path.join(ROOT, CLI_GUIDE), "utf8"), await commandTable());
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(path.join(ROOT, CLI_REFERENCE), await cliReference());
-  console.error(`generate-cli-reference: wrote ${CLI_REFERENCE}`);
+  writeFileSync(path.join(ROOT, CLI_GUIDE), await cliGuide());
+  console.error(`generate-cli-reference: wrote ${CLI_REFERENCE} and the command table of ${CLI_GUIDE}`);
 }

@@ -91,6 +91,7 @@ export {
   acceptanceComment,
   DISMISSED_REASONS,
   dismissedByPolicy,
+  hasPolicyMarker,
   parseVulnerabilityPolicy,
   VulnerabilityPolicyError,
   type PolicyAcceptance,

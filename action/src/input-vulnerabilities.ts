@@ -2,10 +2,12 @@
 // ('sarif-file', 'declarations') and the accepted risks ('policy-file': read here, parsed by policy-file.ts when
 // the command starts), each problem one line naming the input.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { isVulnerabilitySeverity, VULNERABILITY_SEVERITIES } from "../../src/fleet.js";
 import type { VulnerabilitySeverity } from "../../src/index.js";
+import { readPolicyText as readPolicyFile } from "../../common/policy-text.js";
+import { UserFileError } from "../../common/user-file.js";
 import { quote } from "./input-values.js";
 
 /** The SARIF's file name when 'sarif-file' is not given, in the job's temporary directory (RUNNER_TEMP). */
@@ -59,14 +61,14 @@ function checkDeclarations(dir: string, problems: string[]): void {
   }
 }
 
+/** Read as the CLI reads `--policy` (common/policy-text.ts), without the owner check: a container job's root
+ * reads the runner user's workspace. */
 function readPolicyText(file: string, problems: string[]): { file: string; text: string } | undefined {
   try {
-    return { file, text: readFileSync(file, "utf8") };
+    return { file, text: readPolicyFile(file) };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    problems.push(
-      `'policy-file' ${quote(file)} cannot be read (${code === "ENOENT" ? "no such file; relative paths start at the workspace" : (code ?? (err as Error).message)})`,
-    );
+    if (!(err instanceof UserFileError)) throw err;
+    problems.push(`'policy-file' ${quote(file)}: ${err.message === "no such file" ? "no such file; relative paths start at the workspace" : err.message}`);
     return undefined;
   }
 }

@@ -73,7 +73,7 @@ checked_path --reports "$reports"
 [ -z "$destdir" ] || checked_path --destdir "$destdir"
 
 if [ -z "$siteops" ]; then
-  siteops=$(command -v siteops) || die "siteops is not on the PATH: install it (docs/cli.md) or give --siteops PATH"
+  siteops=$(command -v siteops) || die "siteops is not on the PATH: install it (docs/cli.md, "Install") or give --siteops PATH"
 fi
 checked_path --siteops "$siteops"
 [ -f "$siteops" ] && [ -x "$siteops" ] || die "--siteops: $siteops is not an executable file"

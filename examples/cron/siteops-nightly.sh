@@ -8,7 +8,7 @@
 # 75 another run still active, 130 stopped), else the prune's. Only failures are printed (--quiet), so cron
 # mails and journal entries appear only when something needs attention; the JSON reports hold every site.
 #
-# To hear about a night that failed or never finished (docs/cli.md, "Telling someone"), set in the job's
+# To hear about a night that failed or never finished (docs/guides/nightly-snapshots.md, "Telling someone"), set in the job's
 # environment (kept out of `ps`): SITEOPS_PING_URL (a healthchecks.io check: /start, then success or /fail)
 # and SITEOPS_NOTIFY_URL (a webhook; add --notify-format slack for Slack), and/or add to the create line
 #   --metrics-file /var/lib/node_exporter/textfile_collector/siteops-snapshot-create.prom

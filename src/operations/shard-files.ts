@@ -2,11 +2,12 @@
 // writes each shard's sites to its own file (`shard-3-of-16.json`, beside `matrix.json`); each shard job reads
 // its file instead of listing the whole fleet again (at 64 shards of 10,000 sites the listings were a quarter of
 // all requests). Written and read here once, for the CLI (`sites matrix --out`, `snapshot create --sites-from`)
-// and the GitHub Action (`sites-file`). The format is documented in docs/cli.md ("Shard files").
+// and the GitHub Action (`sites-file`). The format is documented in docs/guides/large-fleets.md ("Shard files").
 
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { writeFileExclusive } from "../../common/private-file.js";
+import { readUserFile, UserFileError } from "../../common/user-file.js";
 import { SiteOpsError } from "../errors.js";
 import { SHAPES } from "../response-shapes.js";
 import type { Site } from "../resources/sites.js";
@@ -100,8 +101,8 @@ export function writeShardFiles(dir: string, fleet: readonly Site[], count: numb
 /** How {@link readShardFile} reads. */
 export interface ReadShardFileOptions {
   /**
-   * Refuse a file reached through a symbolic link, or owned by a user other than this one (or root): another
-   * local user could have written it, and it names the sites a run acts on. The CLI's `--sites-from` sets it.
+   * Refuse a file reached through a symbolic link, owned by a user other than this one (or root), or writable by
+   * others: another local user could have written it, and it names the sites a run acts on. The CLI's `--sites-from` sets it.
    * Default false (the Action reads the runner's workspace, which a container job's root does not own).
    */
   ownOnly?: boolean;
@@ -110,29 +111,11 @@ export interface ReadShardFileOptions {
 /** Reads and checks a shard file; {@link ShardFileError} naming the file and the field otherwise. */
 export function readShardFile(file: string, options: ReadShardFileOptions = {}): ShardSites {
   let text: string;
-  let fd = -1;
   try {
-    // O_NONBLOCK: a FIFO is refused as "not a file" below instead of waiting for a writer.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (options.ownOnly ? (constants.O_NOFOLLOW ?? 0) : 0));
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ShardFileError(file, undefined, "not a file");
-    const uid = process.getuid?.();
-    if (options.ownOnly && uid !== undefined && stat.uid !== uid && stat.uid !== 0)
-      throw new ShardFileError(
-        file,
-        undefined,
-        `belongs to another user (uid ${stat.uid}), who could change the sites it names: not read; copy it, or run as its owner`,
-      );
-    if (stat.size > MAX_SHARD_FILE_BYTES) throw new ShardFileError(file, undefined, `larger than ${MAX_SHARD_FILE_BYTES / 1024 / 1024} MB: not a shard file`);
-    text = readFileSync(fd, "utf8");
+    text = readUserFile(file, { maxBytes: MAX_SHARD_FILE_BYTES, ownOnly: options.ownOnly === true });
   } catch (err) {
-    if (err instanceof ShardFileError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" && options.ownOnly)
-      throw new ShardFileError(file, undefined, "is a symbolic link, which another user could point anywhere: not read; give the file itself");
-    throw new ShardFileError(file, undefined, code === "ENOENT" ? "no such file" : `cannot read it (${code ?? (err as Error).message})`);
-  } finally {
-    if (fd >= 0) closeSync(fd);
+    if (err instanceof UserFileError) throw new ShardFileError(file, undefined, err.message);
+    throw err;
   }
   return parseShardFile(text, file);
 }

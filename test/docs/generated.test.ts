@@ -11,7 +11,7 @@ import { allFlags, isGroup } from "../../cli/spec.js";
 // @ts-expect-error: plain .mjs scripts, no declarations
 import { withActionTables } from "../../scripts/generate-action-readme.mjs";
 // @ts-expect-error: plain .mjs scripts, no declarations
-import { cliReference } from "../../scripts/generate-cli-reference.mjs";
+import { cliReference, commandTable, withCommandTable } from "../../scripts/generate-cli-reference.mjs";
 import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -34,6 +34,28 @@ describe("docs/cli-reference.md", () => {
     for (const code of Object.values(EXIT)) expect(reference).toMatch(new RegExp(`^\\| ${code} \\|`, "m"));
     expect(reference).toContain("| `-c`, `--concurrency N` | sites at a time, 1 to 64 (default 4) | 4 |");
   }, 180_000);
+});
+
+describe("docs/cli.md's command table", () => {
+  it("has a row for every command and subcommand, linked to its reference section, and the job's guide", async () => {
+    const table: string = await commandTable();
+    const guide = readFileSync(path.join(ROOT, "docs/cli.md"), "utf8");
+    expect(guide).toContain(table);
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      const names = "spec" in command && isGroup(command.spec) ? command.spec.subcommands.map((l) => `${entry.name} ${l.name}`) : [entry.name];
+      for (const name of names) expect(table, name).toContain(`| [\`siteops ${name}\`](cli-reference.md#siteops-${name.replace(" ", "-")}) |`);
+    }
+    for (const name of ["upgrade rollout", "vulns apply", "vulns fix"])
+      expect(table).toMatch(new RegExp(`siteops ${name}\`.*\\(guides/[a-z-]+\\.md\\) \\|$`, "m"));
+  }, 180_000);
+
+  it("is rewritten between its markers, the rest of the page kept, and names a missing marker", () => {
+    const page = "# x\n<!-- BEGIN GENERATED: commands (how) -->\nold\n<!-- END GENERATED: commands -->\ntext\n";
+    const out: string = withCommandTable(page, "| a |");
+    expect(out).toBe("# x\n<!-- BEGIN GENERATED: commands (how) -->\n| a |\n<!-- END GENERATED: commands -->\ntext\n");
+    expect(() => withCommandTable("# none\n", "| a |")).toThrow(/docs\/cli\.md has no "<!-- BEGIN GENERATED: commands/);
+  });
 });
 
 describe("the action's README tables", () => {
@@ -73,6 +95,8 @@ describe("scripts/check-generated-docs.mjs", () => {
         "action/action.yml",
         "action/README.md",
         "docs/cli-reference.md",
+        "docs/cli.md",
+        "docs/guides",
         "package.json",
         "tsconfig.json",
       ]) {

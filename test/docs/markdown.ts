@@ -6,10 +6,12 @@ import path from "node:path";
 
 /** The guides whose blocks are checked, from the repository root. */
 function docFiles(root: string): string[] {
-  const docs = readdirSync(path.join(root, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`);
-  return ["README.md", "CONTRIBUTING.md", ...docs, "action/README.md", "emulator/README.md"];
+  const docs = (dir: string) =>
+    readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `${dir}/${f}`);
+  return ["README.md", "CONTRIBUTING.md", ...docs("docs"), ...docs("docs/guides"), "action/README.md", "emulator/README.md"];
 }
 
 type Lang = "ts" | "sh" | "hcl" | "yaml";

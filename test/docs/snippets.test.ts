@@ -1,12 +1,12 @@
 // Executable documentation: every TypeScript, shell, HCL and workflow-YAML block of README.md, CONTRIBUTING.md,
-// docs/*.md, action/README.md and emulator/README.md either runs here as written, or carries a
+// docs/*.md, the task guides docs/guides/*.md, action/README.md and emulator/README.md either runs here as written, or carries a
 // `<!-- not-run: why -->` marker. The blocks of one section run in one bash, in order, in a sandbox laid out as
 // after the README's Install (sandbox.ts), against an emulator with demo data; TypeScript and HCL blocks are saved
 // under the file name on their first line for the shell blocks to run (tsx, tsc, terraform). The only change
 // made to a block: the emulator's documented port 4747 becomes a free one. Workflow YAML goes through actionlint,
 // and the inputs it gives this action are checked against action/action.yml. A failure names FILE:LINE.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,23 @@ function unknownInputs(workflow: string, inputs: ReadonlySet<string>): string[] 
 describe("the guides' code blocks", () => {
   it("README.md stays a five-minute read: under 25,000 bytes (the rest is in docs/)", () => {
     expect(readFileSync(path.join(ROOT, "README.md")).length).toBeLessThan(25_000);
+  });
+
+  it("each task guide (docs/guides/) stays a read of one sitting: at most 2,600 words", () => {
+    const guides = readdirSync(path.join(ROOT, "docs/guides")).filter((f) => f.endsWith(".md"));
+    expect(guides.length).toBeGreaterThanOrEqual(4);
+    const long = guides
+      .map(
+        (f) =>
+          [
+            f,
+            readFileSync(path.join(ROOT, "docs/guides", f), "utf8")
+              .split(/\s+/)
+              .filter(Boolean).length,
+          ] as const,
+      )
+      .filter(([, words]) => words > 2_600);
+    expect(long).toEqual([]);
   });
 
   it("are each run here or marked <!-- not-run: why -->", () => {

@@ -118,7 +118,7 @@ describe("siteops export: bad input", () => {
     expect(readFileSync(existing, "utf8")).toBe("# mine\n");
   });
 
-  it("creates the directories --out names (--out adopt/, as terraform.md writes it)", async () => {
+  it("creates the directories --out names (--out adopt/, as docs/guides/terraform-adoption.md writes it)", async () => {
     const r = await runCli(["export", "terraform", "--out", "adopt/", "--with-provider"], { env, cwd: tf.home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/ to adopt\/siteops-import\.tf; next: cd adopt, then terraform init, then terraform plan/);

@@ -16,11 +16,13 @@ import {
   vulnerabilityReportRows,
   vulnerabilitySarif,
   type VulnerabilityPolicy,
+  VulnerabilityPolicyError,
   type VulnerabilityReport,
 } from "../../../src/fleet.js";
 import type { Site, SiteOps } from "../../../src/index.js";
 import { errorLine } from "../format.js";
-import type { VulnerabilitiesInputs } from "../inputs.js";
+import { InputError, type VulnerabilitiesInputs } from "../inputs.js";
+import { quote } from "../input-values.js";
 import { log } from "../log.js";
 import { parsePolicy } from "../policy-file.js";
 import { vulnerabilitiesSummary } from "../summary.js";
@@ -87,7 +89,10 @@ async function applyPolicy(
   secrets: readonly string[],
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const applied = await applyVulnerabilityPolicy(client, policy, sites, { concurrency: inputs.concurrency, signal });
+  const applied = await applyVulnerabilityPolicy(client, policy, sites, { concurrency: inputs.concurrency, signal }).catch((err: unknown) => {
+    // A `sites:` name several sites share: refused before any change, naming the input as its other problems.
+    throw err instanceof VulnerabilityPolicyError ? new InputError([`'policy-file' ${quote(inputs.policy!.file)}: ${err.message}`]) : err;
+  });
   for (const w of applied.warnings) log.warning(`'policy-file': ${clean(w.message)}`);
   const failed = applied.results.filter((r) => r.error !== undefined);
   for (const r of applied.results) {

@@ -1,10 +1,11 @@
-// Reading `siteops vulns apply --policy FILE`: YAML (`.yml`, `.yaml`, and anything else) or JSON (`.json`),
-// parsed by common/policy-text.ts (the `yaml` package, bundled, imported when a YAML file is read, so that
+// Reading `siteops vulns apply --policy FILE`: read and parsed by common/policy-text.ts as the action reads
+// 'policy-file' (not through a link, a regular file of this user or root that others cannot write, capped; YAML
+// for `.yml`, `.yaml` and anything else, JSON for `.json`) (the `yaml` package, bundled, imported when a YAML file is read, so that
 // `siteops vulns list` does not evaluate it) and checked by the core's parseVulnerabilityPolicy; every problem is
 // one usage line naming the file and the place (exit 2).
 
-import { readFileSync } from "node:fs";
-import { FileSyntaxError, parseDataText } from "../../../common/policy-text.js";
+import { FileSyntaxError, parseDataText, readPolicyText } from "../../../common/policy-text.js";
+import { UserFileError } from "../../../common/user-file.js";
 import { parseVulnerabilityPolicy, type VulnerabilityPolicy, VulnerabilityPolicyError } from "../../../src/fleet.js";
 import { UsageError } from "../../exit-codes.js";
 
@@ -12,10 +13,10 @@ import { UsageError } from "../../exit-codes.js";
 export async function readPolicyFile(file: string): Promise<VulnerabilityPolicy> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readPolicyText(file, { ownOnly: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--policy ${file}: cannot read it (${code === "ENOENT" ? "no such file" : (code ?? (err as Error).message)})`);
+    if (err instanceof UserFileError) throw new UsageError(`--policy ${file}: ${err.message}`);
+    throw err;
   }
   let doc: unknown;
   try {

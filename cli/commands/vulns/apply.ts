@@ -3,7 +3,7 @@
 // policy dismissed that none matches any more are reopened (the core's applyVulnerabilityPolicy), and an
 // acceptance that matches nothing, has expired or names an unknown site is a `warning:` line on stderr.
 
-import { applyVulnerabilityPolicy, type PolicyChangeResult } from "../../../src/fleet.js";
+import { applyVulnerabilityPolicy, type PolicyChangeResult, VulnerabilityPolicyError } from "../../../src/fleet.js";
 import { flagBool, flagString } from "../../args.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
@@ -82,7 +82,10 @@ export const apply: LeafSpec = {
     const dryRun = flagBool(parsed, "dry-run") === true;
     const client = await ctx.client();
     const sites = await listSites(client, ctx.signal);
-    const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal });
+    const result = await applyVulnerabilityPolicy(client, policy, sites, { dryRun, signal: ctx.signal }).catch((err: unknown) => {
+      // A `sites:` name several sites share: refused before any change, as the file's other problems.
+      throw err instanceof VulnerabilityPolicyError ? new UsageError(`--policy ${file}: ${err.message}`) : err;
+    });
     for (const w of result.warnings) ctx.stderr.write(`${ctx.stderr.style.yellow("warning:")} ${clean(w.message)}\n`);
     const rows = result.results.map((r) => rowOf(ctx, r, dryRun));
     printRows(ctx, rows);

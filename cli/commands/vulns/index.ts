@@ -20,6 +20,7 @@ import { defineCommand } from "../../runner.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { jsonFieldsOf } from "../../wire-fields.js";
+import { hasPolicyMarker } from "../../../src/fleet.js";
 import { report } from "./report.js";
 import { apply } from "./apply.js";
 import { fix } from "./fix.js";
@@ -114,6 +115,8 @@ const update: LeafSpec = {
     const reason = flagString(parsed, "reason") as DismissedReason | undefined;
     const comment = flagString(parsed, "comment");
     if (!status) throw new UsageError("--status ignored|open is required");
+    if (comment !== undefined && hasPolicyMarker(comment))
+      throw new UsageError("--comment: [siteops-policy...] marks the dismissals siteops vulns apply makes; write the comment without it");
     let body: VulnerabilityRecordUpdateParams;
     if (status === "ignored") {
       if (!reason) throw new UsageError(`--status ignored needs --reason (${REASONS.join(", ")})`);
