@@ -92,6 +92,7 @@ describe("scripts/check-generated-docs.mjs", () => {
         "common",
         "wire",
         "cli",
+        "visual",
         "action/action.yml",
         "action/README.md",
         "docs/cli-reference.md",
