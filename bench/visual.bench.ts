@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { launchBrowser } from "../visual/browser.js";
 import { capturePage } from "../visual/capture.js";
 import { comparePngs } from "../visual/compare.js";
-import { DEFAULT_VIEWPORTS } from "../visual/settings.js";
+import { DEFAULT_VIEWPORTS } from "../src/fleet.js";
 import { CHROMIUM } from "../test/support/chromium.js";
 import { startWordPressSite } from "../test/support/wordpress-sites.js";
 import { CLOCK_SELECTOR } from "../test/support/wordpress-theme.js";

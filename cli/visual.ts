@@ -17,8 +17,9 @@ import {
   parseThreshold,
   parseViewports,
   VisualSettingsError,
-} from "../visual/settings.js";
-import type { VisualBrowser, VisualSettings } from "../visual/index.js";
+  type VisualSettings,
+} from "../src/fleet.js";
+import type { VisualBrowser } from "../visual/index.js";
 
 type Engine = typeof import("../visual/index.js");
 

@@ -156,3 +156,31 @@ export {
   type WaveResult,
   type WaveVerdict,
 } from "./operations/rollout-types.js";
+export {
+  DEFAULT_PAGE_TIMEOUT_MS,
+  DEFAULT_VIEWPORTS,
+  DEFAULT_VISUAL_CONCURRENCY,
+  DEFAULT_VISUAL_THRESHOLD,
+  MAX_VISUAL_PATHS,
+  parsePagePath,
+  parseSelector,
+  parseThreshold,
+  parseViewport,
+  parseViewports,
+  VisualSettingsError,
+  type Viewport,
+  type VisualSettings,
+} from "./operations/visual-settings.js";
+export {
+  failingPages,
+  formatShare,
+  missedDetail,
+  pageDetail,
+  passes,
+  siteDetail,
+  type PageCheck,
+  type PageVerdict,
+  type SiteCheck,
+  type VisualEvidence,
+  type VisualSite,
+} from "./operations/visual-verdict.js";

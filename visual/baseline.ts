@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { VisualBrowser } from "./browser.js";
 import { ownDir, pageFiles, pageStems, siteFolder, writeArtifact } from "./artifacts.js";
-import type { SiteCheck, VisualRun, VisualSettings, VisualSite } from "./model.js";
+import type { SiteCheck, Viewport, VisualSettings, VisualSite } from "../src/fleet.js";
+import type { VisualRun } from "./model.js";
 import { indexReport } from "./report.js";
 import { type Before, createLimiter, judgeSite, type Shot, shootSite, shotKey } from "./site-check.js";
-import type { Viewport } from "./settings.js";
 
 /** The manifest's file name in a baseline or a comparison folder. */
 const MANIFEST = "visual.json";

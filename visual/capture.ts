@@ -6,7 +6,7 @@
 
 import type { Page } from "playwright-core";
 import type { VisualBrowser } from "./browser.js";
-import type { Viewport } from "./settings.js";
+import type { Viewport } from "../src/fleet.js";
 
 /** What a capture needs besides the page's URL. */
 export interface CaptureOptions {

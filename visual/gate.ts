@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ownDir, pageFiles, pageStems, siteFolder, writeArtifact } from "./artifacts.js";
 import type { VisualBrowser } from "./browser.js";
-import type { SiteCheck, VisualRun, VisualSettings, VisualSite } from "./model.js";
+import type { SiteCheck, VisualSettings, VisualSite } from "../src/fleet.js";
+import type { VisualRun } from "./model.js";
 import { indexReport } from "./report.js";
 import { type Before, createLimiter, judgeSite, shootSite, shotKey } from "./site-check.js";
 

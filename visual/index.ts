@@ -5,4 +5,4 @@
 
 export { launchBrowser, VisualSetupError, type VisualBrowser } from "./browser.js";
 export { BaselineError, captureBaseline, compareToBaseline, readBaseline, type BaselineManifest, type VisualProgress } from "./baseline.js";
-export { failingPages, siteDetail, type PageCheck, type SiteCheck, type VisualRun, type VisualSettings, type VisualSite } from "./model.js";
+export type { VisualRun } from "./model.js";

@@ -4,8 +4,8 @@
 // (a site's name) and from the user (paths, selectors) is made inert (common/sanitize.ts) and escaped.
 
 import { clean } from "../common/sanitize.js";
-import { formatShare } from "./share.js";
-import { type PageCheck, type SiteCheck, siteDetail, type VisualRun } from "./model.js";
+import { formatShare, type PageCheck, type SiteCheck, siteDetail } from "../src/fleet.js";
+import type { VisualRun } from "./model.js";
 
 function html(value: unknown): string {
   return clean(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

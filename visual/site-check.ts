@@ -5,11 +5,10 @@ import path from "node:path";
 import type { VisualBrowser } from "./browser.js";
 import { type Capture, capturePage, pageUrl } from "./capture.js";
 import { comparePngs } from "./compare.js";
-import { passes } from "./share.js";
 import { ownDir, pageFiles, pageStems, siteFolder, writeArtifact } from "./artifacts.js";
-import { missedDetail, type PageCheck, pageDetail, type SiteCheck, type VisualRun, type VisualSettings, type VisualSite } from "./model.js";
+import { missedDetail, type PageCheck, pageDetail, passes, type SiteCheck, type Viewport, type VisualSettings, type VisualSite } from "../src/fleet.js";
+import type { VisualRun } from "./model.js";
 import { siteReport } from "./report.js";
-import type { Viewport } from "./settings.js";
 
 /** One page in one viewport, as shot (or why not). */
 export interface Shot {

@@ -4,7 +4,7 @@
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { comparePngs } from "../../visual/compare.js";
-import { formatShare, passes } from "../../visual/share.js";
+import { formatShare, passes } from "../../src/fleet.js";
 
 type Rgb = [number, number, number];
 

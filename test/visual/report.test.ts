@@ -2,9 +2,9 @@
 // allows none), a site's images inside it; and text from the service or the user is inert in them.
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import type { SiteCheck, VisualRun } from "../../visual/model.js";
+import { DEFAULT_VIEWPORTS, type SiteCheck } from "../../src/fleet.js";
+import type { VisualRun } from "../../visual/model.js";
 import { indexReport, siteReport } from "../../visual/report.js";
-import { DEFAULT_VIEWPORTS } from "../../visual/settings.js";
 
 const png = (() => {
   const p = new PNG({ width: 2, height: 2 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pageFiles, pageStems, siteFolder } from "../../visual/artifacts.js";
 import { findBrowser, HOW_TO_GET_A_BROWSER, VisualSetupError } from "../../visual/browser.js";
-import { DEFAULT_VIEWPORTS, parsePagePath, parseSelector, parseThreshold, parseViewport, parseViewports } from "../../visual/settings.js";
+import { DEFAULT_VIEWPORTS, parsePagePath, parseSelector, parseThreshold, parseViewport, parseViewports } from "../../src/fleet.js";
 import { removeDir, tempDir } from "../support/temp.js";
 
 describe("settings", () => {

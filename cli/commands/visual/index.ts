@@ -5,6 +5,7 @@
 
 import { flagList, flagString, type Parsed } from "../../args.js";
 import type { Site } from "../../../src/index.js";
+import { failingPages, siteDetail } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
 import { createProgress } from "../../output/progress.js";
@@ -125,8 +126,8 @@ const compare: LeafSpec = {
           if (event.type !== "site.judged") return;
           const { check } = event;
           const name = `${clean(check.site.name)} (${clean(check.site.id)})`;
-          if (check.ok) progress.event(`${name}: passed: ${clean(engine.siteDetail(check))}`);
-          else for (const page of engine.failingPages(check)) progress.event(`${name}: ${clean(page.detail)}`, "error");
+          if (check.ok) progress.event(`${name}: passed: ${clean(siteDetail(check))}`);
+          else for (const page of failingPages(check)) progress.event(`${name}: ${clean(page.detail)}`, "error");
         },
       });
       progress.close();

@@ -3,7 +3,7 @@
 
 import path from "node:path";
 import type { BaselineManifest, VisualRun } from "../../../visual/index.js";
-import { formatShare } from "../../../visual/share.js";
+import { formatShare } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { printRecords } from "../../output/printer.js";
 import { statusColor } from "../../output/style.js";

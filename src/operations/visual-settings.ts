@@ -1,7 +1,7 @@
 // What a visual check is asked to do, and its defaults: the viewports, the threshold, the masks, the time a page may
-// take. Pure and free of any dependency: the CLI and the action import this file at once to check flags and inputs
-// (exit 2 naming the flag before anything runs), while the rest of visual/ (the browser, the pixel diff) loads only
-// when a visual gate or command runs.
+// take, each read and checked here. The core's because a rollout's options are declared in it once for the CLI and
+// the action; pure, so checking a flag or an input loads nothing of the engine (visual/: the browser, the pixel
+// diff), which is loaded only when a visual gate or command runs.
 
 /** A browser window a page is captured in. */
 export interface Viewport {
@@ -12,6 +12,21 @@ export interface Viewport {
   /** A phone: the meta viewport honoured, touch events, a phone's user agent (WordPress's wp_is_mobile() and
    * themes that serve phones other markup see one). */
   mobile: boolean;
+}
+
+/** What to capture and how to judge it. */
+export interface VisualSettings {
+  /** Paths of each site's URL. */
+  paths: readonly string[];
+  viewports: readonly Viewport[];
+  /** CSS selectors masked in every shot. */
+  ignore: readonly string[];
+  /** The share of a page that may change, in percent. */
+  threshold: number;
+  /** One page's time, load to picture, in ms. */
+  timeoutMs: number;
+  /** Pages captured at a time. */
+  concurrency: number;
 }
 
 /** A laptop's window: the width most WordPress themes lay out their desktop design at. */
