@@ -110,7 +110,7 @@ async function run({ limited, concurrency, cli }: Config, wordpressUrl: string):
     const passed = result.sites.filter((s) => s.outcome === "passed").length;
     if (result.outcome !== "done" || passed !== SITES) {
       const first = result.sites.find((s) => s.outcome !== "passed");
-      throw new Error(`the rollout ended ${result.outcome} with ${passed} of ${SITES} passed; first other: ${first?.outcome} ${first?.reason}`);
+      throw new Error(`the rollout ended ${result.outcome} with ${passed} of ${SITES} passed; first other: ${first?.outcome} ${first?.failure?.message}`);
     }
   } finally {
     await emulator.close();

@@ -6,6 +6,7 @@
 // (O_EXCL, which never follows a link: common/private-file.ts), and a config directory others can write to is tightened to 0700
 // (refused when it belongs to someone else).
 
+import { shellQuote } from "../common/shell.js";
 import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -128,8 +129,4 @@ function privateDirectory(dir: string): void {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }

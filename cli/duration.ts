@@ -1,28 +1,18 @@
 // Durations and times given on the command line: `30m`, `1h30m`, `90s`, `30d`, `2w` (s, m = minutes, h, d, w,
 // as systemd and Go write them), and for --since/--until also an ISO 8601 time.
 
+import { parseDurationText } from "../common/format.js";
 import { UsageError } from "./exit-codes.js";
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/y;
-
-/** Milliseconds of a duration such as "30m" or "1h30m". `flag` names the option in the error. */
+/** Milliseconds of a duration such as "30m" or "1h30m" (common/format.ts reads it). `flag` names the option in the
+ * error. */
 export function parseDuration(text: string, flag: string): number {
-  const input = text.trim();
-  let total = 0;
-  let at = 0;
-  while (at < input.length) {
-    PART.lastIndex = at;
-    const m = PART.exec(input);
-    if (!m) break;
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    at = PART.lastIndex;
-  }
-  if (input === "" || at !== input.length) {
+  const total = parseDurationText(text);
+  if (total === undefined) {
     throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a duration (use a number and a unit: 90s, 30m, 12h, 30d, 2w; or 1h30m)`);
   }
   if (total <= 0) throw new UsageError(`${flag}: the duration must be above 0 (got ${JSON.stringify(text)})`);
-  return Math.round(total);
+  return total;
 }
 
 /** An ISO 8601 time ("2026-11-01", "2026-11-01T12:00:00Z"), or a duration meaning that long before `now`. */

@@ -8,6 +8,7 @@ import type { LoginThrottle } from "./auth/login-counters.js";
 import type { Profile } from "./profile.js";
 import type { IdIssuer } from "./ids.js";
 import type { PipelineOutcomes } from "./control/pipeline-outcomes.js";
+import type { PipelineStateNames } from "./control/pipeline-states.js";
 
 /** Where the emulator listens, known once it does (webhook deliveries must never reach it). */
 export interface Listener {
@@ -35,6 +36,8 @@ export interface EmulatorContext {
   readonly newId: IdIssuer;
   /** How chosen sites' upgrade pipelines end, set through the control API (control/pipeline-outcomes.ts). */
   readonly pipelineOutcomes: PipelineOutcomes;
+  /** Pipeline states named otherwise in answers, set through the control API (control/pipeline-states.ts). */
+  readonly pipelineStates: PipelineStateNames;
   /** Writes a line to stderr when logging is on. */
   log(message: string): void;
 }

@@ -20,6 +20,7 @@ import { forgetSites } from "./store/sites.js";
 import { anyAccount } from "./store/users.js";
 import { Faults } from "./control/faults.js";
 import { PipelineOutcomes } from "./control/pipeline-outcomes.js";
+import { PipelineStateNames } from "./control/pipeline-states.js";
 import { LoginThrottle } from "./auth/login-counters.js";
 import { claimDataDir, sweepSnapshotFiles } from "./services/snapshot-files.js";
 import { PROFILES, PROFILE_NAMES } from "./profile.js";
@@ -83,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     profile,
     newId,
     pipelineOutcomes: new PipelineOutcomes(),
+    pipelineStates: new PipelineStateNames(),
   };
   // Files a crash left behind (.part of a one-request upload, data of snapshots no longer uploading).
   sweepSnapshotFiles(ctx);
@@ -101,6 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const reset = async (): Promise<void> => {
     faults.clear();
     ctx.pipelineOutcomes.clear();
+    ctx.pipelineStates.clear();
     ctx.loginThrottle.clear();
     clearData(db);
     forgetApiTokens(ctx);

@@ -11,6 +11,9 @@ export interface APIResponse<T> {
   headers: HeadersRecord;
   /** `X-Request-Id`: quote it when reporting a problem. */
   requestId: string | undefined;
+  /** Attempts of this call before the one answered (0: the first attempt's answer). With `Idempotent-Replayed: true`
+   * and retries, the replayed answer may be the call's own earlier attempt's, whose answer was lost. */
+  retries?: number;
 }
 
 /** A Promise of the response body, with `.withResponse()` for the response itself. */

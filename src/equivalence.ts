@@ -40,12 +40,21 @@ export function sameUrl(a: string, b: string): boolean {
  * only equals itself.
  */
 export function sameVersion(a: string, b: string): boolean {
-  if (a === b) return true;
+  return a === b || compareVersions(a, b) === 0;
+}
+
+/**
+ * How version `a` stands to `b`: -1 below, 0 the same version, 1 above, comparing dotted numbers number by number
+ * with missing parts as 0 (`6.10` is above `6.9`; `6.5` and `6.5.0` are one version); undefined when either is not
+ * dotted numbers (`6.5-beta`, `""`): such a version is neither below nor above another. The one version
+ * comparison of the toolkit (a rollout's target reached, a pipeline's versions).
+ */
+export function compareVersions(a: string, b: string): -1 | 0 | 1 | undefined {
   const pa = versionParts(a);
   const pb = versionParts(b);
-  if (!pa || !pb) return false;
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return false;
-  return true;
+  if (!pa || !pb) return undefined;
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0) ? -1 : 1;
+  return 0;
 }
 
 function versionParts(v: string): number[] | undefined {

@@ -46,7 +46,7 @@ export type { CreateSnapshotOptions } from "./operations/snapshot.js";
 export { PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS, type UpgradeWaitOptions } from "./operations/upgrade.js";
 export type { PruneEvent, PruneOptions, PruneResult } from "./operations/prune.js";
 export type { RetentionCandidate, RetentionDecision, RetentionOptions, RetentionPolicy } from "./retention.js";
-export { sameUrl, sameVersion, urlKey } from "./equivalence.js";
+export { compareVersions, sameUrl, sameVersion, urlKey } from "./equivalence.js";
 export { checkRecord, type FieldKind, type RecordShape, type ResponseOrigin } from "./response-shapes.js";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, INITIAL_POLL_DELAY_MS, waitUntil, type WaitOptions } from "./operations/wait.js";
 

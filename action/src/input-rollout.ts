@@ -1,36 +1,15 @@
-// The inputs of `command: rollout`, as `siteops upgrade rollout` takes them: the target ('wp-version',
-// 'php-version'), the waves and their failure budget (read by the core's parseWaves and parseFailureBudget), the
-// gates and their checks, the pauses and waits (in minutes or seconds, as the action's other times), and 'wave'
-// for one job per wave. Each problem one line naming the input.
+// The inputs of `command: rollout`: each an option of the core's declaration (ROLLOUT_OPTIONS: its input name, its
+// default, how it is read and checked, durations as numbers of the unit its name says), read by the core's
+// readRolloutSettings, as `siteops upgrade rollout` reads its flags; and `wave`, the action's own: one job per wave.
 
-import {
-  parseFailureBudget,
-  parseWaves,
-  ROLLOUT_GATES,
-  RolloutSpecError,
-  type FailureBudget,
-  type RolloutGate,
-  type RolloutTarget,
-  type WaveSpec,
-} from "../../src/fleet.js";
-import { splitSites } from "./input-selection.js";
-import { parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
+import { MAX_WAVES, readRolloutSettings, ROLLOUT_OPTIONS, type RolloutSettings } from "../../src/fleet.js";
+import { parseNumber } from "./input-values.js";
 
-const DEFAULT_WAVES = "1,10%,100%";
+/** The inputs the core's declaration names (inputs.ts: read by the rollout command only, but those it shares). */
+export const ROLLOUT_INPUTS: readonly string[] = ROLLOUT_OPTIONS.map((o) => o.input);
 
 export interface RolloutInputOptions {
-  target: RolloutTarget;
-  waves: WaveSpec[];
-  /** As written, for the log and the summary. */
-  wavesText: string;
-  maxFailures: FailureBudget;
-  gates: RolloutGate[];
-  checkPaths: string[];
-  /** In ms. */
-  checkBudgetMs: number;
-  pauseMs: number;
-  healthWaitMs: number;
-  requireApproval: boolean;
+  settings: RolloutSettings;
   /** Only this wave of the plan (1-based): one job per wave. Undefined: every wave, in this step. */
   wave: number | undefined;
   /** The waves and their sites in the log, the summary and `result`; nothing opened. */
@@ -38,43 +17,26 @@ export interface RolloutInputOptions {
 }
 
 export function parseRolloutInputs(get: (name: string) => string | undefined, problems: string[]): RolloutInputOptions {
-  const wp = parseVersion("wp-version", get("wp-version"), problems);
-  const php = parseVersion("php-version", get("php-version"), problems);
-  if (!wp && !php) problems.push("the rollout command needs 'wp-version' or 'php-version' (or both)");
-  const spec = <T>(name: string, read: () => T, fallback: T): T => {
-    try {
-      return read();
-    } catch (err) {
-      if (!(err instanceof RolloutSpecError)) throw err;
-      problems.push(`'${name}' ${err.message}`);
-      return fallback;
-    }
-  };
-  const wavesText = get("waves") ?? DEFAULT_WAVES;
-  const waves = spec("waves", () => parseWaves(wavesText), [{ percent: 100 }]);
-  const maxFailures = spec("max-failures", () => parseFailureBudget(get("max-failures") ?? "0"), { count: 0 });
-  const gateWords = splitSites(get("gates") ?? "");
-  const bad = gateWords.find((g) => !(ROLLOUT_GATES as readonly string[]).includes(g));
-  if (bad !== undefined) problems.push(`'gates' must name ${ROLLOUT_GATES.join(", ")} (got ${quote(bad)})`);
-  const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...ROLLOUT_GATES];
-  const checkPaths = splitSites(get("check-paths") ?? "");
-  for (const p of checkPaths) if (!p.startsWith("/") || /\s/.test(p)) problems.push(`'check-paths' must be paths starting with / (got ${quote(p)})`);
-  if (checkPaths.length && !gates.includes("http")) problems.push("'check-paths' is for the http gate: add http to 'gates'");
-  const number = (name: string, fallback: number, max: number, unit: string) =>
-    parseNumber(name, get(name), fallback, problems, { min: 0, max, what: `a number of ${unit} from 0 to ${max}` }) ?? fallback;
-  const wave = parseNumber("wave", get("wave"), undefined, problems, { min: 1, max: 20, integer: true, what: "a wave's number, from 1 to 20" });
-  return {
-    target: { wp, php },
-    waves,
-    wavesText,
-    maxFailures,
-    gates,
-    checkPaths: checkPaths.length ? checkPaths : ["/"],
-    checkBudgetMs: Math.round(number("check-budget-seconds", 5, 600, "seconds") * 1000),
-    pauseMs: Math.round(number("pause-minutes", 0, 24 * 60, "minutes") * 60_000),
-    healthWaitMs: Math.round(number("health-wait-minutes", 10, 24 * 60, "minutes") * 60_000),
-    requireApproval: parseBoolean("require-approval", get("require-approval"), false, problems),
-    wave,
-    dryRun: parseBoolean("dry-run", get("dry-run"), false, problems),
-  };
+  const read = readRolloutSettings(
+    (o) => {
+      const value = get(o.input);
+      return value === undefined ? undefined : [value];
+    },
+    (o) => `'${o.input}'`,
+    "units",
+  );
+  problems.push(...read.problems);
+  const wave = parseNumber("wave", get("wave"), undefined, problems, {
+    min: 1,
+    max: MAX_WAVES,
+    integer: true,
+    what: `a wave's number, from 1 to ${MAX_WAVES}`,
+  });
+  // Each wave's job must plan over the sites as they were before the rollout: listed afresh, the sites the earlier
+  // waves' jobs upgraded have left the plan, and this job's wave would not be the plan's.
+  if (wave !== undefined && get("sites-file") === undefined)
+    problems.push(
+      "'wave' needs 'sites-file': every wave's job plans over the same listing, taken before the rollout (siteops sites matrix --shards 1 --out sites in a first job); listed afresh, the sites the earlier waves upgraded have left the plan",
+    );
+  return { settings: read.settings, wave, dryRun: read.dryRun };
 }

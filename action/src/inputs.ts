@@ -2,10 +2,9 @@
 // in one line naming the input, before anything talks to the service.
 
 import { apiTokenProblem, firstSetting } from "../../common/settings.js";
-import { DEFAULT_ROLLOUT_CONCURRENCY } from "../../src/fleet.js";
 import { ALL_SITES, parseFleetSelection, splitSites, type FleetSelection } from "./input-selection.js";
 import { checkFile, parseBaseUrl, parseBoolean, parseNumber, parseVersion, quote } from "./input-values.js";
-import { parseRolloutInputs, type RolloutInputOptions } from "./input-rollout.js";
+import { parseRolloutInputs, ROLLOUT_INPUTS, type RolloutInputOptions } from "./input-rollout.js";
 import { parseVulnerabilityInputs, type VulnerabilityOptions } from "./input-vulnerabilities.js";
 
 const COMMANDS = ["snapshot", "upgrade", "approve", "vulnerabilities", "rollout"] as const;
@@ -14,7 +13,7 @@ type Command = (typeof COMMANDS)[number];
 /** Snapshots run on this many sites at a time unless `concurrency` says otherwise. */
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
-/** How long `wait` waits unless `timeout-minutes` says otherwise. */
+/** How long `wait` waits unless `timeout-minutes` says otherwise (a rollout's wave: the core's default). */
 const DEFAULT_TIMEOUT_MINUTES = 30;
 
 interface CommonInputs {
@@ -64,8 +63,6 @@ export interface ApproveInputs extends CommonInputs {
 
 export interface RolloutInputs extends CommonInputs, FleetSelection, RolloutInputOptions {
   command: "rollout";
-  /** Sites in flight at a time within a wave. */
-  concurrency: number;
 }
 
 export type ActionInputs = SnapshotInputs | UpgradeInputs | ApproveInputs | VulnerabilitiesInputs | RolloutInputs;
@@ -92,11 +89,12 @@ export interface InputSource {
   env: NodeJS.ProcessEnv;
 }
 
-/** Inputs that only some commands read; given to another command they are ignored with a warning. */
-const USED_BY: Record<string, readonly Command[]> = {
+/** Inputs that only some commands read; given to another command they are ignored with a warning. The rollout's
+ * are those of the core's declaration (input-rollout.ts), but `timeout-minutes`, which every command reads. */
+const USED_BY: Record<string, readonly Command[]> = withRollout({
   description: ["snapshot"],
   "upload-file": ["snapshot"],
-  concurrency: ["snapshot", "vulnerabilities", "rollout"],
+  concurrency: ["snapshot", "vulnerabilities"],
   shard: ["snapshot", "vulnerabilities", "rollout"],
   "sites-file": ["snapshot", "vulnerabilities", "rollout"],
   "fail-on": ["vulnerabilities"],
@@ -104,21 +102,18 @@ const USED_BY: Record<string, readonly Command[]> = {
   "sarif-file": ["vulnerabilities"],
   declarations: ["vulnerabilities"],
   "policy-file": ["vulnerabilities"],
-  "wp-version": ["upgrade", "rollout"],
-  "php-version": ["upgrade", "rollout"],
-  "require-approval": ["upgrade", "rollout"],
-  waves: ["rollout"],
-  "max-failures": ["rollout"],
-  gates: ["rollout"],
-  "check-paths": ["rollout"],
-  "check-budget-seconds": ["rollout"],
-  "pause-minutes": ["rollout"],
-  "health-wait-minutes": ["rollout"],
+  "wp-version": ["upgrade"],
+  "php-version": ["upgrade"],
+  "require-approval": ["upgrade"],
   wave: ["rollout"],
-  "dry-run": ["rollout"],
   "pipeline-id": ["approve"],
   comment: ["approve"],
-};
+});
+
+function withRollout(table: Record<string, readonly Command[]>): Record<string, readonly Command[]> {
+  for (const input of ROLLOUT_INPUTS) if (input !== "timeout-minutes") table[input] = [...(table[input] ?? []), "rollout"];
+  return table;
+}
 
 const ID = /^[A-Za-z0-9_-]+$/;
 
@@ -152,12 +147,16 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
     problems,
   );
   const wait = parseBoolean("wait", get("wait"), true, problems);
-  const timeoutMinutes = parseNumber("timeout-minutes", get("timeout-minutes"), DEFAULT_TIMEOUT_MINUTES, problems, {
-    min: 0,
-    exclusiveMin: true,
-    max: 24 * 60,
-    what: "a number of minutes above 0 and at most 1440",
-  });
+  // A rollout reads its wave's timeout with its other options (input-rollout.ts), with the core's default.
+  const timeoutMinutes =
+    command === "rollout"
+      ? DEFAULT_TIMEOUT_MINUTES
+      : parseNumber("timeout-minutes", get("timeout-minutes"), DEFAULT_TIMEOUT_MINUTES, problems, {
+          min: 0,
+          exclusiveMin: true,
+          max: 24 * 60,
+          what: "a number of minutes above 0 and at most 1440",
+        });
   const pollIntervalMs = parseNumber("SITEOPS_POLL_INTERVAL_MS", source.env.SITEOPS_POLL_INTERVAL_MS?.trim() || undefined, undefined, problems, {
     min: 1,
     max: 600_000,
@@ -207,8 +206,8 @@ export function parseInputs(source: InputSource): { inputs: ActionInputs; warnin
     if (description !== undefined && description.length > 1000) problems.push("'description' must be at most 1000 characters");
     inputs = { command, ...common, ...selection, description, uploadFile, concurrency: concurrency() };
   } else if (command === "rollout") {
-    const selection = parseFleetSelection(get, problems);
-    inputs = { command, ...common, ...selection, ...parseRolloutInputs(get, problems), concurrency: concurrency(DEFAULT_ROLLOUT_CONCURRENCY) };
+    // Its timeout (each wave's), concurrency and approval, with the core's defaults: read with its other options.
+    inputs = { command, ...common, ...parseFleetSelection(get, problems), ...parseRolloutInputs(get, problems) };
   } else if (command === "vulnerabilities") {
     const selection = parseFleetSelection(get, problems);
     inputs = { command, ...common, ...selection, ...parseVulnerabilityInputs(get, source.env, problems), concurrency: concurrency() };

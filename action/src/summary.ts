@@ -5,7 +5,18 @@
 import * as core from "@actions/core";
 import { formatBytes, formatDuration } from "../../common/format.js";
 import { type Site, type Snapshot, type UpgradePipeline } from "../../src/index.js";
-import { formatShard, vulnerabilityReportMarkdown, type Shard, type VulnerabilityReport, type WaveResult } from "../../src/fleet.js";
+import {
+  failureGroups,
+  formatShard,
+  formatTarget,
+  rolloutRows,
+  rolloutTotals,
+  vulnerabilityReportMarkdown,
+  type RolloutResult,
+  type RolloutRow,
+  type Shard,
+  type VulnerabilityReport,
+} from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
 import type { RunInfo } from "./run-info.js";
 
@@ -27,7 +38,7 @@ function escapeHtml(text: string): string {
 /** A table cell: @actions/core writes an empty one as an unclosed `<td>`, so an empty cell holds a space. */
 const cell = (html: string): string => html || "&nbsp;";
 
-function siteCell(site: Site): string {
+function siteCell(site: Pick<Site, "name" | "url">): string {
   const url = /^https?:\/\//.test(site.url) ? site.url : undefined;
   const name = escapeHtml(site.name);
   return url ? `<a href="${escapeHtml(url)}">${name}</a>` : name;
@@ -83,34 +94,87 @@ export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipe
   footer(run);
 }
 
-/** One table per wave: its verdict and budget, then each site's outcome, pipeline, the gates' verdicts, duration. */
-export function rolloutSummary(target: string, waves: readonly WaveResult[], run: RunInfo, total = waves.length): void {
+/** A rollout's summary, read at 300 sites: the totals line first; each wave's verdict against its budget; the sites
+ * that did not pass, grouped by reason (each said once), before those that passed, which are folded with the sites
+ * already at the target; the count of sites left untouched and how to continue. `undefined`: no site selected. */
+export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo): void {
+  if (!result) {
+    core.summary.addHeading("Site Operations: rollout", 3).addRaw("<p>No site to upgrade.</p>", true);
+    footer(run);
+    return;
+  }
+  const target = formatTarget(result.target);
+  const rows = rolloutRows(result);
   core.summary.addHeading(`Site Operations: rollout to ${escapeHtml(target)}`, 3);
-  if (waves.length === 0) core.summary.addRaw("<p>No site to upgrade.</p>", true);
-  for (const w of waves) {
-    core.summary.addRaw(`<h4>Wave ${w.wave} of ${total}: ${escapeHtml(w.verdict.replace("_", " "))} (${w.failed} failed, ${w.allowed} allowed)</h4>`, true);
-    if (w.verdict === "not_started") continue;
-    core.summary.addTable([
-      header("Site", "Outcome", "Pipeline", "Checks", "Duration"),
-      ...w.sites.map(
-        (r): Row =>
-          [
-            siteCell(r.site),
-            escapeHtml(r.outcome.replace("_", " ")) + (r.adopted ? " (adopted)" : "") + (r.reason ? `<br>${escapeHtml(r.reason)}` : ""),
-            r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "",
-            r.checks.map((c) => `${c.ok ? "✅" : "❌"} ${escapeHtml(c.detail)}`).join("<br>"),
-            escapeHtml(formatDuration(r.durationMs)),
-          ].map(cell),
-      ),
+  const verdict = { done: "Done", stopped: "Stopped", timed_out: "Timed out", interrupted: "Interrupted", refused: "Refused by the service" }[result.outcome];
+  core.summary.addRaw(`<p><b>${verdict}</b>: ${escapeHtml(rolloutTotals(result.counts, result.target))}.</p>`, true);
+  if (result.refusal) core.summary.addRaw(`<p>${escapeHtml(result.refusal.failure.message)}</p>`, true);
+  const waves = result.waves.map(
+    (w) =>
+      `Wave ${w.wave}: ${escapeHtml(w.verdict.replace("_", " "))}${w.verdict === "not_started" ? "" : ` (${w.counts.failed} failed of ${w.size}, ${w.allowed} allowed)`}`,
+  );
+  if (waves.length) core.summary.addRaw(`<p>${waves.join("<br>")}</p>`, true);
+  for (const group of failureGroups(rows)) {
+    const outcome = group.rows[0]!.outcome.replace("_", " ");
+    core.summary.addRaw(`<h4>${group.rows.length} ${outcome}: ${escapeHtml(group.reason)}</h4>`, true);
+    core.summary.addTable([header("Site", "Wave", "Pipeline", "Details"), ...group.rows.map((r) => rolloutRow(r, r.error?.message ?? ""))]);
+  }
+  const passed = rows.filter((r) => r.outcome === "passed");
+  if (passed.length)
+    folded(`${passed.length} passed`, [
+      header("Site", "Wave", "Pipeline", "Checks"),
+      ...passed.map((r) => rolloutRow(r, r.checks.map((c) => c.detail).join("; "))),
     ]);
+  const current = rows.filter((r) => r.outcome === "already_upgraded");
+  if (current.length)
+    core.summary.addRaw(
+      `<details><summary>${current.length} already at ${escapeHtml(target)} or newer</summary><p>${current.map((r) => siteCell(r.site)).join(", ")}</p></details>`,
+      true,
+    );
+  const untouched = rows.filter((r) => r.outcome === "untouched");
+  if (untouched.length) {
+    const inWaves = [...new Set(untouched.map((r) => r.wave))].join(", ");
+    core.summary.addRaw(
+      `<p>${untouched.length} untouched (wave${inWaves.includes(",") ? "s" : ""} ${inWaves}): nothing was asked of the service for them.</p>`,
+      true,
+    );
+  }
+  if (result.outcome !== "done" && result.refusal?.reason !== "target") {
+    const rerun = run.runId !== undefined ? ` (<code>gh run rerun ${run.runId} --failed</code>)` : "";
+    const when = result.outcome === "stopped" ? "once the failed sites are dealt with, " : "";
+    core.summary.addRaw(
+      `<p>To continue, ${when}re-run the failed jobs of this workflow run${rerun}: the re-run adopts this run's pipelines and opens none twice.</p>`,
+      true,
+    );
   }
   footer(run);
 }
 
-/** A rollout's plan ('dry-run'): each wave and its sites. */
-export function rolloutPlanSummary(target: string, waves: readonly { wave: number; sites: readonly Site[] }[], total: number, run: RunInfo): void {
+function rolloutRow(r: RolloutRow, details: string): Row {
+  return [siteCell(r.site), String(r.wave ?? ""), r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "", escapeHtml(details)].map(cell);
+}
+
+/** A table folded under a line that says what it holds. */
+function folded(title: string, rows: Row[]): void {
+  core.summary.addRaw(`<details><summary>${escapeHtml(title)}</summary>`, true);
+  core.summary.addTable(rows);
+  core.summary.addRaw("</details>", true);
+}
+
+/** A rollout's plan ('dry-run'): each wave and its sites, and the sites already at the target. */
+export function rolloutPlanSummary(
+  target: string,
+  waves: readonly { wave: number; sites: readonly Site[] }[],
+  plan: { waves: readonly unknown[]; current: readonly Site[] },
+  run: RunInfo,
+): void {
   core.summary.addHeading(`Site Operations: rollout to ${escapeHtml(target)} (dry run: nothing opened)`, 3);
-  core.summary.addTable([header("Wave", "Sites"), ...waves.map((w): Row => [`${w.wave} of ${total}`, w.sites.map(siteCell).join(", ")].map(cell))]);
+  core.summary.addTable([header("Wave", "Sites"), ...waves.map((w): Row => [`${w.wave} of ${plan.waves.length}`, w.sites.map(siteCell).join(", ")].map(cell))]);
+  if (plan.current.length)
+    core.summary.addRaw(
+      `<details><summary>${plan.current.length} already at ${escapeHtml(target)} or newer: in no wave</summary><p>${plan.current.map(siteCell).join(", ")}</p></details>`,
+      true,
+    );
   footer(run);
 }
 

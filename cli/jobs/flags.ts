@@ -46,6 +46,13 @@ const OUTBOUND_FLAGS: FlagSpec[] = [
   },
 ];
 
+/** The job flags of the job named `jobName` by default (`upgrade-rollout`): --job-name's help says so. */
+export function jobFlagsFor(jobName: string): FlagSpec[] {
+  return JOB_FLAGS.map((f) =>
+    f.name === "job-name" ? { ...f, description: `the job's name in metrics (job_name label), pings and notifications (default ${jobName})` } : f,
+  );
+}
+
 /** The job flags, in the order --help lists them: the lock and the report (run-job.ts), then the outbound ones. */
 export const JOB_FLAGS: FlagSpec[] = [
   {

@@ -57,7 +57,13 @@ const SNAPSHOTS: LineCodec<SnapshotRequestRecord> = {
 
 const PIPELINES: LineCodec<PipelineRequestRecord> = {
   toLine: (r) => ({ site: r.siteId, key: r.idempotencyKey, params: r.params, pipeline: r.pipelineId }),
-  fromLine: (l) => ({ siteId: l.site, idempotencyKey: l.key, params: l.params as PipelineRequestRecord["params"], pipelineId: l.pipeline ?? null }),
+  fromLine: (l) => ({
+    siteId: l.site,
+    idempotencyKey: l.key,
+    params: l.params as PipelineRequestRecord["params"],
+    pipelineId: l.pipeline ?? null,
+    sentAt: l.at,
+  }),
 };
 
 /** The state dir: $XDG_STATE_HOME/siteops, else ~/.local/state/siteops (seen-records.ts keeps its files there too). */

@@ -11,6 +11,8 @@
 //   outcome "roll_back" it fails at `at_step` "apply" or "verify" (default) and one step later is `rolled_back`,
 //                       as a real verify failure; the site keeps its versions
 //   outcome "succeed"   it succeeds even when the catalogue (catalogue/upgrades.ts) says the upgrade breaks
+//   outcome "hang"      it stops at `at_step` (any step; default "preflight"), that step `running`, and never ends:
+//                       a pipeline nobody watches to its end (a wave's timeout, a run killed meanwhile)
 //   health              (with "succeed" or "roll_back") the status of the health check the pipeline runs at
 //                       its end ("passed", "warning", "failed"); it sticks to the site, as a status forced
 //                       through POST /__emulator/health_checks does, until the next forced one
@@ -22,7 +24,7 @@ import type { StepName } from "../../wire/upgrade-pipelines.js";
 import { HttpError } from "../errors.js";
 import { compileGlob, globMatches, type CompiledGlob } from "./glob.js";
 
-type PipelineOutcome = "fail" | "roll_back" | "succeed";
+type PipelineOutcome = "fail" | "roll_back" | "succeed" | "hang";
 
 export interface PipelineOutcomeRule {
   /** The site's id; exactly one of `site_id` and `url`. */
@@ -30,7 +32,7 @@ export interface PipelineOutcomeRule {
   /** A glob on the site's URL as stored. */
   url?: string;
   outcome: PipelineOutcome;
-  /** The step that fails: "snapshot" | "preflight" for "fail", "apply" | "verify" for "roll_back". */
+  /** The step that fails: "snapshot" | "preflight" for "fail", "apply" | "verify" for "roll_back"; any for "hang". */
   at_step?: StepName;
   /** The status of the health check at the pipeline's end ("succeed", "roll_back"). */
   health?: HealthStatus;
@@ -53,8 +55,13 @@ interface ActiveRule extends PipelineOutcomeRule {
 
 const MAX_OUTCOME_RULES = 100;
 
-const STEPS: Record<PipelineOutcome, readonly StepName[]> = { fail: ["snapshot", "preflight"], roll_back: ["apply", "verify"], succeed: [] };
-const DEFAULT_STEP: Record<PipelineOutcome, StepName | null> = { fail: "preflight", roll_back: "verify", succeed: null };
+const STEPS: Record<PipelineOutcome, readonly StepName[]> = {
+  fail: ["snapshot", "preflight"],
+  roll_back: ["apply", "verify"],
+  succeed: [],
+  hang: ["snapshot", "preflight", "apply", "verify"],
+};
+const DEFAULT_STEP: Record<PipelineOutcome, StepName | null> = { fail: "preflight", roll_back: "verify", succeed: null, hang: "preflight" };
 
 /** Why a rule is refused (the 422's message), or null. */
 function refusal(rule: PipelineOutcomeRule, i: number): string | null {
@@ -62,11 +69,11 @@ function refusal(rule: PipelineOutcomeRule, i: number): string | null {
   if ((rule.site_id === undefined) === (rule.url === undefined)) return `${at}: give exactly one of site_id and url`;
   if (rule.at_step !== undefined && !STEPS[rule.outcome].includes(rule.at_step)) {
     return rule.outcome === "succeed"
-      ? `${at}: at_step applies to "fail" and "roll_back" only`
+      ? `${at}: at_step applies to "fail", "roll_back" and "hang" only`
       : `${at}: "${rule.outcome}" fails at ${STEPS[rule.outcome].join(" or ")}, not at ${rule.at_step} (a failure at apply or verify rolls back: "roll_back"; before it nothing is applied: "fail")`;
   }
-  if (rule.health !== undefined && rule.outcome === "fail")
-    return `${at}: health applies to "succeed" and "roll_back" (a pipeline that fails before applying runs no check)`;
+  if (rule.health !== undefined && (rule.outcome === "fail" || rule.outcome === "hang"))
+    return `${at}: health applies to "succeed" and "roll_back" (a pipeline that fails before applying, or never ends, runs no check)`;
   return null;
 }
 

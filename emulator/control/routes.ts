@@ -56,7 +56,7 @@ const HealthSchema = Type.Union([Type.Literal("passed"), Type.Literal("warning")
 const OutcomeRuleSchema = Type.Object({
   site_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-  outcome: Type.Union([Type.Literal("fail"), Type.Literal("roll_back"), Type.Literal("succeed")]),
+  outcome: Type.Union([Type.Literal("fail"), Type.Literal("roll_back"), Type.Literal("succeed"), Type.Literal("hang")]),
   at_step: Type.Optional(StepSchema),
   health: Type.Optional(HealthSchema),
   count: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -104,6 +104,21 @@ export function registerControlRoutes(app: App, ctx: EmulatorContext, controls: 
   });
   app.delete("/pipeline-outcomes", async (_req, reply) => {
     ctx.pipelineOutcomes.clear();
+    return reply.code(204).send();
+  });
+
+  // Pipeline states named otherwise in answers (control/pipeline-states.ts): a second server's names.
+  app.get("/pipeline-states", async () => ({ names: ctx.pipelineStates.list() }));
+  app.post(
+    "/pipeline-states",
+    { schema: { body: Type.Object({ names: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 40 })) }) } },
+    async (req) => {
+      ctx.pipelineStates.set(req.body.names);
+      return { names: ctx.pipelineStates.list() };
+    },
+  );
+  app.delete("/pipeline-states", async (_req, reply) => {
+    ctx.pipelineStates.clear();
     return reply.code(204).send();
   });
 

@@ -1,5 +1,6 @@
 // /api/v1/sites/:site_id/upgrade_pipelines: list (newest first), get, create, approve. Creating and
 // approving need an owner or admin. The state machine is in services/upgrade-pipelines.ts.
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../http.js";
 import type { EmulatorContext } from "../context.js";
@@ -13,7 +14,23 @@ import { emptyBodyAsObject } from "./body.js";
 
 const tags = ["upgrade pipelines"];
 
+/** Pipeline states named otherwise in the answer (control/pipeline-states.ts). Synchronous, before the
+ * idempotency hook records the answer (idempotency.ts): a replay carries the same names. */
+const shownStates =
+  (ctx: EmulatorContext) =>
+  (_req: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
+    let shown: unknown;
+    try {
+      shown = ctx.pipelineStates.shownPayload(payload);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done(null, shown);
+  };
+
 export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): void {
+  const onSend = shownStates(ctx);
   app.get(
     "/sites/:site_id/upgrade_pipelines",
     {
@@ -25,6 +42,7 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
         querystring: Type.Object(PageQuery),
         response: { 200: Type.Array(UpgradePipelineSchema) },
       },
+      onSend,
     },
     async (req, reply) => paginate(req, reply, listPipelines(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id)),
   );
@@ -33,6 +51,7 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
     "/sites/:site_id/upgrade_pipelines/:id",
     {
       schema: { operationId: "getUpgradePipeline", summary: "Get an upgrade pipeline", tags, params: SiteItemParams, response: { 200: UpgradePipelineSchema } },
+      onSend,
     },
     async (req) => getPipeline(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id, req.params.id),
   );
@@ -48,6 +67,7 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
         body: PipelineCreateSchema,
         response: { 201: UpgradePipelineSchema },
       },
+      onSend,
     },
     async (req, reply) => {
       const site = loadSite(ctx, requireAuth(req).accountId, req.params.site_id);
@@ -68,6 +88,7 @@ export function registerUpgradePipelineRoutes(app: App, ctx: EmulatorContext): v
         response: { 200: UpgradePipelineSchema },
       },
       preValidation: emptyBodyAsObject,
+      onSend,
     },
     async (req) => {
       const row = loadPipeline(ctx, loadSite(ctx, requireAuth(req).accountId, req.params.site_id).id, req.params.id);

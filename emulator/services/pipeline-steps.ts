@@ -17,12 +17,12 @@ import type { PipelineDecision } from "../control/pipeline-outcomes.js";
 import { parseJson } from "../store/db.js";
 import { findSite } from "../store/sites.js";
 import { targetVersions } from "../versions.js";
-import { duePipelines, findPipeline, nextPipelineDueMs, pipelineToJson, updatePipelineRow, type PipelineRow } from "../store/upgrade-pipelines.js";
+import { duePipelines, findPipeline, nextPipelineDueMs, updatePipelineRow, type PipelineRow } from "../store/upgrade-pipelines.js";
 import { recordActivity } from "./activity-logs.js";
 import { refreshSiteStatus, runHealthCheck } from "./health-checks.js";
 import { applyUpgrade } from "./sites.js";
 import { catchUpSnapshot, createSnapshot } from "./snapshots.js";
-import { setStep } from "./upgrade-pipelines.js";
+import { setStep, shownPipeline } from "./upgrade-pipelines.js";
 
 interface Transition {
   status?: PipelineStatus;
@@ -62,7 +62,7 @@ function apply(ctx: EmulatorContext, row: PipelineRow, t: Transition, atMs: numb
       subjectType: "UpgradePipeline",
       subjectId: row.id,
     });
-    ctx.events.emit(row.account_id, `upgrade_pipeline.${t.event}`, pipelineToJson(findPipeline(ctx.db, row.id)!));
+    ctx.events.emit(row.account_id, `upgrade_pipeline.${t.event}`, shownPipeline(ctx, findPipeline(ctx.db, row.id)!));
   }
 }
 
@@ -77,7 +77,13 @@ const FORCED: Record<StepName, string> = {
 /** The control rule's decision for this pipeline, when it forces a failure at this step. */
 function forcedAt(ctx: EmulatorContext, s: StepInput, name: StepName): PipelineDecision | undefined {
   const d = ctx.pipelineOutcomes.decision(s.row.id);
-  return d && d.outcome !== "succeed" && d.atStep === name ? d : undefined;
+  return d && (d.outcome === "fail" || d.outcome === "roll_back") && d.atStep === name ? d : undefined;
+}
+
+/** A control rule holds this pipeline at the step running now: it stays there, never due again. */
+function hangs(ctx: EmulatorContext, s: StepInput, name: StepName | undefined): boolean {
+  const d = ctx.pipelineOutcomes.decision(s.row.id);
+  return d?.outcome === "hang" && d.atStep === name;
 }
 
 function fail(s: StepInput, name: StepName, error: string, rollback: boolean): Transition {
@@ -142,6 +148,7 @@ function verifyStep(ctx: EmulatorContext, s: StepInput): Transition | null {
 function nextTransition(ctx: EmulatorContext, s: StepInput): Transition | null {
   const running = s.steps.find((step) => step.status === "running")?.name;
   const { row } = s;
+  if (hangs(ctx, s, running)) return { steps: s.steps, nextMs: null };
   if (row.status === "pending") return startPipeline(ctx, s);
   if (row.status === "running" && running === "snapshot") return snapshotStep(ctx, s);
   if (row.status === "running" && running === "preflight") return preflightStep(ctx, s);

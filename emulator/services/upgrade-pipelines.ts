@@ -43,6 +43,12 @@ export function setStep(steps: Step[], name: StepName, status: StepStatus, at: s
   });
 }
 
+/** A pipeline in a webhook payload: its state under the name the control API set for it, if any
+ * (control/pipeline-states.ts; the routes rename theirs after serialising). */
+export function shownPipeline(ctx: EmulatorContext, row: PipelineRow): UpgradePipelineJson {
+  return ctx.pipelineStates.shown(pipelineToJson(row));
+}
+
 export function listPipelines(ctx: EmulatorContext, siteId: string): PageSource<UpgradePipelineJson> {
   return pipelinesPage(ctx.db, siteId);
 }
@@ -108,7 +114,7 @@ export function createPipeline(ctx: EmulatorContext, site: SiteRow, input: Pipel
     );
   })();
   const json = pipelineToJson(findPipeline(ctx.db, id)!);
-  ctx.events.emit(site.account_id, "upgrade_pipeline.created", json);
+  ctx.events.emit(site.account_id, "upgrade_pipeline.created", ctx.pipelineStates.shown(json));
   ctx.scheduler.poke(nextMs);
   return json;
 }
@@ -136,7 +142,7 @@ export function approvePipeline(ctx: EmulatorContext, row: PipelineRow, userId: 
     );
   })();
   const json = pipelineToJson(findPipeline(ctx.db, row.id)!);
-  ctx.events.emit(row.account_id, "upgrade_pipeline.approved", json);
+  ctx.events.emit(row.account_id, "upgrade_pipeline.approved", ctx.pipelineStates.shown(json));
   refreshSiteStatus(ctx, row.site_id);
   ctx.scheduler.poke(nextMs);
   return json;

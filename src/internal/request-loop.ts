@@ -89,7 +89,7 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     let delay: number | undefined;
     if (response) {
       ctx.limiter?.observe(response.status, response.headers);
-      if (response.status < 400) return response as APIResponse<T>;
+      if (response.status < 400) return { ...response, retries: attempt } as APIResponse<T>;
       const error = APIError.generate(response.status, response.data, response.headers, authorization ? ctx.credentialSource() : undefined);
       if (response.status === 404) {
         const wrong = wrongBaseUrl({ method: init.method, baseUrl, origin: ctx.transport.origin, basePath: ctx.transport.basePath, path: init.path }, response);

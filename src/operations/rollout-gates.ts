@@ -17,8 +17,11 @@ export const ROLLOUT_GATES: readonly RolloutGate[] = ["pipeline", "health", "htt
 export interface GateCheck {
   gate: RolloutGate;
   ok: boolean;
-  /** Why, in one phrase: `pipeline upg_1 was rolled back: ...`, `GET / answered 500 in 35 ms`. */
+  /** Why, in one phrase about this site: `pipeline upg_1 was rolled back: ...`, `GET / answered 500 in 35 ms`. */
   detail: string;
+  /** Why, in the phrase every site judged alike shares (no ids, times or hosts): `pipeline rolled back: ...`,
+   * `GET / answered 500`; what a summary of many sites says once. */
+  reason: string;
   /** `http`: the path asked for. */
   path?: string;
   /** `http`: the status answered (null when none came). */
@@ -43,9 +46,14 @@ export const FATAL_ERROR_MARKERS: readonly string[] = [
 /** The pipeline gate: succeeded passes; failed, rolled back and any other final state the service names fail. */
 export function judgePipeline(pipeline: UpgradePipeline): GateCheck {
   const ok = pipeline.status === "succeeded";
-  const what = pipeline.status === "rolled_back" ? "was rolled back" : pipeline.status;
   const why = !ok && pipeline.error ? `: ${pipeline.error}` : "";
-  return { gate: "pipeline", ok, detail: `pipeline ${pipeline.id} ${what}${why}` };
+  const what = pipeline.status === "rolled_back" ? "rolled back" : pipeline.status;
+  return {
+    gate: "pipeline",
+    ok,
+    detail: `pipeline ${pipeline.id} ${pipeline.status === "rolled_back" ? "was rolled back" : what}${why}`,
+    reason: `pipeline ${what}${why}`,
+  };
 }
 
 /** A check's time: `checked_at` (the emulator's), else `created_at`; NaN when it has neither (never evidence). */
@@ -91,9 +99,20 @@ export async function judgeHealth(
       describe: () => `no health check of ${siteId} since ${since}`,
     });
     const status = String(check!.status);
-    return { gate: "health", ok: HEALTHY.has(status), detail: `health check ${check!.id} after the upgrade: ${status}` };
+    return {
+      gate: "health",
+      ok: HEALTHY.has(status),
+      detail: `health check ${check!.id} after the upgrade: ${status}`,
+      reason: `health check after the upgrade: ${status}`,
+    };
   } catch (err) {
-    if (err instanceof WaitTimeoutError) return { gate: "health", ok: false, detail: `no health check since the upgrade (${since}) within the wait` };
+    if (err instanceof WaitTimeoutError)
+      return {
+        gate: "health",
+        ok: false,
+        detail: `no health check since the upgrade (${since}) within the wait`,
+        reason: "no health check since the upgrade within the wait",
+      };
     throw err;
   }
 }
@@ -109,12 +128,12 @@ export async function checkHttp(
   options: { budgetMs?: number; signal?: AbortSignal | undefined; fetch?: typeof fetch } = {},
 ): Promise<GateCheck> {
   const budgetMs = options.budgetMs ?? DEFAULT_CHECK_BUDGET_MS;
-  const base: Omit<GateCheck, "ok" | "detail"> = { gate: "http", path, status: null };
+  const base: Omit<GateCheck, "ok" | "detail" | "reason"> = { gate: "http", path, status: null };
   let url: URL;
   try {
     url = new URL(path.replace(/^\/+/, ""), siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
   } catch {
-    return { ...base, ok: false, detail: `the site's URL ${JSON.stringify(siteUrl)} is not a URL` };
+    return { ...base, ok: false, detail: `the site's URL ${JSON.stringify(siteUrl)} is not a URL`, reason: "the site's URL is not a URL" };
   }
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), budgetMs);
@@ -126,19 +145,55 @@ export async function checkHttp(
     const body = await readText(response, BODY_LIMIT);
     const ms = took();
     const fatal = FATAL_ERROR_MARKERS.find((m) => body.includes(m));
-    const said = `GET ${path} answered ${response.status} in ${ms} ms`;
-    if (response.status >= 400) return { ...base, status: response.status, ms, ok: false, detail: said };
-    if (fatal) return { ...base, status: response.status, ms, ok: false, detail: `${said} with a fatal-error page ("${fatal}")` };
-    if (ms > budgetMs) return { ...base, status: response.status, ms, ok: false, detail: `${said}, over the ${budgetMs} ms budget` };
-    return { ...base, status: response.status, ms, ok: true, detail: said };
+    const said = `GET ${path} answered ${response.status}`;
+    const answered = { ...base, status: response.status, ms };
+    if (response.status >= 400) return { ...answered, ok: false, detail: `${said} in ${ms} ms`, reason: said };
+    if (fatal)
+      return {
+        ...answered,
+        ok: false,
+        detail: `${said} in ${ms} ms with a fatal-error page ("${fatal}")`,
+        reason: `${said} with a fatal-error page ("${fatal}")`,
+      };
+    if (ms > budgetMs)
+      return {
+        ...answered,
+        ok: false,
+        detail: `${said} in ${ms} ms, over the ${budgetMs} ms budget`,
+        reason: `GET ${path} answered over the ${budgetMs} ms budget`,
+      };
+    return { ...answered, ok: true, detail: `${said} in ${ms} ms`, reason: said };
   } catch (err) {
     if (options.signal?.aborted) throw new APIUserAbortError("The rollout was aborted.", { cause: options.signal.reason });
-    if (timer.signal.aborted) return { ...base, ms: took(), ok: false, detail: `GET ${path}: no answer within the ${budgetMs} ms budget` };
+    const none = `GET ${path}: no answer within the ${budgetMs} ms budget`;
+    if (timer.signal.aborted) return { ...base, ms: took(), ok: false, detail: none, reason: none };
     const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-    return { ...base, ms: took(), ok: false, detail: `GET ${path}: ${typeof cause === "string" ? cause : (err as Error).message}` };
+    const { why, unreachable } = connectionFailure(typeof cause === "string" ? cause : undefined, (err as Error).message);
+    const hint = unreachable
+      ? `; where the sites cannot be reached from this machine, judge them without the http gate (gates ${ROLLOUT_GATES.filter((g) => g !== "http").join(",")})`
+      : "";
+    return { ...base, ms: took(), ok: false, detail: `GET ${url.href}: ${why}${hint}`, reason: `GET ${path}: ${why}${hint}` };
   } finally {
     clearTimeout(timeout);
   }
+}
+
+/** Connection failures by their code: what it means in words, and whether it says the site cannot be reached from
+ * here at all (a runner outside the sites' network), not that the site is broken. */
+const CONNECTION_FAILURES: Record<string, { why: string; unreachable: boolean }> = {
+  ENOTFOUND: { why: "its host name does not resolve from here", unreachable: true },
+  EAI_AGAIN: { why: "its host name could not be resolved from here", unreachable: true },
+  ECONNREFUSED: { why: "nothing accepts connections at its address", unreachable: true },
+  EHOSTUNREACH: { why: "its host cannot be reached from here", unreachable: true },
+  ENETUNREACH: { why: "its network cannot be reached from here", unreachable: true },
+  UND_ERR_CONNECT_TIMEOUT: { why: "no connection to it within the time allowed", unreachable: true },
+  ECONNRESET: { why: "the connection was reset", unreachable: false },
+};
+
+function connectionFailure(code: string | undefined, message: string): { why: string; unreachable: boolean } {
+  const known = code ? CONNECTION_FAILURES[code] : undefined;
+  if (known) return { why: `${known.why} (${code})`, unreachable: known.unreachable };
+  return { why: code ?? message, unreachable: false };
 }
 
 /** The body as text, at most `limit` bytes of it (the rest is not read). */

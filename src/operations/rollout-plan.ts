@@ -1,8 +1,11 @@
-// A rollout's plan: its waves (`1,10%,100%`), the order that decides which sites go first, and the failure
-// budget of a wave (`2` or `10%`). Pure: the same sites and target always give the same waves, so a rerun picks
-// the same canaries, and a site's place does not depend on the order the service lists the sites in.
+// A rollout's plan: which sites it concerns (those that need the upgrade; the others are listed apart), the order
+// that decides which go first, its waves (`1,10%,100%`) and the failure budget of a wave (`2` or `10%`). Pure: the
+// same sites and target always give the same plan, whatever order the service lists them in, so a rerun picks the
+// same canaries. What "the same" means once some sites have been upgraded: see planRollout.
 
+import { compareVersions } from "../equivalence.js";
 import { SiteOpsError } from "../errors.js";
+import type { Site } from "../resources/sites.js";
 import { hash32 } from "../shards.js";
 
 /** The versions a rollout upgrades to; at least one of them. */
@@ -26,6 +29,8 @@ export class RolloutSpecError extends SiteOpsError {
 
 /** More waves than this is a typo, not a plan. */
 export const MAX_WAVES = 20;
+/** The waves unless a rollout says otherwise: a canary, a tenth, the rest. */
+export const DEFAULT_WAVES = "1,10%,100%";
 
 function amount(text: string, what: string): WaveSpec {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
@@ -39,36 +44,49 @@ function amount(text: string, what: string): WaveSpec {
   return { count: value };
 }
 
-/** Reads `1,10%,100%`: each wave the cumulative number or share of the sites upgraded by its end. The waves must
- * grow, and the last must be `100%`, so that a rollout that completes has upgraded every site selected. */
+/** `10` or `10%`. */
+export function formatWave(w: WaveSpec): string {
+  return w.count !== undefined ? String(w.count) : `${w.percent}%`;
+}
+
+/**
+ * Reads `1,10%,100%`: each wave the cumulative number or share of the sites upgraded by its end, the last `100%`
+ * (a rollout that completes has reached every site). A wave must cover more than the waves before it; where that
+ * holds on no fleet (`50%,10%,100%`, `5,2,100%`) the list is refused here. Where it depends on the number of sites
+ * (`20,5%,100%`: 5% of 300 is 15, not above 20; of 1,000 it is 50) the plan merges a wave that takes no site of its
+ * own into the one before it and says so ({@link RolloutPlan.merged}): one rule, applied as soon as it can be.
+ */
 export function parseWaves(text: string): WaveSpec[] {
   const parts = text.split(",");
   if (parts.length > MAX_WAVES) throw new RolloutSpecError(`at most ${MAX_WAVES} waves (got ${parts.length})`);
   const waves = parts.map((part, i) => amount(part, `wave ${i + 1}`));
   for (let i = 1; i < waves.length; i++) {
-    const [a, b] = [waves[i - 1]!, waves[i]!];
-    const shrinks =
-      a.count !== undefined && b.count !== undefined ? b.count <= a.count : a.percent !== undefined && b.percent !== undefined && b.percent <= a.percent;
-    if (shrinks) throw new RolloutSpecError(`wave ${i + 1} (${format(b)}) must cover more sites than wave ${i} (${format(a)}): waves are cumulative`);
+    const b = waves[i]!;
+    for (let j = i - 1; j >= 0; j--) {
+      const a = waves[j]!;
+      const covered = a.count !== undefined ? b.count !== undefined && b.count <= a.count : b.percent !== undefined && b.percent <= a.percent;
+      if (covered)
+        throw new RolloutSpecError(`wave ${i + 1} (${formatWave(b)}) must cover more sites than wave ${j + 1} (${formatWave(a)}): waves are cumulative`);
+    }
   }
   if (waves.at(-1)!.percent !== 100)
-    throw new RolloutSpecError(`the last wave must be 100% (got ${format(waves.at(-1)!)}), so that the rollout reaches every site`);
+    throw new RolloutSpecError(`the last wave must be 100% (got ${formatWave(waves.at(-1)!)}), so that the rollout reaches every site`);
   return waves;
 }
 
-/** Reads `--max-failures`: `0`, `2` (sites) or `10%` (of each wave's sites). */
+/** Reads a failure budget: `0`, `2` (sites) or `10%` (of each wave's sites). */
 export function parseFailureBudget(text: string): FailureBudget {
   if (/^\s*0+\s*%?\s*$/.test(text)) return { count: 0 };
   const value = amount(text, "failure budget");
   return value.count !== undefined ? { count: value.count } : { percent: value.percent };
 }
 
-function format(w: WaveSpec): string {
-  return w.count !== undefined ? String(w.count) : `${w.percent}%`;
-}
-
-/** The failures a wave of `size` sites may have and still let the next wave start: `count`, or the share
- * rounded down (10% of 10 sites: 1; of 9: 0). */
+/**
+ * The failures a wave of `size` sites may have and still let the next wave start: `count`, or the share rounded
+ * down (10% of 10 sites: 1; of 9: 0). `size` is the wave's denominator, named once: the sites the wave asks
+ * something of (its members, less those found at the target when asked). It only shrinks as the wave runs, so a
+ * wave found over its budget stays over it.
+ */
 export function allowedFailures(budget: FailureBudget, size: number): number {
   return budget.count !== undefined ? budget.count : Math.floor((budget.percent * size) / 100 + 1e-9);
 }
@@ -76,6 +94,18 @@ export function allowedFailures(budget: FailureBudget, size: number): number {
 /** The target as one string, part of each site's place in the order: `wp=6.8;php=8.3`. */
 export function targetKey(target: RolloutTarget): string {
   return `wp=${target.wp ?? ""};php=${target.php ?? ""}`;
+}
+
+/** "WordPress 6.8 and PHP 8.3". */
+export function formatTarget(target: RolloutTarget): string {
+  return [target.wp ? `WordPress ${target.wp}` : "", target.php ? `PHP ${target.php}` : ""].filter(Boolean).join(" and ");
+}
+
+/** Whether the site runs the target or newer: each version the target names, at it or above (a version that is not
+ * dotted numbers is neither). Such a site needs no pipeline: the service refuses a downgrade. */
+export function reachesTarget(site: Pick<Site, "wp_version" | "php_version">, target: RolloutTarget): boolean {
+  const at = (have: unknown, want: string | undefined) => want === undefined || (typeof have === "string" && (compareVersions(have, want) ?? -1) >= 0);
+  return at(site.wp_version, target.wp) && at(site.php_version, target.php);
 }
 
 /** The sites in rollout order: by a hash of the site's id and the target (ties by id), so the order is the same
@@ -88,16 +118,86 @@ export function rolloutOrder<S extends { id: string }>(sites: readonly S[], targ
   return ranked.map((r) => r.site);
 }
 
-/** The waves' sites: wave i holds the sites of the order up to its cumulative size (a percentage rounded up, at
- * least one site), less the earlier waves'. A wave left with no site (1% of 20 after a wave of 1) is dropped. */
-export function planWaves<S extends { id: string }>(sites: readonly S[], waves: readonly WaveSpec[], target: RolloutTarget): S[][] {
+/** A wave as written that took no site of its own on this fleet. */
+export interface MergedWave {
+  /** Its place in the list as written (1-based). */
+  wave: number;
+  spec: WaveSpec;
+  /** The wave as written whose sites already covered it. */
+  into: number;
+  intoSpec: WaveSpec;
+  /** The sites the waves are shares of. */
+  of: number;
+}
+
+/** "wave 2 (5%) takes no site beyond wave 1 (20) of these 300 sites: merged into it". */
+export function mergedWaveNote(m: MergedWave): string {
+  return `wave ${m.wave} (${formatWave(m.spec)}) takes no site beyond wave ${m.into} (${formatWave(m.intoSpec)}) of these ${m.of} site${m.of === 1 ? "" : "s"}: merged into it`;
+}
+
+function cumulative(w: WaveSpec, of: number): number {
+  return Math.min(of, w.count !== undefined ? w.count : Math.max(1, Math.ceil((w.percent * of) / 100 - 1e-9)));
+}
+
+/** The waves' sites over sites that all need the upgrade: wave i holds the sites of the order up to its cumulative
+ * size (a share rounded up, at least one site), less the earlier waves'; a wave left with none is merged. */
+function wavesOf<S extends { id: string }>(sites: readonly S[], waves: readonly WaveSpec[], target: RolloutTarget): { waves: S[][]; merged: MergedWave[] } {
   const order = rolloutOrder(sites, target);
   const planned: S[][] = [];
+  const merged: MergedWave[] = [];
   let done = 0;
-  for (const w of waves) {
-    const upTo = Math.min(order.length, w.count !== undefined ? w.count : Math.max(1, Math.ceil((w.percent * order.length) / 100 - 1e-9)));
-    if (upTo > done) planned.push(order.slice(done, upTo));
-    done = Math.max(done, upTo);
-  }
-  return planned;
+  let last = -1;
+  if (order.length === 0) return { waves: planned, merged };
+  waves.forEach((w, i) => {
+    const upTo = cumulative(w, order.length);
+    if (upTo > done) {
+      planned.push(order.slice(done, upTo));
+      done = upTo;
+      last = i;
+    } else merged.push({ wave: i + 1, spec: w, into: last + 1, intoSpec: waves[last]!, of: order.length });
+  });
+  return { waves: planned, merged };
+}
+
+/** The waves of sites that all need the upgrade (a test's or a script's fleet): {@link planRollout}'s waves. */
+export function planWaves<S extends { id: string }>(sites: readonly S[], waves: readonly WaveSpec[], target: RolloutTarget): S[][] {
+  return wavesOf(sites, waves, target).waves;
+}
+
+/** What a rollout will do with its sites. */
+export interface RolloutPlan<S> {
+  /** The sites of each wave, in order; every one needs the upgrade (or an earlier run asked for it). */
+  waves: S[][];
+  /** At the target or newer already: in no wave, nothing asked of the service for them. */
+  current: S[];
+  /** Waves as written that took no site of their own: said, not silent. */
+  merged: MergedWave[];
+}
+
+/**
+ * The plan: the sites that need the upgrade in waves over their hash order, the others apart. Wave sizes, shares
+ * and so the canaries are those of the sites that need the upgrade: a site at the target is never a canary and
+ * never counts in a wave.
+ *
+ * Stable means: the same sites as the rollout first saw them give the same waves. A site this rollout upgraded is
+ * at the target on a rerun; `earlier` (the sites an earlier run of the same rollout asked a pipeline for: the CLI's
+ * state) keeps it in its wave, so the rerun's canaries and waves are the first run's, and it is judged again on its
+ * pipeline. Without such records (a fresh listing after the records' window), a rerun plans over the sites still
+ * below the target, in the same order: its first sites are the first of those. A listing taken before the rollout
+ * (the action's `sites-file`) gives the same plan to every job and every re-run.
+ */
+export function planRollout<S extends Pick<Site, "id" | "wp_version" | "php_version">>(
+  sites: readonly S[],
+  waves: readonly WaveSpec[],
+  target: RolloutTarget,
+  options: { earlier?: ReadonlySet<string> } = {},
+): RolloutPlan<S> {
+  const unique = [...new Map(sites.map((s) => [s.id, s])).values()];
+  const concerned = (s: S) => !reachesTarget(s, target) || options.earlier?.has(s.id) === true;
+  const pool = unique.filter(concerned);
+  const current = rolloutOrder(
+    unique.filter((s) => !concerned(s)),
+    target,
+  );
+  return { ...wavesOf(pool, waves, target), current };
 }

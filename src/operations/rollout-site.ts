@@ -1,264 +1,218 @@
-// One site of a rollout: its pipeline adopted (recorded by an earlier run, or active in the service) or opened,
-// followed to its end, then judged gate by gate (operations/rollout-gates.ts). Never a second pipeline for a site.
+// One site of a rollout: its pipeline found (rollout-open.ts) or opened while its wave allows it, followed to its end
+// (rollout-follow.ts), then judged gate by gate (rollout-gates.ts); every way it can end, as a result with a
+// structured failure. Never a second pipeline for a site and target.
 
-import { withResponse } from "../api-promise.js";
-import { APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, WaitTimeoutError } from "../errors.js";
-import { sameVersion } from "../equivalence.js";
-import { builtin } from "../internal/builtins.js";
+import { APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, SiteOpsError, WaitTimeoutError } from "../errors.js";
+import { describeError } from "../describe-error.js";
+import { apiErrorPhrase } from "../internal/format.js";
 import type { Site } from "../resources/sites.js";
-import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/upgrade-pipelines.js";
-import { REPLAYED_HEADER } from "./keyed-snapshot.js";
-import { checkHttp, DEFAULT_CHECK_BUDGET_MS, type GateCheck, judgeHealth, judgePipeline, ROLLOUT_GATES } from "./rollout-gates.js";
-import type { RolloutTarget } from "./rollout-plan.js";
-import {
-  DEFAULT_HEALTH_WAIT_MS,
-  PipelineActiveError,
-  type PipelineRequestRecord,
-  type RolloutClient,
-  type RolloutOptions,
-  type SiteRolloutResult,
+import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
+import { followPipeline } from "./rollout-follow.js";
+import { checkHttp, type GateCheck, judgeHealth, judgePipeline } from "./rollout-gates.js";
+import { existingPipeline, newRequestKey, openPipeline, pipelineParams, TargetRefusedError } from "./rollout-open.js";
+import { formatTarget, reachesTarget } from "./rollout-plan.js";
+import type {
+  PipelineRequestRecord,
+  RolloutClient,
+  RolloutFailure,
+  RolloutOptions,
+  RolloutRefusal,
+  RolloutSettings,
+  SiteRolloutResult,
 } from "./rollout-types.js";
-import { activeUpgrade, PIPELINE_FINAL_STATES, ROLLBACK_GRACE_MS } from "./upgrade.js";
-import { waitUntil } from "./wait.js";
+import { PIPELINE_FINAL_STATES } from "./upgrade.js";
 
-/** The create request's body for a target. */
-function pipelineParams(target: RolloutTarget, requireApproval: boolean): UpgradePipelineCreateParams {
-  return {
-    ...(target.wp ? { to_wp_version: target.wp } : {}),
-    ...(target.php ? { to_php_version: target.php } : {}),
-    requires_approval: requireApproval,
-  };
+/** What a site asks of its wave (rollout.ts keeps it): whether a pipeline may still be opened, and what it found. */
+export interface WaveGuard {
+  readonly deadline: number;
+  /** Why no pipeline may be opened now (the wave's deadline passed, its budget is spent, the run was refused or
+   * aborted), or null when one may. Asked right before each create. */
+  closed(): "deadline" | "budget" | "refused" | "aborted" | null;
+  /** The site turned out to be at the target when asked: it leaves the wave's denominator. */
+  atTarget(): void;
+  /** The service refused the run as a whole: no site opens anything from now on. */
+  refuse(refusal: RolloutRefusal): void;
+}
+
+/** The options a site runs with: the settings complete, and the run's hooks. */
+export type SiteRunOptions = RolloutSettings & RolloutOptions;
+
+/** A site's result before anything was asked. */
+export function siteResult(site: Site, wave: number | null, outcome: SiteRolloutResult["outcome"] = "untouched"): SiteRolloutResult {
+  return { site, wave, outcome, opened: false, adopted: false, pipeline: null, checks: [], failure: null, durationMs: 0 };
+}
+
+/** A failure as every surface shows it, from what was thrown: an API error's code, status, request id and the
+ * service's words (`reason` without the request id, the same for every site refused alike). */
+function failureOf(err: unknown): RolloutFailure {
+  if (err instanceof APIError)
+    return { code: err.code, status: err.status, request_id: err.requestId ?? null, message: describeError(err), reason: apiErrorPhrase(err) };
+  const message = err instanceof Error ? err.message : String(err);
+  const code = err instanceof SiteOpsError ? err.code : "ERROR";
+  if (err instanceof TargetRefusedError) return { code, status: err.status, request_id: err.requestId ?? null, message, reason: message };
+  // The rollout's own errors say their shared phrase apart (PipelineActiveError, UnknownPipelineStateError).
+  const shared = (err as { reason?: unknown }).reason;
+  return { code, status: null, request_id: null, message, reason: typeof shared === "string" ? shared : message };
 }
 
 /**
- * Whether a pipeline has ended for the rollout. A pipeline that failed after its apply step started is followed
- * until it reports `rolled_back` (for at most ROLLBACK_GRACE_MS after `failedAt`, as the upgrade waiter does), so
- * the wave moves on with the site restored and the reason says so.
+ * One site: its pipeline adopted or opened, followed, judged. `touched`: this run waited on something new (a pipeline
+ * opened, or still running when adopted). Never throws for the site; a refusal of the whole run (credentials,
+ * permission, the target) is handed to the guard as well as recorded on the site.
  */
-function settled(p: UpgradePipeline, failedAt: number): boolean {
-  if (!PIPELINE_FINAL_STATES.has(p.status)) return false;
-  if (p.status !== "failed") return true;
-  const applied = (p.steps ?? []).some((step) => step.name === "apply" && step.status !== "pending" && step.status !== "skipped");
-  return !applied || Date.now() - failedAt >= ROLLBACK_GRACE_MS;
-}
-
-/** -1, 0 or 1 as version `a` is below, the same as or above `b` (numeric parts; NaN when either is not one). */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  if ([...pa, ...pb].some((n) => !Number.isInteger(n))) return Number.NaN;
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0) ? -1 : 1;
-  return 0;
-}
-
-/** Whether the site is at the target or past it already (as listed when the rollout selected it). */
-function reached(site: Site, target: RolloutTarget): boolean {
-  const at = (have: unknown, want: string | undefined) => want === undefined || (typeof have === "string" && compareVersions(have, want) >= 0);
-  return at(site.wp_version, target.wp) && at(site.php_version, target.php);
-}
-
-/** Whether a pipeline goes where the rollout goes (a version the target leaves open may be anything). */
-function goesTo(pipeline: UpgradePipeline, target: RolloutTarget): boolean {
-  const same = (have: unknown, want: string | undefined) => want === undefined || (typeof have === "string" && sameVersion(have, want));
-  return same(pipeline.to_wp_version, target.wp) && same(pipeline.to_php_version, target.php);
-}
-
-/** One site: its pipeline (adopted or opened), followed to its end, then judged gate by gate. `touched`: this run
- * waited on something new (a pipeline opened or still running when adopted). */
 export async function rolloutSite(
   client: RolloutClient,
   site: Site,
   wave: number,
-  deadline: number,
+  guard: WaveGuard,
   prior: PipelineRequestRecord | undefined,
-  options: RolloutOptions,
+  options: SiteRunOptions,
 ): Promise<{ result: SiteRolloutResult; touched: boolean }> {
   const { signal, onProgress, target } = options;
-  const result: SiteRolloutResult = { site, wave, outcome: "failed", adopted: false, pipeline: null, checks: [], reason: null, error: null, durationMs: 0 };
+  const result = siteResult(site, wave, "failed");
   const begin = Date.now();
   let touched = false;
+  const done = () => {
+    result.durationMs = Date.now() - begin;
+    return { result, touched };
+  };
   onProgress?.({ type: "site.started", wave, site });
   try {
     if (signal?.aborted) throw new APIUserAbortError("The rollout was aborted.");
-    let pipeline = await adoptable(client, site, prior, target, signal);
-    // A site at the target already, or since its adopted pipeline failed (upgraded by hand after a stop: the
-    // failure is dealt with), needs no pipeline.
+    let pipeline = await existingPipeline(client, site, prior, target, options.earlierRun, signal);
+    // At the target already, or since its pipeline failed (upgraded by hand after a stop: dealt with): none needed.
     const superseded = pipeline !== undefined && PIPELINE_FINAL_STATES.has(pipeline.status) && pipeline.status !== "succeeded";
-    if ((!pipeline || superseded) && reached(site, target)) {
+    if ((!pipeline || superseded) && reachesTarget(site, target)) {
       result.outcome = "already_upgraded";
-      result.durationMs = Date.now() - begin;
-      return { result, touched };
+      guard.atTarget();
+      return done();
     }
     if (pipeline) {
       result.adopted = true;
-      if (prior?.pipelineId !== pipeline.id)
-        options.onRequest?.({
-          siteId: site.id,
-          idempotencyKey: prior?.idempotencyKey ?? `adopted-${pipeline.id}`,
-          params: prior?.params ?? {},
-          pipelineId: pipeline.id,
-        });
+      if (prior?.pipelineId !== pipeline.id) options.onRequest?.(adoptedRecord(site, pipeline, prior));
       onProgress?.({ type: "site.adopted", wave, site, pipeline });
     } else {
-      const params = pipelineParams(target, options.requireApproval ?? false);
+      // A create is the one request that puts a site at risk: never after the wave's deadline or budget.
+      if (guard.closed()) {
+        result.outcome = "untouched";
+        return done();
+      }
+      const resend = prior && !prior.pipelineId ? prior : undefined;
+      const params = resend?.params ?? pipelineParams(site, target, options.requireApproval);
       const record: PipelineRequestRecord = {
         siteId: site.id,
-        idempotencyKey: options.requestKey?.({ site, params }) ?? `siteops-${builtin("node:crypto").randomUUID()}`,
+        idempotencyKey: resend?.idempotencyKey ?? newRequestKey(options.requestKey?.({ site, params })),
         params,
         pipelineId: null,
+        sentAt: resend?.sentAt ?? new Date().toISOString(),
       };
       options.onRequest?.(record);
       const opened = await openPipeline(client, site, params, record.idempotencyKey, target, signal);
+      if (opened.pipeline === null) {
+        result.outcome = "already_upgraded";
+        guard.atTarget();
+        return done();
+      }
       pipeline = opened.pipeline;
       options.onRequest?.({ ...record, pipelineId: pipeline.id });
-      result.adopted = opened.adopted;
-      onProgress?.(opened.adopted ? { type: "site.adopted", wave, site, pipeline } : { type: "site.pipeline", wave, site, pipeline, opened: true });
+      result.adopted = opened.how === "adopted";
+      result.opened = opened.how === "opened";
+      onProgress?.(result.adopted ? { type: "site.adopted", wave, site, pipeline } : { type: "site.pipeline", wave, site, pipeline, opened: true });
     }
     result.pipeline = pipeline;
-    if (!settled(pipeline, Date.now())) {
-      touched = true;
-      let failedAt: number | undefined;
-      pipeline = await waitUntil(
-        () => client.upgradePipelines.get(site.id, pipeline!.id, { signal }),
-        (p) => {
-          if (p.status === "failed") failedAt ??= Date.now();
-          return settled(p, failedAt ?? Date.now());
-        },
-        {
-          waitTimeout: Math.max(1, deadline - Date.now()),
-          pollInterval: options.pollInterval,
-          signal,
-          first: pipeline,
-          key: (p) => `${p.status}|${(p.steps ?? []).map((s) => s.status).join(",")}`,
-          describe: (p) => `upgrade pipeline ${p.id} of ${site.id} is ${p.status}`,
-          onChange: (p) => {
-            result.pipeline = p;
-            onProgress?.({ type: "site.pipeline", wave, site, pipeline: p, opened: false });
-          },
-        },
-      );
-      result.pipeline = pipeline;
-    }
-    await judge(client, result, pipeline, deadline, options);
+    const ended = PIPELINE_FINAL_STATES.has(pipeline.status) && pipeline.status !== "failed";
+    if (!ended) touched = true;
+    const followed = await followPipeline(client, site, pipeline, {
+      target,
+      deadline: guard.deadline,
+      unknownStateWait: options.unknownStateWait,
+      pollInterval: options.pollInterval,
+      signal,
+      onChange: (p) => {
+        result.pipeline = p;
+        onProgress?.({ type: "site.pipeline", wave, site, pipeline: p, opened: false });
+      },
+    });
+    result.pipeline = followed.pipeline;
+    await judge(client, result, followed.pipeline, followed.evidence, guard.deadline, options);
   } catch (err) {
-    result.error = err;
-    if (err instanceof APIUserAbortError && signal?.aborted) {
-      result.outcome = "interrupted";
-      result.reason = result.pipeline ? `interrupted; pipeline ${result.pipeline.id} carries on in the service` : "interrupted before its pipeline was opened";
-    } else if (err instanceof WaitTimeoutError) {
-      result.outcome = "timed_out";
-      result.reason = `the wave's timeout passed: ${err.message.replace(/^Timed out waiting: /, "").replace(/\.$/, "")}`;
-    } else {
-      result.outcome = "failed";
-      result.reason = err instanceof Error ? err.message : String(err);
-    }
+    settleFailure(result, err, guard, signal);
   }
-  result.durationMs = Date.now() - begin;
-  return { result, touched };
+  return done();
 }
 
-/** Opens the site's pipeline. The service answering with an earlier request's pipeline under this key (an earlier
- * attempt's, `requestKey`) gives that pipeline as it is now. A refusal while the site has an active pipeline (the
- * service allows one) adopts it when it goes to the target and fails the site when not; any other refusal stands. */
-async function openPipeline(
+/** A record of a pipeline adopted without a request of this run, for the caller's state. */
+function adoptedRecord(site: Site, pipeline: UpgradePipeline, prior: PipelineRequestRecord | undefined): PipelineRequestRecord {
+  return {
+    siteId: site.id,
+    idempotencyKey: prior?.idempotencyKey ?? `adopted-${pipeline.id}`,
+    params: prior?.params ?? {},
+    pipelineId: pipeline.id,
+    ...(prior?.sentAt ? { sentAt: prior.sentAt } : {}),
+  };
+}
+
+function settleFailure(result: SiteRolloutResult, err: unknown, guard: WaveGuard, signal: AbortSignal | undefined): void {
+  if (err instanceof APIUserAbortError && signal?.aborted) {
+    result.outcome = "interrupted";
+    const message = result.pipeline ? `interrupted; pipeline ${result.pipeline.id} carries on in the service` : "interrupted before its pipeline was opened";
+    result.failure = { code: "INTERRUPTED", status: null, request_id: null, message, reason: message.replace(/ upg\S*/, "") };
+    return;
+  }
+  if (err instanceof WaitTimeoutError) {
+    result.outcome = "timed_out";
+    const p = result.pipeline;
+    const message = p
+      ? `the wave's timeout passed before it was judged; pipeline ${p.id} is ${p.status} and carries on in the service`
+      : "the wave's timeout passed before it was judged";
+    result.failure = { code: "WAIT_TIMEOUT", status: null, request_id: null, message, reason: "the wave's timeout passed before it was judged" };
+    return;
+  }
+  result.outcome = "failed";
+  result.failure = failureOf(err);
+  if (err instanceof AuthenticationError) guard.refuse({ reason: "credentials", failure: result.failure, error: err });
+  else if (err instanceof PermissionDeniedError) guard.refuse({ reason: "permission", failure: result.failure, error: err });
+  else if (err instanceof TargetRefusedError) guard.refuse({ reason: "target", failure: result.failure, error: err });
+}
+
+/** The gates, in order; the first failure decides. A site whose pipeline's state siteops does not know passes the
+ * pipeline gate on `evidence`: the site's own versions at the target. */
+async function judge(
   client: RolloutClient,
-  site: Site,
-  params: UpgradePipelineCreateParams,
-  idempotencyKey: string,
-  target: RolloutTarget,
-  signal: AbortSignal | undefined,
-): Promise<{ pipeline: UpgradePipeline; adopted: boolean }> {
-  try {
-    const { data, headers } = await withResponse(client.upgradePipelines.create(site.id, params, { signal, idempotencyKey }));
-    if (headers[REPLAYED_HEADER] === "true") return { pipeline: await client.upgradePipelines.get(site.id, data.id, { signal }), adopted: true };
-    return { pipeline: data, adopted: false };
-  } catch (err) {
-    if (!refusal(err)) throw err;
-    const active = await activeUpgrade(client, site.id, { signal });
-    if (!active) throw err;
-    if (!goesTo(active, target)) throw elsewhere(site, active);
-    return { pipeline: active, adopted: true };
-  }
-}
-
-/** The gates, in order; the first failure decides. */
-async function judge(client: RolloutClient, result: SiteRolloutResult, pipeline: UpgradePipeline, deadline: number, options: RolloutOptions): Promise<void> {
-  const gates = new Set(options.gates ?? ROLLOUT_GATES);
+  result: SiteRolloutResult,
+  pipeline: UpgradePipeline,
+  evidence: Site | null,
+  deadline: number,
+  options: SiteRunOptions,
+): Promise<void> {
+  const gates = new Set(options.gates);
   const verdict = (check: GateCheck): boolean => {
     result.checks.push(check);
-    if (!check.ok) result.reason = check.detail;
+    if (!check.ok) result.failure = { code: "GATE_FAILED", status: null, request_id: null, message: check.detail, reason: check.reason };
     return check.ok;
   };
-  if (!verdict(judgePipeline(pipeline))) return;
+  const pipelineCheck: GateCheck = evidence
+    ? {
+        gate: "pipeline",
+        ok: true,
+        detail: `pipeline ${pipeline.id} is ${JSON.stringify(pipeline.status)}, a state siteops does not know; the site runs ${formatTarget({ wp: options.target.wp ? String(evidence.wp_version) : undefined, php: options.target.php ? String(evidence.php_version) : undefined })}: upgraded`,
+        reason: "the site's own versions reached the target",
+      }
+    : judgePipeline(pipeline);
+  if (!verdict(pipelineCheck)) return;
+  if (Date.now() >= deadline) throw new WaitTimeoutError("Timed out waiting: the wave's deadline passed before the gates.");
   if (gates.has("health")) {
-    const since = pipeline.completed_at ?? pipeline.updated_at;
-    const waitMs = Math.max(1, Math.min(options.healthWait ?? DEFAULT_HEALTH_WAIT_MS, deadline - Date.now()));
-    const check = await judgeHealth(client.healthChecks, result.site.id, since, { waitMs, pollInterval: options.pollInterval, signal: options.signal });
+    const since = pipeline.completed_at ?? pipeline.updated_at ?? pipeline.created_at;
+    const waitMs = Math.max(1, Math.min(options.healthWait, deadline - Date.now()));
+    const check = await judgeHealth(client.healthChecks, result.site.id, String(since), { waitMs, pollInterval: options.pollInterval, signal: options.signal });
     if (!verdict(check)) return;
   }
   if (gates.has("http")) {
-    for (const path of options.checkPaths ?? ["/"]) {
-      const check = await checkHttp(result.site.url, path, {
-        budgetMs: options.checkBudget ?? DEFAULT_CHECK_BUDGET_MS,
-        signal: options.signal,
-        fetch: options.fetch,
-      });
+    for (const path of options.checkPaths) {
+      if (Date.now() >= deadline) throw new WaitTimeoutError("Timed out waiting: the wave's deadline passed before the gates.");
+      const check = await checkHttp(result.site.url, path, { budgetMs: options.checkBudget, signal: options.signal, fetch: options.fetch });
       if (!verdict(check)) return;
     }
   }
   result.outcome = "passed";
-}
-
-/** A refusal the request will get again as it is (a 4xx but 429), not credentials or permission. */
-function refusal(err: unknown): boolean {
-  return (
-    err instanceof APIError &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 429 &&
-    !(err instanceof AuthenticationError || err instanceof PermissionDeniedError)
-  );
-}
-
-function elsewhere(site: Site, active: UpgradePipeline): PipelineActiveError {
-  return new PipelineActiveError(
-    `site ${site.id} already has pipeline ${active.id} (${active.status}) to WordPress ${active.to_wp_version} / PHP ${active.to_php_version}, not this rollout's target; the service allows one active pipeline per site: let it end (or approve it), then run the rollout again`,
-  );
-}
-
-/**
- * The pipeline a rerun takes as its own, as it is now; undefined when one must be opened. A site no earlier run
- * asked for (`prior` undefined) costs no request here: its create goes first, and only a refusal looks for an active
- * pipeline (rolloutSite). Else, in order: the one an earlier run recorded; the site's active pipeline when it goes to
- * the target (an earlier run killed before it recorded the answer, or someone else); an earlier request whose
- * answer was never seen, sent again with its key. An active pipeline that goes elsewhere fails the site: the
- * service allows one per site.
- */
-async function adoptable(
-  client: RolloutClient,
-  site: Site,
-  prior: PipelineRequestRecord | undefined,
-  target: RolloutTarget,
-  signal: AbortSignal | undefined,
-): Promise<UpgradePipeline | undefined> {
-  if (!prior) return undefined;
-  if (prior.pipelineId) {
-    const pipeline = await client.upgradePipelines.get(site.id, prior.pipelineId, { signal });
-    if (goesTo(pipeline, target)) return pipeline;
-  }
-  const active = await activeUpgrade(client, site.id, { signal });
-  if (active) {
-    if (goesTo(active, target)) return active;
-    throw elsewhere(site, active);
-  }
-  if (!prior.pipelineId && prior.idempotencyKey) {
-    try {
-      const pipeline = await client.upgradePipelines.create(site.id, prior.params, { signal, idempotencyKey: prior.idempotencyKey });
-      if (goesTo(pipeline, target)) return pipeline;
-    } catch (err) {
-      // The repeat refused (its first answer was a refusal, kept with the key): a new request decides.
-      if (!refusal(err)) throw err;
-    }
-  }
-  return undefined;
 }

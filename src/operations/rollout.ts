@@ -1,87 +1,177 @@
-// An upgrade rollout over a fleet: pipelines opened wave by wave (operations/rollout-plan.ts), each wave waited
-// for and each of its sites judged on evidence (operations/rollout-gates.ts); when a wave's failures exceed the
-// budget the rollout stops there and the later waves' sites are never touched. A rerun of the same rollout
-// adopts what an earlier run requested (`adopt`, kept by the caller through `onRequest`, as snapshotFleet does;
-// or, with `requestKey`, what the service answers to the same key) and, whatever the records say, the site's
-// active pipeline in the service: it never opens a second pipeline for a site. The core keeps no state of its own.
+// An upgrade rollout over a fleet: the plan (operations/rollout-plan.ts: the sites that need the upgrade in waves,
+// the others apart), then wave by wave each site's pipeline opened or adopted and judged on evidence
+// (rollout-site.ts). Each wave's budget is resolved against its denominator, the sites it asks something of, and the
+// guard below is where the rule "nothing opened after the wave's deadline or its budget" is kept. When a wave's
+// failures exceed the budget the rollout stops there and the later waves' sites are never touched. A rerun adopts
+// what an earlier run requested (`adopt`, kept by the caller through `onRequest`; `earlierRun`; or, with
+// `requestKey`, what the service answers to the same key): it never opens a second pipeline for a site and target.
+// The core keeps no state of its own.
 
 import { sleep } from "../internal/sleep.js";
 import { mapPool } from "../pool.js";
 import type { Site } from "../resources/sites.js";
-import { allowedFailures, planWaves } from "./rollout-plan.js";
-import { rolloutSite } from "./rollout-site.js";
+import { DEFAULT_CHECK_BUDGET_MS, ROLLOUT_GATES } from "./rollout-gates.js";
 import {
+  DEFAULT_CHECK_PATH,
+  DEFAULT_HEALTH_WAIT_MS,
   DEFAULT_ROLLOUT_CONCURRENCY,
+  DEFAULT_UNKNOWN_STATE_WAIT_MS,
   DEFAULT_WAVE_TIMEOUT_MS,
-  type RolloutClient,
-  type RolloutOptions,
-  type RolloutOutcome,
-  type RolloutResult,
-  type SiteRolloutResult,
-  type WaveResult,
-  type WaveVerdict,
+} from "./rollout-options.js";
+import { allowedFailures, type FailureBudget, planRollout, RolloutSpecError } from "./rollout-plan.js";
+import { rolloutCounts } from "./rollout-rows.js";
+import { rolloutSite, type SiteRunOptions, siteResult, type WaveGuard } from "./rollout-site.js";
+import type {
+  RolloutClient,
+  RolloutOptions,
+  RolloutOutcome,
+  RolloutRefusal,
+  RolloutResult,
+  SiteRolloutResult,
+  WaveResult,
+  WaveVerdict,
 } from "./rollout-types.js";
 
+/** The options with every default filled in (the defaults are declared in rollout-options.ts). */
+function withDefaults(options: RolloutOptions): SiteRunOptions {
+  return {
+    ...options,
+    gates: options.gates ?? ROLLOUT_GATES,
+    checkPaths: options.checkPaths ?? [DEFAULT_CHECK_PATH],
+    checkBudget: options.checkBudget ?? DEFAULT_CHECK_BUDGET_MS,
+    maxFailures: options.maxFailures ?? { count: 0 },
+    pause: options.pause ?? 0,
+    requireApproval: options.requireApproval ?? false,
+    concurrency: options.concurrency ?? DEFAULT_ROLLOUT_CONCURRENCY,
+    waveTimeout: options.waveTimeout ?? DEFAULT_WAVE_TIMEOUT_MS,
+    healthWait: options.healthWait ?? DEFAULT_HEALTH_WAIT_MS,
+    unknownStateWait: options.unknownStateWait ?? DEFAULT_UNKNOWN_STATE_WAIT_MS,
+  };
+}
+
 /**
- * Rolls an upgrade out over `sites`, wave by wave. Resolves with every site's result and the rollout's
- * outcome; never rejects for a site's failure. The sites of waves after the one that stopped it are
- * `untouched`: no request is made for them.
+ * A wave's guard. Its denominator `size` starts at the wave's members (all need the upgrade, as listed) and loses a
+ * site found at the target when asked; `allowed` is the budget against it. Worked cases (budget 10%): 20 members
+ * allow 2 failures; 2 of them found already upgraded leave 18, which allow 1. The denominator only shrinks, so once
+ * `failed > allowed` the wave is over its budget for good: no pipeline is opened from then on, nor after `deadline`,
+ * nor once the run is refused or aborted.
  */
-export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site[], options: RolloutOptions): Promise<RolloutResult> {
-  const plan = planWaves(sites, options.waves, options.target);
+class Wave implements WaveGuard {
+  size: number;
+  failed = 0;
+  refusal: RolloutRefusal | null = null;
+  constructor(
+    members: number,
+    readonly budget: FailureBudget,
+    readonly deadline: number,
+    readonly signal: AbortSignal | undefined,
+    readonly run: { refusal: RolloutRefusal | null },
+  ) {
+    this.size = members;
+  }
+  get allowed(): number {
+    return allowedFailures(this.budget, this.size);
+  }
+  closed(): "deadline" | "budget" | "refused" | "aborted" | null {
+    if (this.signal?.aborted) return "aborted";
+    if (this.run.refusal) return "refused";
+    if (this.failed > this.allowed) return "budget";
+    return Date.now() >= this.deadline ? "deadline" : null;
+  }
+  atTarget(): void {
+    this.size--;
+  }
+  refuse(refusal: RolloutRefusal): void {
+    this.run.refusal ??= refusal;
+  }
+}
+
+/**
+ * Rolls an upgrade out over `sites`, wave by wave. Resolves with every site's result, each wave's verdict with its
+ * denominator and counts, and the rollout's outcome; never rejects for a site's failure. The sites of waves after the
+ * one that stopped it are `untouched`: no request is made for them.
+ */
+export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site[], rolloutOptions: RolloutOptions): Promise<RolloutResult> {
+  const options = withDefaults(rolloutOptions);
   const earlier = new Map((options.adopt ?? []).map((r) => [r.siteId, r]));
+  const plan = planRollout(sites, options.waves, options.target, { earlier: new Set(earlier.keys()) });
+  const only = options.onlyWave;
+  if (only !== undefined && only > plan.waves.length)
+    throw new RolloutSpecError(
+      `there is no wave ${only}: the rollout has ${plan.waves.length} wave${plan.waves.length === 1 ? "" : "s"} over the ${plan.waves.flat().length} sites that need the upgrade`,
+    );
+  const current = plan.current.map((site) => siteResult(site, null, "already_upgraded"));
+  const run: { refusal: RolloutRefusal | null } = { refusal: null };
   const waves: WaveResult[] = [];
   let outcome: RolloutOutcome = "done";
   let previousTouched = false;
-  for (let i = 0; i < plan.length; i++) {
+  const notStarted = (members: readonly Site[], wave: number): WaveResult => {
+    const results = members.map((site) => siteResult(site, wave));
+    return {
+      wave,
+      verdict: "not_started",
+      sites: results,
+      size: members.length,
+      allowed: allowedFailures(options.maxFailures, members.length),
+      counts: rolloutCounts(results),
+    };
+  };
+  for (let i = 0; i < plan.waves.length; i++) {
     const wave = i + 1;
-    const members = plan[i]!;
+    const members = plan.waves[i]!;
+    if (only !== undefined && wave !== only) continue;
     if (outcome !== "done") {
-      waves.push({ wave, verdict: "not_started", sites: members.map((site) => untouched(site, wave)), failed: 0, allowed: 0 });
+      waves.push(notStarted(members, wave));
       continue;
     }
-    const allowed = allowedFailures(options.maxFailures ?? { count: 0 }, members.length);
     try {
       // A wave whose sites were all settled in an earlier run was watched then: no second pause after it.
-      if (i > 0 && previousTouched && (options.pause ?? 0) > 0) {
-        options.onProgress?.({ type: "wave.paused", wave, ms: options.pause! });
-        await sleep(options.pause!, { signal: options.signal, message: "The rollout was aborted." });
+      if (i > 0 && only === undefined && previousTouched && options.pause > 0) {
+        options.onProgress?.({ type: "wave.paused", wave, ms: options.pause });
+        await sleep(options.pause, { signal: options.signal, message: "The rollout was aborted." });
       }
     } catch {
       outcome = "interrupted";
-      waves.push({ wave, verdict: "not_started", sites: members.map((site) => untouched(site, wave)), failed: 0, allowed });
+      waves.push(notStarted(members, wave));
       continue;
     }
-    options.onProgress?.({ type: "wave.started", wave, waves: plan.length, sites: members });
-    const deadline = Date.now() + (options.waveTimeout ?? DEFAULT_WAVE_TIMEOUT_MS);
+    const guard = new Wave(members.length, options.maxFailures, Date.now() + options.waveTimeout, options.signal, run);
+    options.onProgress?.({
+      type: "wave.started",
+      wave,
+      waves: plan.waves.length,
+      sites: members,
+      size: guard.size,
+      allowed: guard.allowed,
+      deadline: guard.deadline,
+    });
     let touched = false;
-    let failedSoFar = 0;
-    const results = await mapPool(members, options.concurrency ?? DEFAULT_ROLLOUT_CONCURRENCY, async (site) => {
-      // A wave already over its budget opens no more pipelines: its sites not yet started stay untouched.
-      if (failedSoFar > allowed) return untouched(site, wave);
-      const run = await rolloutSite(client, site, wave, deadline, earlier.get(site.id), options);
-      if (run.result.outcome === "failed") failedSoFar++;
-      touched ||= run.touched;
-      options.onProgress?.({ type: "site.finished", wave, result: run.result });
-      return run.result;
+    const finished: SiteRolloutResult[] = [];
+    const results = await mapPool(members, options.concurrency, async (site) => {
+      if (guard.closed()) return siteResult(site, wave);
+      const done = await rolloutSite(client, site, wave, guard, earlier.get(site.id), options);
+      if (done.result.outcome === "failed") guard.failed++;
+      touched ||= done.touched;
+      finished.push(done.result);
+      options.onProgress?.({ type: "site.finished", wave, result: done.result, counts: rolloutCounts(finished) });
+      return done.result;
     });
     previousTouched = touched;
-    const failed = results.filter((r) => r.outcome === "failed").length;
-    const verdict: WaveVerdict = options.signal?.aborted
-      ? "interrupted"
-      : failed > allowed
-        ? "stopped"
-        : results.some((r) => r.outcome === "timed_out")
-          ? "timed_out"
-          : "passed";
-    const result: WaveResult = { wave, verdict, sites: results, failed, allowed };
+    const counts = rolloutCounts(results);
+    const verdict: WaveVerdict = run.refusal
+      ? "refused"
+      : options.signal?.aborted
+        ? "interrupted"
+        : guard.failed > guard.allowed
+          ? "stopped"
+          : counts.timed_out > 0 || counts.untouched > 0
+            ? "timed_out"
+            : "passed";
+    const result: WaveResult = { wave, verdict, sites: results, size: guard.size, allowed: guard.allowed, counts };
     waves.push(result);
     options.onProgress?.({ type: "wave.finished", result });
-    if (verdict !== "passed") outcome = verdict === "stopped" ? "stopped" : verdict;
+    if (verdict !== "passed") outcome = verdict;
   }
-  return { outcome, waves, sites: waves.flatMap((w) => w.sites) };
-}
-
-function untouched(site: Site, wave: number): SiteRolloutResult {
-  return { site, wave, outcome: "untouched", adopted: false, pipeline: null, checks: [], reason: null, error: null, durationMs: 0 };
+  const all = [...waves.flatMap((w) => w.sites), ...current];
+  return { outcome, refusal: run.refusal, target: options.target, waves, current, sites: all, merged: plan.merged, counts: rolloutCounts(all) };
 }

@@ -1,7 +1,8 @@
 // A re-run of a rollout wave's job through the bundled action (issue 40's lesson, issue 42): attempt 2 of the same
 // workflow run adopts every site's pipeline from attempt 1, the rolled-back one included (judged again: the step
-// fails again), and opens none; another workflow run (a new GITHUB_RUN_ID) opens a new pipeline for the failed
-// site only. The sites come from a shard file written before the rollout, as the example workflow's plan job does.
+// fails again), and opens none, also past the service's 24 h idempotency window (GitHub allows re-runs for 30 days,
+// issue 47); another workflow run (a new GITHUB_RUN_ID) opens a new pipeline for the failed site only. The sites
+// come from a shard file written before the rollout, as the example workflow's plan job does.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 interface Result {
-  waves: { sites: { site: { id: string }; outcome: string; adopted: boolean; pipeline: { id: string; status: string } | null }[] }[];
+  results: { site: { id: string }; outcome: string; adopted: boolean; pipeline: { id: string; status: string } | null }[];
 }
 
 /** The wave-2 job of workflow run `runId`, attempt `attempt`: the same step (GITHUB_ACTION) every time. */
@@ -79,12 +80,21 @@ it("attempt 2 of the same run adopts every pipeline of attempt 1, the rolled-bac
   const second = await waveTwo("7001", 2);
   expect([second.code, second.outputs.status]).toEqual([1, "stopped"]);
   const result = JSON.parse(second.outputs.result!) as Result;
-  const sites = result.waves[0]!.sites;
+  const sites = result.results;
   expect(sites.every((s) => s.adopted)).toBe(true);
   expect(sites.map((s) => [s.site.id, s.pipeline?.id]).sort()).toEqual(wave.map((s) => [s.id, opened.get(s.id)![0]]).sort());
   const again = sites.find((s) => s.site.id === victim.id)!;
   expect([again.outcome, again.pipeline?.status]).toEqual(["failed", "rolled_back"]);
   expect(second.stdout).toContain(`pipeline ${opened.get(victim.id)![0]} (rolled_back) adopted, not opened again`);
+  for (const site of wave) expect((await pipelines(site)).map((p) => p.id)).toEqual(opened.get(site.id));
+
+  // Attempt 3, 25 hours later: the service has forgotten the requests' keys. Every site that passed passes again (not
+  // `422 ... is already the site's version`), the rolled-back one fails again, and no site gets a second pipeline.
+  await fetch(`${emu.url}/__emulator/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"advance_seconds":90000}' });
+  const third = await waveTwo("7001", 3);
+  expect([third.code, third.outputs.status]).toEqual([1, "stopped"]);
+  const late = (JSON.parse(third.outputs.result!) as Result).results;
+  expect(late.map((s) => [s.site.id, s.outcome, s.adopted]).sort()).toEqual(wave.map((s) => [s.id, s.id === victim.id ? "failed" : "passed", true]).sort());
   for (const site of wave) expect((await pipelines(site)).map((p) => p.id)).toEqual(opened.get(site.id));
 
   // The next workflow run (its plan job lists the sites afresh) asks afresh: the rolled-back site gets a new

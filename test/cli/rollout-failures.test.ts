@@ -43,7 +43,7 @@ interface Report {
   exit_code: number;
   outcome: string;
   summary: Record<string, number>;
-  waves: { wave: number; verdict: string; sites: number; failed: number; allowed: number }[];
+  waves: { wave: number; verdict: string; size: number; allowed: number; counts: Record<string, number> }[];
   results: {
     site: { id: string; name: string };
     wave: number;
@@ -116,7 +116,7 @@ describe.each(PROFILES)("a rollout stops at a failing wave (profile %s)", (profi
     expect(r.code, r.stderr).toBe(5);
     const doc = readReport(file);
     expect(doc.outcome).toBe("stopped");
-    expect(doc.waves.map((w) => [w.verdict, w.sites, w.failed])).toEqual([
+    expect(doc.waves.map((w) => [w.verdict, w.size, w.counts.failed])).toEqual([
       ["stopped", 1, 1],
       ["not_started", 2, 0],
       ["not_started", 3, 0],
@@ -124,10 +124,11 @@ describe.each(PROFILES)("a rollout stops at a failing wave (profile %s)", (profi
     const first = doc.results.find((x) => x.site.id === canary.id)!;
     expect(first).toMatchObject({ wave: 1, outcome: "failed", pipeline: { status: "rolled_back" }, error: { code: "GATE_FAILED" } });
     expect(first.error!.message).toMatch(/^pipeline upg_\w+ was rolled back/);
-    expect(r.stderr).toMatch(/error: {3}Site \d \(site_\w+\): failed: pipeline upg_\w+ was rolled back/);
+    expect(r.stderr).toMatch(/error: Site \d: failed: pipeline upg_\w+ was rolled back/);
+    expect(r.stderr).toMatch(/error: {3}1 site failed: pipeline rolled back: Verification failed: .* \(Site \d\)\n/);
     expect(r.stderr).toMatch(/left untouched: 5 sites \(waves 2, 3\); nothing was asked of the service for them/);
     expect(r.stderr).toMatch(
-      /to continue \(once the failed sites are dealt with, or with a larger --max-failures\), run the same command again.*: siteops upgrade rollout --site /,
+      /to continue \(once the failed sites are dealt with, or with a larger --max-failures\), run the same command again.*:\n.*error: {3}siteops upgrade rollout --site /,
     );
 
     const later = waves.slice(1).flat();
@@ -204,11 +205,12 @@ describe("the failure budget", () => {
 
     expect(r.code, r.stderr).toBe(5);
     const doc = readReport(file);
-    expect(doc.waves.map((w) => [w.wave, w.verdict, w.sites, w.failed, w.allowed])).toEqual([
+    expect(doc.waves.map((w) => [w.wave, w.verdict, w.size, w.counts.failed, w.allowed])).toEqual([
       [1, "passed", 1, 0, 0],
       [2, "passed", 10, 1, 1],
       [3, "stopped", 10, 2, 1],
-      [4, "not_started", 10, 0, 0],
+      // Not started: the budget it would have had.
+      [4, "not_started", 10, 0, 1],
     ]);
     const why = (site: Site) => doc.results.find((x) => x.site.id === site.id)!.error?.message;
     expect(why(bad[0]![0])).toMatch(/^GET \/ answered 200 in \d+ ms with a fatal-error page \("There has been a critical error on this website"\)$/);
@@ -255,7 +257,7 @@ describe.each(PROFILES)("a rollout is a job (profile %s)", (profile) => {
     const r = await runCli([...command, "--report", file], { env });
     expect(r.code, r.stderr).toBe(0);
     const doc = readReport(file);
-    expect(doc.summary).toMatchObject({ total: 8, passed: 8, adopted: 3, opened: 5 });
+    expect(doc.summary).toMatchObject({ sites: 8, passed: 8, adopted: 3, opened: 5 });
     const adopted = doc.results.filter((x) => x.adopted).map((x) => x.site.id);
     expect(adopted.sort()).toEqual([waves[0]![0]!, ...opened].map((s) => s.id).sort());
     const after = await pipelines(sites);

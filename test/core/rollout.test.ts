@@ -77,6 +77,12 @@ describe("the gates", () => {
     expect(page.detail).toMatch(/with a fatal-error page \("There has been a critical error on this website"\)/);
     expect(await checkHttp(error500!.url, "/")).toMatchObject({ ok: false, status: 500 });
     expect(await checkHttp(slow!.url, "/", { budgetMs: 300 })).toMatchObject({ ok: false, status: null, detail: "GET /: no answer within the 300 ms budget" });
+    // A host that does not resolve from here: named, with the gates to keep when the sites cannot be reached.
+    const unreachable = await checkHttp("https://client-002.invalid", "/shop");
+    expect(unreachable.detail).toBe(
+      "GET https://client-002.invalid/shop: its host name does not resolve from here (ENOTFOUND); where the sites cannot be reached from this machine, judge them without the http gate (gates pipeline,health)",
+    );
+    expect(unreachable.reason).toMatch(/^GET \/shop: its host name does not resolve from here \(ENOTFOUND\)/);
   });
 
   it("asks for each path on the site's own URL, its path kept", async () => {
@@ -88,7 +94,12 @@ describe("the gates", () => {
 
   it("fails a pipeline that failed or was rolled back, with its error", () => {
     const p = { id: "upg_1", status: "rolled_back", error: "Verification failed" } as UpgradePipeline;
-    expect(judgePipeline(p)).toEqual({ gate: "pipeline", ok: false, detail: "pipeline upg_1 was rolled back: Verification failed" });
+    expect(judgePipeline(p)).toEqual({
+      gate: "pipeline",
+      ok: false,
+      detail: "pipeline upg_1 was rolled back: Verification failed",
+      reason: "pipeline rolled back: Verification failed",
+    });
     expect(judgePipeline({ ...p, status: "succeeded", error: null })).toMatchObject({ ok: true });
   });
 });
@@ -109,7 +120,8 @@ describe("rolloutUpgrade against the emulator", () => {
     const result = await rolloutUpgrade(emu.so, [one!], { target: { wp: "6.6" }, waves: parseWaves("100%"), gates: ["pipeline", "health"], pollInterval: 20 });
     expect(result.outcome).toBe("stopped");
     expect(result.sites[0]).toMatchObject({ outcome: "failed", pipeline: { status: "succeeded" } });
-    expect(result.sites[0]!.reason).toMatch(/^health check hc_\w+ after the upgrade: failed$/);
+    expect(result.sites[0]!.failure).toMatchObject({ code: "GATE_FAILED", reason: "health check after the upgrade: failed" });
+    expect(result.sites[0]!.failure!.message).toMatch(/^health check hc_\w+ after the upgrade: failed$/);
     await emu.control("DELETE", "pipeline-outcomes");
   });
 
@@ -165,7 +177,7 @@ describe("rolloutUpgrade against the emulator", () => {
     const result = await rolloutUpgrade(emu.so, fleet, { target, waves: parseWaves("100%"), gates: ["pipeline"], concurrency: 1, pollInterval: 20 });
     await emu.control("DELETE", "pipeline-outcomes");
     expect(result.outcome).toBe("stopped");
-    expect(result.waves[0]).toMatchObject({ verdict: "stopped", failed: 1, allowed: 0 });
+    expect(result.waves[0]).toMatchObject({ verdict: "stopped", size: 4, allowed: 0, counts: { failed: 1, untouched: 3, opened: 1 } });
     expect(result.sites.map((r) => [r.site.id, r.outcome])).toEqual([[first!.id, "failed"], ...result.sites.slice(1).map((r) => [r.site.id, "untouched"])]);
     for (const r of result.sites.slice(1)) expect(await emu.so.upgradePipelines.list(r.site.id).toArray()).toEqual([]);
   });
@@ -196,7 +208,7 @@ describe("rolloutUpgrade against the emulator", () => {
       expect(seen.filter((x) => x.startsWith("Slow"))).toEqual([`Slow ${active.id}`]);
       const byName = Object.fromEntries(result.sites.map((s) => [s.site.name, s]));
       expect(byName.Other).toMatchObject({ outcome: "failed" });
-      expect(byName.Other!.reason).toMatch(/already has pipeline upg_\w+ \(\w+\) to WordPress 6.6 .*not this rollout's target/);
+      expect(byName.Other!.failure!.message).toMatch(/already has pipeline upg_\w+ \(\w+\) to WordPress 6.6 .*not this rollout's target/);
       expect(byName.Slow).toMatchObject({ outcome: "interrupted", adopted: true, pipeline: { id: active.id } });
       expect((await slow.so.upgradePipelines.list(target.id).toArray()).length).toBe(1);
     } finally {

@@ -103,6 +103,26 @@ describe("outcomes", () => {
     expect(await latestCheck(rolled)).toMatchObject({ status: "warning", wp_version: "6.5" });
   });
 
+  it("hang (at preflight by default, or at any step): the pipeline stays there, that step running, and never ends", async () => {
+    const [a, b] = [await createSite(), await createSite()];
+    await setRules([
+      { site_id: a, outcome: "hang" },
+      { site_id: b, outcome: "hang", at_step: "verify" },
+    ]);
+    const pa = await upgrade(a);
+    expect(pa).toMatchObject({ status: "running", completed_at: null });
+    expect(steps(pa)).toEqual(["snapshot:passed", "preflight:running", "apply:pending", "verify:pending"]);
+    const pb = await upgrade(b);
+    expect(steps(pb)).toEqual(["snapshot:passed", "preflight:passed", "apply:passed", "verify:running"]);
+    await advanceClock(emu, 3600);
+    const later = (await api(emu, "GET", `/sites/${a}/upgrade_pipelines/${pa.id}`, { token: TOKENS.owner })).body;
+    expect([later.status, steps(later)[1]]).toEqual(["running", "preflight:running"]);
+    expect((await site(a)).wp_version).toBe("6.5");
+    // The service allows one active pipeline per site: the hanging one holds the site.
+    const again = await api(emu, "POST", `/sites/${a}/upgrade_pipelines`, { token: TOKENS.owner, body: { to_wp_version: "6.8", requires_approval: false } });
+    expect(again.status).toBe(422);
+  });
+
   it("a decision made when the pipeline starts holds through approval and a stepped clock", async () => {
     const stepped = await startTestEmulator({ stepSeconds: 2 });
     try {
@@ -168,8 +188,9 @@ describe("rules", () => {
       [{ site_id: "site_x", url: "https://*", outcome: "fail" }, /give exactly one of site_id and url/],
       [{ site_id: "site_x", outcome: "fail", at_step: "verify" }, /"fail" fails at snapshot or preflight, not at verify/],
       [{ site_id: "site_x", outcome: "roll_back", at_step: "preflight" }, /"roll_back" fails at apply or verify, not at preflight/],
-      [{ site_id: "site_x", outcome: "succeed", at_step: "verify" }, /at_step applies to "fail" and "roll_back" only/],
+      [{ site_id: "site_x", outcome: "succeed", at_step: "verify" }, /at_step applies to "fail", "roll_back" and "hang" only/],
       [{ site_id: "site_x", outcome: "fail", health: "failed" }, /health applies to "succeed" and "roll_back"/],
+      [{ site_id: "site_x", outcome: "hang", health: "passed" }, /health applies to "succeed" and "roll_back"/],
     ];
     for (const [rule, message] of cases) {
       const res = await setRules([{ site_id: "site_ok", outcome: "succeed" }, rule]);

@@ -3,6 +3,7 @@
 // the document --report writes). The metrics file, the /fail ping's body and the Slack message all format these
 // facts; none of them computes its own.
 
+import { type RolloutRow, rolloutCounts, SITE_ROLLOUT_OUTCOMES } from "../../../src/fleet.js";
 import { EXIT } from "../../exit-codes.js";
 
 // The parts of the reports' records read here (cli/commands/snapshots/create-records.ts, prune-records.ts),
@@ -20,11 +21,6 @@ interface CreateRecord {
   outcome: string;
   adopted: boolean;
   snapshot: { source: string; size_bytes: number | null } | null;
-  error: ErrorPart | null;
-}
-interface RolloutRecord {
-  site: SiteRef;
-  outcome: string;
   error: ErrorPart | null;
 }
 interface VulnsSiteRecord {
@@ -87,7 +83,6 @@ export interface RunFacts {
 const CREATE_OUTCOMES = ["completed", "requested", "failed", "timed_out", "interrupted", "not_started", "skipped"] as const;
 const PRUNE_OUTCOMES = ["pruned", "failed", "interrupted"] as const;
 const VULNS_OUTCOMES = ["read", "failed"] as const;
-const ROLLOUT_OUTCOMES = ["passed", "failed", "timed_out", "interrupted", "already_upgraded", "untouched"] as const;
 
 /** What each exit code means, for the ping body and the message ("exit 4: timed out"). */
 const EXIT_MEANING: Record<number, string> = {
@@ -124,12 +119,12 @@ export function runFacts(report: JobReport): RunFacts {
     const summary = report.vulnerabilities as VulnsSummary | undefined;
     if (summary) facts.vulnerabilities = { open: { ...summary.open }, new: summary.new };
   } else if (command === "upgrade rollout") {
-    // A stopped rollout's failures are its failed sites with why (the gate's verdict or the pipeline's error).
-    for (const outcome of ROLLOUT_OUTCOMES) facts.sites[outcome] = 0;
-    for (const r of results as RolloutRecord[]) {
-      facts.sites[r.outcome] = (facts.sites[r.outcome] ?? 0) + 1;
-      if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
-    }
+    // The core's records and counts (rolloutRows: the command put them in the report as they are); a stopped
+    // rollout's failures are its failed sites with why (the gate's verdict or the pipeline's error).
+    const rows = results as RolloutRow[];
+    const counts = rolloutCounts(rows);
+    for (const outcome of SITE_ROLLOUT_OUTCOMES) facts.sites[outcome] = counts[outcome];
+    for (const r of rows) if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
   } else {
     const records = results as CreateRecord[];
     for (const outcome of CREATE_OUTCOMES) facts.sites[outcome] = 0;
