@@ -111,9 +111,9 @@ export function loadVisual(): Promise<Engine> {
 /** Finds and starts the browser (--browser, $SITEOPS_BROWSER, else the machine's); playwright-core or a browser
  * that is missing or does not start is one line and exit 2. Called before any request: nothing is asked of the
  * service for a check that cannot run. */
-export async function startBrowser(ctx: Context, parsed: Parsed, engine: Engine): Promise<VisualBrowser> {
+export async function startBrowser(ctx: Context, browser: string | undefined, engine: Engine): Promise<VisualBrowser> {
   try {
-    return await engine.launchBrowser(flagString(parsed, "browser"), { env: ctx.env });
+    return await engine.launchBrowser(browser, { env: ctx.env });
   } catch (err) {
     if (err instanceof engine.VisualSetupError) throw new CliError(err.message, EXIT.USAGE);
     throw err;

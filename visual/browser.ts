@@ -1,5 +1,5 @@
 // The browser the pages are captured in: the machine's own Chrome or Chromium (nothing is downloaded), driven by
-// playwright-core. Which one: `--browser PATH`, else $SITEOPS_BROWSER, else the first of the usual names on PATH
+// playwright-core. Which one: `--browser PATH` (the action's `browser`), else $SITEOPS_BROWSER, else the first of the usual names on PATH
 // and the usual install places (Chrome on GitHub's runners, the distribution's chromium, Chrome on macOS and
 // Windows). Each way it can be missing ends in one line that says how to get it.
 
@@ -40,20 +40,27 @@ function executable(file: string): boolean {
   }
 }
 
-/** How to get a browser, in one phrase: what the error lines end with. */
-export const HOW_TO_GET_A_BROWSER =
-  "install Chrome or Chromium (Debian, Ubuntu: apt-get install chromium; macOS: brew install --cask chromium) or give its path with --browser PATH or SITEOPS_BROWSER";
+/** How to get a browser, in one phrase: what the error lines end with; `flag` as the surface names its option (the
+ * CLI's `--browser`, the action's `'browser'`). */
+export function howToGetABrowser(flag = "--browser"): string {
+  return `install Chrome or Chromium (Debian, Ubuntu: apt-get install chromium; macOS: brew install --cask chromium) or give its path with ${flag} or SITEOPS_BROWSER`;
+}
 
 /**
  * The browser's executable: `explicit` (a flag or an input), else $SITEOPS_BROWSER, else the first found of the
  * usual names on PATH and install places. Throws a VisualSetupError (`BROWSER_NOT_FOUND`) saying how to get one.
  */
-export function findBrowser(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function findBrowser(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  flag = "--browser",
+): string {
   const given = explicit ?? (env.SITEOPS_BROWSER || undefined);
   if (given !== undefined) {
-    const from = explicit !== undefined ? "--browser" : "SITEOPS_BROWSER";
+    const from = explicit !== undefined ? flag : "SITEOPS_BROWSER";
     if (!executable(given))
-      throw new VisualSetupError("BROWSER_NOT_FOUND", `${from} ${JSON.stringify(given)} is not an executable file: ${HOW_TO_GET_A_BROWSER}`);
+      throw new VisualSetupError("BROWSER_NOT_FOUND", `${from} ${JSON.stringify(given)} is not an executable file: ${howToGetABrowser(flag)}`);
     return given;
   }
   const dirs = (env.PATH ?? "").split(path.delimiter).filter(Boolean);
@@ -66,7 +73,7 @@ export function findBrowser(explicit: string | undefined, env: NodeJS.ProcessEnv
       }
   const placed = installPlaces(env, platform).find(executable);
   if (placed) return placed;
-  throw new VisualSetupError("BROWSER_NOT_FOUND", `no Chrome or Chromium found (looked for ${ON_PATH.join(", ")} on PATH): ${HOW_TO_GET_A_BROWSER}`);
+  throw new VisualSetupError("BROWSER_NOT_FOUND", `no Chrome or Chromium found (looked for ${ON_PATH.join(", ")} on PATH): ${howToGetABrowser(flag)}`);
 }
 
 /** The one line that says how to install playwright-core where this package finds it. */
@@ -99,11 +106,15 @@ export interface VisualBrowser {
  * Starts the browser headless: playwright-core first (what the package lacks is said before what the machine
  * lacks), then the executable (findBrowser). Playwright passes --no-sandbox by default (its chromiumSandbox option
  * is off): CI containers run as root, where Chromium's sandbox cannot start. /dev/shm is small in containers (64 MB
- * in Docker), too small for full-page shots: --disable-dev-shm-usage keeps shared memory in /tmp.
+ * in Docker), too small for full-page shots: --disable-dev-shm-usage keeps shared memory in /tmp. `flag`: how the
+ * surface names the browser option in its messages (default `--browser`).
  */
-export async function launchBrowser(explicit: string | undefined, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<VisualBrowser> {
+export async function launchBrowser(
+  explicit: string | undefined,
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; flag?: string } = {},
+): Promise<VisualBrowser> {
   const chromium = await loadChromium();
-  const executablePath = findBrowser(explicit, options.env);
+  const executablePath = findBrowser(explicit, options.env, process.platform, options.flag);
   let browser: Browser;
   try {
     browser = await chromium.launch({
@@ -116,7 +127,9 @@ export async function launchBrowser(explicit: string | undefined, options: { env
     const first = String((err as Error).message ?? err)
       .split("\n")
       .find((line) => line.trim() !== "");
-    throw new VisualSetupError("BROWSER_FAILED", `the browser ${executablePath} did not start (${first?.trim()}): ${HOW_TO_GET_A_BROWSER}`, { cause: err });
+    throw new VisualSetupError("BROWSER_FAILED", `the browser ${executablePath} did not start (${first?.trim()}): ${howToGetABrowser(options.flag)}`, {
+      cause: err,
+    });
   }
   return {
     browser,

@@ -8,24 +8,17 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ownDir, pageFiles, pageStems, siteFolder, writeArtifact } from "./artifacts.js";
 import type { VisualBrowser } from "./browser.js";
-import type { SiteCheck, VisualSettings, VisualSite } from "../src/fleet.js";
+import { failingPages, missedDetail, type SiteCheck, type VisualEvidence, type VisualGateReport, type VisualSettings, type VisualSite } from "../src/fleet.js";
 import type { VisualRun } from "./model.js";
 import { indexReport } from "./report.js";
 import { type Before, createLimiter, judgeSite, shootSite, shotKey } from "./site-check.js";
 
-/** A rollout's visual gate, for one run. */
-export interface VisualGate {
-  /** Shoots the site's pages before its upgrade; a page that cannot be shot is remembered with why. Throws only
-   * for an abort. */
-  before(site: VisualSite, signal?: AbortSignal): Promise<void>;
-  /** Whether pictures from before the upgrade are at hand for the site (taken by this run, or by an earlier run
-   * into the same folder). */
-  hasBefore(site: VisualSite): boolean;
-  /** Shoots the pages again, compares each with its picture from before, writes after, diff and the site's report:
-   * the site's check. Throws only for an abort. */
-  after(site: VisualSite, signal?: AbortSignal): Promise<SiteCheck>;
-  /** Writes the index (DIR/report.html) and DIR/visual.json of the sites judged so far; returns the index's path. */
-  writeIndex(): string;
+/** A rollout's visual gate, for one run: the core's VisualEvidence (before, hasBefore, after), and its end. */
+export interface VisualGate extends VisualEvidence {
+  /** Writes the index (DIR/report.html) and DIR/visual.json of the sites judged so far (none judged: nothing is
+   * written, `report` is null), and says what the rollout's report, notification and summary name: the pages that
+   * failed, each with its site's report. */
+  finish(): VisualGateReport;
   readonly dir: string;
 }
 
@@ -52,11 +45,16 @@ export function createVisualGate(browser: VisualBrowser, settings: VisualSetting
       const shots = await shootSite(browser, site, settings, limit, signal);
       ownDir(path.join(dir, siteFolder(site.id)));
       const errors = new Map<string, string>();
+      let first: string | null = null;
       for (const shot of shots) {
         if (shot.capture) writeArtifact(beforeFile(site, shot.stem, shot.viewport.name), shot.capture.png);
-        else errors.set(shotKey(shot.stem, shot.viewport.name), shot.error ?? "no picture");
+        else {
+          errors.set(shotKey(shot.stem, shot.viewport.name), shot.error ?? "no picture");
+          first ??= missedDetail(shot.path, shot.viewport.name, "before the upgrade", shot.error ?? "no picture");
+        }
       }
       missed.set(site.id, errors);
+      return first;
     },
     hasBefore(site) {
       return each((stem, viewport) => existsSync(beforeFile(site, stem, viewport))).some(Boolean);
@@ -76,12 +74,24 @@ export function createVisualGate(browser: VisualBrowser, settings: VisualSetting
       judged.set(site.id, check);
       return check;
     },
-    writeIndex() {
-      run.sites = [...judged.values()];
+    finish() {
+      const sites = [...judged.values()];
+      const failing = sites.flatMap((check) =>
+        failingPages(check).map((p) => ({
+          site: { id: check.site.id, name: check.site.name },
+          path: p.path,
+          viewport: p.viewport,
+          changed: p.changed,
+          detail: p.detail,
+          report: path.join(dir, check.report),
+        })),
+      );
+      if (!sites.length) return { report: null, dir, failing };
+      run.sites = sites;
       const index = path.join(dir, "report.html");
       writeArtifact(index, indexReport(run));
       writeArtifact(path.join(dir, "visual.json"), `${JSON.stringify(run, null, 2)}\n`);
-      return index;
+      return { report: index, dir, failing };
     },
   };
 }

@@ -4,7 +4,6 @@
 // drives no browser and compares no pixels.
 
 import type { Site } from "../resources/sites.js";
-import type { Viewport } from "./visual-settings.js";
 
 /** Whether a page passes: its change at or below the threshold (both in percent). */
 export function passes(changed: number, threshold: number): boolean {
@@ -71,15 +70,48 @@ export function failingPages(site: SiteCheck): PageCheck[] {
   return site.pages.filter((p) => p.verdict !== "passed");
 }
 
-/** One phrase for a site: its first failing page's, and how many more failed; or that every page passed. */
+/** Failing pages a site's phrase names; the rest are counted. */
+const PAGES_NAMED = 3;
+
+/** One phrase for a site: its failing pages' (the first three, and how many more), or that every page passed. */
 export function siteDetail(site: SiteCheck): string {
   const failing = failingPages(site);
   if (!failing.length) {
     const most = Math.max(0, ...site.pages.map((p) => p.changed ?? 0));
     return `${site.pages.length} page${site.pages.length === 1 ? "" : "s"} compared, at most ${formatShare(most)} changed`;
   }
-  const more = failing.length - 1;
-  return `${failing[0]!.detail}${more ? ` (and ${more} more page${more === 1 ? "" : "s"})` : ""}`;
+  const more = failing.length - PAGES_NAMED;
+  const named = failing
+    .slice(0, PAGES_NAMED)
+    .map((p) => p.detail)
+    .join("; ");
+  return `${named}${more > 0 ? ` (and ${more} more page${more === 1 ? "" : "s"})` : ""}`;
+}
+
+/** A page that failed a rollout's visual gate, as its report, notification and job summary name it. */
+export interface FailingPage {
+  site: { id: string; name: string };
+  path: string;
+  viewport: string;
+  /** The share changed, in percent (null: it could not be compared). */
+  changed: number | null;
+  detail: string;
+  /** The site's HTML report (before | after | diff), a path. */
+  report: string;
+}
+
+/** What a rollout's report says of its visual gate: the index report (null when no site was judged), the folder of
+ * the pictures and reports, and each page that failed. */
+export interface VisualGateReport {
+  report: string | null;
+  dir: string;
+  failing: FailingPage[];
+}
+
+/** The gate's end in a phrase: `2 pages failed`, or that none changed beyond the threshold. */
+export function visualGateLine(report: VisualGateReport): string {
+  const n = report.failing.length;
+  return n ? `${n} page${n === 1 ? "" : "s"} failed` : "no page changed beyond the threshold";
 }
 
 /**
@@ -88,9 +120,10 @@ export function siteDetail(site: SiteCheck): string {
  * ({@link VisualEvidence.after}), compared. The `siteops` CLI and the GitHub Action give one (visual/gate.ts).
  */
 export interface VisualEvidence {
-  /** Shoots the site's pages before its upgrade (a page that cannot be shot is remembered with why). Throws only for
-   * an abort. */
-  before(site: Site, signal?: AbortSignal): Promise<void>;
+  /** Shoots the site's pages before its upgrade: resolves with the phrase of the first page that could not be shot
+   * (`GET / (desktop): not captured before the upgrade: ...`), or null when every page was. Throws only for an
+   * abort. */
+  before(site: Site, signal?: AbortSignal): Promise<string | null>;
   /** Whether pictures from before the upgrade are at hand for the site (this run's, or an earlier run's kept). */
   hasBefore(site: Site): boolean;
   /** Shoots the pages again, compares each with its picture from before: the site's check. Throws only for an

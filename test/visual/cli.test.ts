@@ -118,7 +118,7 @@ describe.runIf(haveChromium("test/visual"))("siteops visual capture|compare (Chr
       [
         base,
         { ...env, SITEOPS_BROWSER: "/no/chrome" },
-        /^error: SITEOPS_BROWSER "\/no\/chrome" is not an executable file: install Chrome or Chromium .* or give its path with --browser PATH or SITEOPS_BROWSER\n$/,
+        /^error: SITEOPS_BROWSER "\/no\/chrome" is not an executable file: install Chrome or Chromium .* or give its path with --browser or SITEOPS_BROWSER\n$/,
       ],
       [[...base, "--browser", "/no/chrome"], env, /^error: --browser "\/no\/chrome" is not an executable file: /],
       [[...base, "--visual-ignore", ""], env, /^error: --visual-ignore must be one CSS selector such as .site-clock, not ""\n$/],

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pageFiles, pageStems, siteFolder } from "../../visual/artifacts.js";
-import { findBrowser, HOW_TO_GET_A_BROWSER, VisualSetupError } from "../../visual/browser.js";
+import { findBrowser, howToGetABrowser, VisualSetupError } from "../../visual/browser.js";
 import { DEFAULT_VIEWPORTS, parsePagePath, parseSelector, parseThreshold, parseViewport, parseViewports } from "../../src/fleet.js";
 import { removeDir, tempDir } from "../support/temp.js";
 
@@ -94,10 +94,14 @@ describe("findBrowser", () => {
     const none = () => findBrowser(undefined, { PATH: path.join(dir, "empty") }, "darwin");
     expect(none).toThrow(VisualSetupError);
     expect(none).toThrow(
-      `no Chrome or Chromium found (looked for google-chrome, google-chrome-stable, chromium, chromium-browser, chrome on PATH): ${HOW_TO_GET_A_BROWSER}`,
+      `no Chrome or Chromium found (looked for google-chrome, google-chrome-stable, chromium, chromium-browser, chrome on PATH): ${howToGetABrowser()}`,
     );
-    expect(HOW_TO_GET_A_BROWSER).toMatch(/apt-get install chromium.*--browser PATH or SITEOPS_BROWSER$/);
-    expect(() => findBrowser("/no/such/chrome", {}, "linux")).toThrow(`--browser "/no/such/chrome" is not an executable file: ${HOW_TO_GET_A_BROWSER}`);
+    expect(howToGetABrowser()).toMatch(/apt-get install chromium.*give its path with --browser or SITEOPS_BROWSER$/);
+    expect(() => findBrowser("/no/such/chrome", {}, "linux")).toThrow(`--browser "/no/such/chrome" is not an executable file: ${howToGetABrowser()}`);
+    // The action names its input.
+    expect(() => findBrowser("/no/such/chrome", {}, "linux", "'browser'")).toThrow(
+      `'browser' "/no/such/chrome" is not an executable file: ${howToGetABrowser("'browser'")}`,
+    );
     writeFileSync(path.join(dir, "not-executable"), "");
     expect(() => findBrowser(undefined, { SITEOPS_BROWSER: path.join(dir, "not-executable") }, "linux")).toThrow(
       /^SITEOPS_BROWSER ".*not-executable" is not an executable file/,

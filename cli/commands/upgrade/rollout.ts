@@ -43,6 +43,7 @@ import { renderTable, type Column } from "../../output/table.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { SELECTION_FLAGS, selectionOf, selectSites } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
+import { startRolloutVisual } from "./rollout-visual.js";
 
 /** A rerun within this long adopts the earlier run's pipelines: a rollout stopped on Friday and continued on Monday
  * still never opens a second pipeline for a site. */
@@ -87,7 +88,9 @@ export const rolloutLeaf: LeafSpec = {
     "of them, in a stable order: a rerun picks the same canaries; sites already at the target are listed apart),\n" +
     "waits for each wave and judges each site: its pipeline succeeded (a rollback is a failure; a state siteops does\n" +
     "not know is judged on the site's own versions), a health check after the upgrade is healthy, and GET of each\n" +
-    "--check-path on the site's URL answers below 400, without a WordPress fatal-error page, within --check-budget.\n" +
+    "--check-path on the site's URL answers below 400, without a WordPress fatal-error page, within --check-budget;\n" +
+    "with --gate visual, each --check-path shot before its pipeline is opened and after, in the machine's Chrome or\n" +
+    "Chromium, changes no more than --visual-threshold (the images and HTML reports in --artifacts).\n" +
     "When a wave's failures exceed --max-failures, or its --timeout passes, it opens nothing more and the rollout\n" +
     "stops: later waves are not touched. A rerun of the same command continues where it stopped and never opens a\n" +
     "second pipeline for a site.\n" +
@@ -120,6 +123,8 @@ export const rolloutLeaf: LeafSpec = {
       sites = await selectSites(await ctx.client(), selection, ctx.signal);
       return { selected: selectedSitesIdentity(parsed, selection.all, sites), target: { wp: settings.target.wp ?? null, php: settings.target.php ?? null } };
     };
+    // The visual gate's browser first: missing, it is one line and exit 2 before any request.
+    const visual = await startRolloutVisual(ctx, settings, dryRun);
     const work = async (job: { name: string }) => {
       const state = windowMs > 0 ? openRolloutState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
       try {
@@ -134,12 +139,15 @@ export const rolloutLeaf: LeafSpec = {
             pollInterval: pollIntervalFrom(ctx.env),
             signal: ctx.signal,
             onProgress: onEvent(ctx, progress, started),
+            visual: visual?.open(job.name),
           });
           const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
           printEnd(ctx, progress, result, again, Date.now() - started);
           progress.close();
+          const pictures = visual?.finish();
           printRows(ctx, rolloutRows(result));
-          return { code: exitCode(ctx, result), report: { ...rolloutReport(result), continue: result.outcome === "done" ? null : again } };
+          const report = { ...rolloutReport(result), continue: result.outcome === "done" ? null : again, ...(pictures ? { visual: pictures } : {}) };
+          return { code: exitCode(ctx, result), report };
         } finally {
           progress.close();
         }
@@ -147,7 +155,11 @@ export const rolloutLeaf: LeafSpec = {
         state?.close();
       }
     };
-    return runJob(ctx, parsed, JOB, work, identity);
+    try {
+      return await runJob(ctx, parsed, JOB, work, identity);
+    } finally {
+      await visual?.close();
+    }
   },
 };
 

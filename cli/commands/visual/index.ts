@@ -58,7 +58,7 @@ const capture: LeafSpec = {
     const settings = visualSettings(parsed, flagList(parsed, "check-path"), { concurrency: true });
     const dir = flagString(parsed, "out") ?? DEFAULT_BASELINE;
     const engine = await loadVisual();
-    const browser = await startBrowser(ctx, parsed, engine);
+    const browser = await startBrowser(ctx, flagString(parsed, "browser"), engine);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     try {
       const sites = await selectSites(await ctx.client(), selection, ctx.signal);
@@ -114,7 +114,7 @@ const compare: LeafSpec = {
     const limits = { threshold: thresholdOf(parsed), ...visualLimits(parsed, { concurrency: true }) };
     const engine = await loadVisual();
     const baseline = readBaselineOrExit(engine, baselineDir);
-    const browser = await startBrowser(ctx, parsed, engine);
+    const browser = await startBrowser(ctx, flagString(parsed, "browser"), engine);
     const progress = createProgress(ctx.stderr, ctx.quiet);
     try {
       const siteIds = await narrowed(ctx, parsed, baseline.sites);

@@ -33,6 +33,7 @@ export function slackNotification(job: string, facts: RunFacts): Delivery {
   const head = [
     `${ok ? ":white_check_mark:" : ":x:"} *siteops ${facts.command}* (job \`${mrkdwn(job)}\`) ${ok ? "succeeded" : "failed"}: ${exitLine(facts.exitCode)}, in ${formatDuration(facts.durationMs)}`,
     `${sitesLine(facts)}${extra.length ? `; ${extra.join(", ")}` : ""}`,
+    ...(facts.visualReport ? [`visual report (before | after | diff): \`${mrkdwn(facts.visualReport)}\``] : []),
   ];
   const sites = facts.failures.map((f) => (f.site ? `• *${mrkdwn(f.site.name)}* (\`${mrkdwn(f.site.id)}\`): ${mrkdwn(f.message)}` : `• ${mrkdwn(f.message)}`));
   const text = capLines([...head, ...sites], SLACK_TEXT_LIMIT, (n) => `... and ${n} more`, head.length + SLACK_SITES).trimEnd();
