@@ -231,7 +231,7 @@ describe.runIf(haveChromium("test/visual"))("siteops upgrade rollout --gate visu
     expect(await emu.so.upgradePipelines.list(down.id).toArray()).toEqual([]);
   }, 600_000);
 
-  it("refuses the visual flags without the gate, and the gate without a browser, before any request (exit 2)", async () => {
+  it("refuses the visual flags without the gate, and the gate without a browser, before any request (exit 2); a dry run needs none", async () => {
     const { sites, env } = await fleet(["theme"]);
     const base = ["upgrade", "rollout", "--site", sites[0]!.id, "--to-wp", "6.8"];
     const cases: [string[], NodeJS.ProcessEnv, string][] = [
@@ -256,6 +256,10 @@ describe.runIf(haveChromium("test/visual"))("siteops upgrade rollout --gate visu
       const r = await runCli(args, { env: e });
       expect([args.join(" "), r.code, r.stderr]).toEqual([args.join(" "), 2, stderr]);
     }
+    // A dry run shoots nothing: no browser is started, none is needed.
+    const dry = await runCli([...base, "--gate", "pipeline,visual", "--dry-run"], { env: { ...env, SITEOPS_BROWSER: "/no/chrome" } });
+    expect([dry.code, dry.stderr]).toEqual([0, expect.not.stringContaining("error")]);
+    expect(dry.stdout).toContain(sites[0]!.id);
     expect(await emu.so.upgradePipelines.list(sites[0]!.id).toArray()).toEqual([]);
     expect(existsSync(path.join(box.dir, ".local", "state", "siteops", "visual"))).toBe(false);
   }, 300_000);
