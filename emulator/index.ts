@@ -9,7 +9,7 @@ import type { RunningEmulator } from "./server.js";
 export type { RunningEmulator } from "./server.js";
 export type { EmulatorOptions, LoginThrottleOptions, RateLimitOptions } from "./options.js";
 export type { ProfileName } from "./profile.js";
-export type { SeedFile, SeedGenerate, SeedUser, DemoCredentials } from "./seed.js";
+export type { SeedFile, SeedGenerate, SeedSpread, SeedUser, DemoCredentials } from "./seed.js";
 export type { FaultPhase, FaultRule } from "./control/faults.js";
 
 /** Thrown by {@link startEmulator} when the emulator's optional peer dependencies are not installed. */

@@ -27,7 +27,8 @@ export interface SeedFile {
 /**
  * A fleet generated at seed time, inserted in one transaction: sites named `Site 00001`, `Site 00002`, ... with
  * URLs `https://site-00001.fleet.test`, ... (at least five digits), on the current WordPress and PHP versions,
- * each `healthy` with one passed health check and, when asked, completed snapshots one day apart.
+ * each `healthy` with one passed health check and, when asked, completed snapshots one day apart. With `spread`,
+ * the fleet is a real one's mix instead (SeedSpread).
  */
 export interface SeedGenerate {
   /** How many sites (0 to MAX_GENERATED_SITES). */
@@ -36,6 +37,29 @@ export interface SeedGenerate {
   snapshots_per_site?: number;
   /** The name of the seed account that holds them. Default: the first account. */
   account?: string;
+  /** Mixed versions, statuses and vulnerability records, chosen from a seed value (SeedSpread). Default: none. */
+  spread?: SeedSpread;
+}
+
+/**
+ * The spread of a real fleet over a generated one (`"spread": {}` takes every default). Shares are of the sites
+ * (or of the records), rounded to whole sites; which sites get what is drawn from `seed`, so one seed value always
+ * makes the same fleet. Each site then has the health check and vulnerability records its versions give it, as a
+ * created site has.
+ */
+export interface SeedSpread {
+  /** The value every choice is drawn from: the same seed, the same fleet. An integer 0 to 2^32 - 1. Default 1. */
+  seed?: number;
+  /** Share of sites on a WordPress below the newest (older minors, recent ones likelier; older PHP with them). Default 0.25. */
+  below?: number;
+  /** Share of sites above the newest WordPress (SPREAD_PRE_RELEASE_WP, a pre-release, on the newest PHPs). Default 0.02. */
+  above?: number;
+  /** Share of sites whose checks give `warning` (slow answers), so they stay `degraded` until a forced check. Default 0.03. */
+  degraded?: number;
+  /** Share of sites whose checks fail (unreachable), so they stay `down` until a forced check. Default 0.02. */
+  down?: number;
+  /** Share of the open vulnerability records a person dismissed (`ignored`, with a reason and a comment). Default 0.1. */
+  dismissed?: number;
 }
 
 export const MAX_GENERATED_SITES = 1_000_000;

@@ -18,6 +18,7 @@ export type CoreErrors = Pick<
   | "APIUserAbortError"
   | "APIConnectionError"
   | "WaitTimeoutError"
+  | "CallTimeoutError"
   | "OperationFailedError"
   | "UnexpectedResponseError"
 >;
@@ -47,12 +48,22 @@ function sentenceBefore(text: string, suffix: string): string {
   return suffix ? `${text.replace(/\.$/, "")}${suffix}.` : sentence(text);
 }
 
+/** What makes up the provider's bound on one call, for the message of a call that ran out of it. */
+export interface CallLimits {
+  retryBudgetMs: number;
+  timeout: number;
+}
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
 export class ApiErrors {
   constructor(
     /** The loaded core, or a function returning it once loaded (undefined before: no error can be the core's). */
     private readonly core: CoreErrors | (() => CoreErrors | undefined),
     /** e.g. "the SITEOPS_API_TOKEN environment variable"; never the credential itself. */
     readonly credentialSource: string,
+    /** The client's bound on a call, once it is built (provider.ts: the retry budget plus one attempt's timeout). */
+    private readonly limits: () => CallLimits | undefined = () => undefined,
   ) {}
 
   private loaded(): CoreErrors | undefined {
@@ -96,6 +107,8 @@ export class ApiErrors {
         `Could not ${ctx.action}: the operation was cancelled`,
         `Terraform asked the provider to stop before the SiteOps API answered.${ctx.ifCancelled ? ` ${ctx.ifCancelled}` : ""}`,
       );
+    } else if (err instanceof core.CallTimeoutError) {
+      diags.error(`Could not ${ctx.action}`, this.callTimeout(err));
     } else if (err instanceof core.UnexpectedResponseError) {
       // The core's sentence names the endpoint and the field: `GET /api/v1/sites/site_x: the site has no "url" ...`.
       const at = err.field === undefined ? undefined : (ctx.fieldPaths?.[err.field] ?? (ctx.schema?.attributes[err.field] ? path(err.field) : undefined));
@@ -107,6 +120,17 @@ export class ApiErrors {
     } else {
       throw err;
     }
+  }
+
+  /** A call that ran out of time, in the provider's settings: docs/terraform.md, "A busy service". A write cut off
+   * so may have happened; a create is found by its key at the next apply (keyed-create.ts). */
+  private callTimeout(err: InstanceType<CoreErrors["CallTimeoutError"]>): string {
+    const limits = this.limits();
+    const bound = limits
+      ? `${seconds(limits.retryBudgetMs)}, the retry budget (SITEOPS_RETRY_BUDGET_MS), plus one attempt's timeout of ${seconds(limits.timeout)} (request_timeout)`
+      : seconds(err.timeoutMs);
+    const why = [err.lastFailure && `the last failure: ${err.lastFailure}`, err.waitingFor && `it was waiting for ${err.waitingFor}`].filter(Boolean);
+    return `${err.endpoint}: no success within ${bound}${why.length ? `; ${why.join("; ")}` : ""}. The service is overloaded or unreachable: apply again later.`;
   }
 
   private reportResponse(err: InstanceType<CoreErrors["APIError"]>, diags: Diagnostics, ctx: FailureContext): void {

@@ -3,8 +3,7 @@
 import type * as Core from "../src/index.js";
 import type { SiteOps } from "../src/index.js";
 import { apiTokenProblem, baseUrlOf, baseUrlProblem, firstSetting } from "../common/settings.js";
-import { ApiErrors } from "./api-errors.js";
-import { boundCalls, type RetryReasons } from "./call-deadline.js";
+import { ApiErrors, type CallLimits } from "./api-errors.js";
 import { loadClient } from "./load-core.js";
 import { shardFunction } from "./functions/shard-function.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
@@ -127,18 +126,32 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
   }
   const baseUrl = baseUrlOf(found.value);
   const maxConcurrency = config.max_concurrency ?? envInteger("SITEOPS_MAX_CONCURRENCY", diags);
-  if (diags.hasErrors) return undefined;
-  return {
+  const options = {
     baseUrl,
     // Node's built-in HTTP client: each provider process lives for one command and a few hundred requests,
     // where undici's WebAssembly parser and cold code cost more CPU per request (BENCHMARKS.md, "Transports").
     transport: "node:http" as const,
     ...(config.max_retries !== null ? { maxRetries: config.max_retries } : {}),
-    ...(config.request_timeout !== null ? { timeout: config.request_timeout * 1000 } : {}),
+    timeout: config.request_timeout !== null ? config.request_timeout * 1000 : envMs("SITEOPS_TIMEOUT_MS", diags),
+    retryBudgetMs: envMs("SITEOPS_RETRY_BUDGET_MS", diags),
     // The client keeps at most this many keep-alive connections and queues the requests beyond them (a
     // request's timeout starts once it has a connection), which bounds the requests in flight.
     ...(maxConcurrency !== undefined ? { connections: maxConcurrency } : {}),
   };
+  return diags.hasErrors ? undefined : options;
+}
+
+/**
+ * The client's settings with the provider's bound on one call: whatever it waits for (429s, the client's rate
+ * limiter, the connection circuit), a call ends at the latest the retry budget plus one attempt's timeout after it
+ * started (docs/terraform.md, "A busy service"), as the core's callTimeoutMs. The core's own default is no bound (a
+ * fleet run prefers waiting to failing); Terraform's user is at a terminal. A write cut off so may have happened,
+ * and a create is found by its key at the next apply.
+ */
+function withCallLimit(c: typeof Core, common: { timeout: number | undefined; retryBudgetMs: number | undefined }): CallLimits & { callTimeoutMs: number } {
+  const timeout = common.timeout ?? c.DEFAULT_TIMEOUT_MS;
+  const retryBudgetMs = common.retryBudgetMs ?? c.DEFAULT_RETRY_BUDGET_MS;
+  return { timeout, retryBudgetMs, callTimeoutMs: retryBudgetMs + timeout };
 }
 
 /**
@@ -146,12 +159,11 @@ function clientOptions(config: KnownConfig, diags: Diagnostics) {
  * apply` shows them on the terminal; Terraform itself says "Still reading... [10s elapsed]"). SITEOPS_DEBUG
  * keeps the client's own debug logger, which prints them too.
  */
-function retryWarnings(core: typeof Core, reasons: RetryReasons): { logger?: Core.RequestLogger } {
+function retryWarnings(core: typeof Core): { logger?: Core.RequestLogger } {
   if (process.env.SITEOPS_DEBUG) return {};
   return {
     logger: (event) => {
       if (event.kind !== "retry") return;
-      reasons.set(`${event.method} ${event.path}`, event.reason);
       log.warn(`SiteOps API: ${core.describeRetry(event)}`, { attempt: event.attempt, delay_ms: event.delayMs });
     },
   };
@@ -168,10 +180,12 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
   if (!common) return undefined;
   let core: typeof Core | undefined;
   const load = async (): Promise<typeof Core> => (core ??= await loadClient());
-  const reasons: RetryReasons = new Map();
-  const options = (c: typeof Core) => ({ ...common, ...retryWarnings(c, reasons) });
-  /** Every call bounded by the retry budget plus one attempt's timeout (call-deadline.ts). */
-  const bound = (client: SiteOps) => boundCalls(core!, client, reasons);
+  let limits: CallLimits | undefined;
+  const options = (c: typeof Core) => {
+    const bound = withCallLimit(c, common);
+    limits = bound;
+    return { ...common, ...bound, ...retryWarnings(c) };
+  };
   const email = setting(config, "email");
   const password = setting(config, "password");
   if (email && password) {
@@ -181,12 +195,19 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     const client = () =>
       (pending ??= load()
         .then((c) => c.SiteOps.login({ ...options(c), email, password, ...(otp ? { otp } : {}) }))
-        .then(bound)
         .catch((err: unknown) => {
           pending = undefined;
           throw err;
         }));
-    return { client, errors: new ApiErrors(() => core, "email/password in the provider configuration"), sites: new SiteReader(client) };
+    return {
+      client,
+      errors: new ApiErrors(
+        () => core,
+        "email/password in the provider configuration",
+        () => limits,
+      ),
+      sites: new SiteReader(client),
+    };
   }
   const token = firstSetting([
     { value: config.api_token, name: "api_token" },
@@ -209,12 +230,26 @@ async function configure(config: ProviderConfig, diags: Diagnostics): Promise<Pr
     return undefined;
   }
   let instance: Promise<SiteOps> | undefined;
-  const client = () => (instance ??= load().then((c) => bound(new c.SiteOps({ ...options(c), apiToken }))));
+  const client = () => (instance ??= load().then((c) => new c.SiteOps({ ...options(c), apiToken })));
   return {
     client,
-    errors: new ApiErrors(() => core, fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable"),
+    errors: new ApiErrors(
+      () => core,
+      fromConfig ? "api_token in the provider configuration" : "the SITEOPS_API_TOKEN environment variable",
+      () => limits,
+    ),
     sites: new SiteReader(client),
   };
+}
+
+/** Milliseconds from the environment, or undefined when unset; a bad value is an error naming the variable. */
+function envMs(name: string, diags: Diagnostics): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (Number.isFinite(n) && n >= 0) return n;
+  diags.error(`Invalid ${name}`, `${name} must be a number of milliseconds, got: ${JSON.stringify(raw)}.`);
+  return undefined;
 }
 
 /** A whole number from the environment, or undefined when unset; a bad value is an error naming the variable. */

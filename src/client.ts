@@ -39,6 +39,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 8;
 /** No retry starts later than this after a call's first attempt. Env SITEOPS_RETRY_BUDGET_MS. */
 export const DEFAULT_RETRY_BUDGET_MS = 60_000;
+/** A call's whole time, waits behind the rate limiter included: 0, no bound (a fleet run prefers waiting out a
+ * busy service to failing). Env SITEOPS_CALL_TIMEOUT_MS. */
+export const DEFAULT_CALL_TIMEOUT_MS = 0;
 /** Pace requests by the service's RateLimit-* headers. */
 export const DEFAULT_PACING = true;
 /** Keep-alive connections to the service. */
@@ -83,6 +86,11 @@ export interface ClientOptions {
   /** No retry starts later than this many ms after a call's first attempt; a server asking for a longer
    * wait fails the call at once. Default DEFAULT_RETRY_BUDGET_MS (60 000). Env SITEOPS_RETRY_BUDGET_MS. */
   retryBudgetMs?: number;
+  /** Bounds a call's whole time in ms: its attempts, retries, backoffs and 429 waits, and its waits behind the
+   * client's rate limiter and connection circuit (which `retryBudgetMs` does not count). When it runs out the call
+   * fails with CallTimeoutError, naming its last failure. 0: no bound. Default DEFAULT_CALL_TIMEOUT_MS (0).
+   * Env SITEOPS_CALL_TIMEOUT_MS. */
+  callTimeoutMs?: number;
   /** Pace requests by the service's RateLimit-Remaining/-Reset headers, and hold them all after a 429.
    * Default DEFAULT_PACING (true). */
   pacing?: boolean;
@@ -110,6 +118,8 @@ export class SiteOps implements APIClient {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly retryBudgetMs: number;
+  /** The bound on a call's whole time in ms (0: none); see ClientOptions.callTimeoutMs. */
+  readonly callTimeoutMs: number;
 
   readonly sites = new Sites(this);
   readonly healthChecks = new HealthChecks(this);
@@ -145,6 +155,7 @@ export class SiteOps implements APIClient {
     this.timeout = options.timeout ?? envNumber("SITEOPS_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? envNumber("SITEOPS_MAX_RETRIES") ?? DEFAULT_MAX_RETRIES;
     this.retryBudgetMs = options.retryBudgetMs ?? envNumber("SITEOPS_RETRY_BUDGET_MS") ?? DEFAULT_RETRY_BUDGET_MS;
+    this.callTimeoutMs = options.callTimeoutMs ?? envNumber("SITEOPS_CALL_TIMEOUT_MS") ?? DEFAULT_CALL_TIMEOUT_MS;
     const foundToken = options.auth
       ? undefined
       : firstSetting([
@@ -172,6 +183,7 @@ export class SiteOps implements APIClient {
       credentials: () => this.#credentials,
       credentialSource: () => this.#credentialSource,
       policy,
+      callTimeoutMs: this.callTimeoutMs,
       // One circuit and one limiter per client, shared by all its calls (the provider, the action and the
       // CLI each make one client per process).
       circuit: new ConnectionCircuit(url.origin, policy),

@@ -169,6 +169,36 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   }
 }
 
+/**
+ * A call did not succeed within its `callTimeoutMs` (`code` CALL_TIMEOUT): its whole time, attempts, retries and
+ * waits behind the client's rate limiter included. A create or update cut off this way may have happened (its
+ * last attempt's answer never came): its Idempotency-Key makes a repeat safe.
+ */
+export class CallTimeoutError extends SiteOpsError {
+  override readonly code: string = "CALL_TIMEOUT";
+  /** The call: "POST /api/v1/sites". */
+  readonly endpoint: string;
+  /** The bound that ran out, in ms. */
+  readonly timeoutMs: number;
+  /** Why the call's last attempt failed ("429 response"); undefined when none was made or failed. */
+  readonly lastFailure: string | undefined;
+  /** What the call was waiting for when it ran out, when it was not sending or backing off. */
+  readonly waitingFor: string | undefined;
+
+  constructor(
+    call: { method: string; path: string; timeoutMs: number; lastFailure?: string | undefined; waitingFor?: string | undefined },
+    options?: { cause?: unknown },
+  ) {
+    const seconds = Number((call.timeoutMs / 1000).toFixed(1));
+    const why = [call.lastFailure && `the last failure: ${call.lastFailure}`, call.waitingFor && `it was waiting for ${call.waitingFor}`].filter(Boolean);
+    super(`${call.method} ${call.path}: no success within ${seconds} s (callTimeoutMs)${why.length ? `; ${why.join("; ")}` : ""}.`, options);
+    this.endpoint = `${call.method} ${call.path}`;
+    this.timeoutMs = call.timeoutMs;
+    this.lastFailure = call.lastFailure;
+    this.waitingFor = call.waitingFor;
+  }
+}
+
 /** The caller's `signal` aborted the request. */
 export class APIUserAbortError extends SiteOpsError {
   override readonly code: string = "ABORTED";

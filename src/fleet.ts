@@ -146,6 +146,7 @@ export {
   type GateCheck,
   type RolloutGate,
 } from "./operations/rollout-gates.js";
+export { checkPathProblem, type HttpGateLookup } from "./operations/site-requests.js";
 export {
   DEFAULT_CHECK_PATH,
   DEFAULT_HEALTH_WAIT_MS,
@@ -166,6 +167,7 @@ export {
 export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
 export { TargetRefusedError } from "./operations/rollout-open.js";
 export { rolloutUpgrade } from "./operations/rollout.js";
+export { endLines, eventLines, type LineLevel, planLines, RolloutProgress, stopLine, WAVE_VERDICTS, waveLine } from "./operations/rollout-text.js";
 export {
   failureGroups,
   ROLLOUT_ROW_FIELDS,

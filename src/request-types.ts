@@ -16,6 +16,9 @@ export interface RequestOptions {
   maxRetries?: number;
   /** No retry starts later than this many ms after the call's first attempt. */
   retryBudgetMs?: number;
+  /** Bounds the call's whole time in ms, waits behind the client's rate limiter included (0: none); the call then
+   * fails with CallTimeoutError. */
+  callTimeoutMs?: number;
   signal?: AbortSignal;
   /** Key for a POST or PATCH; generated when absent, and the same across retries of the call. */
   idempotencyKey?: string;

@@ -2,7 +2,8 @@
 // ('sarif-file', 'declarations') and the accepted risks ('policy-file': read here, parsed by policy-file.ts when
 // the command starts), each problem one line naming the input.
 
-import { statSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { isVulnerabilitySeverity, VULNERABILITY_SEVERITIES } from "../../src/fleet.js";
 import type { VulnerabilitySeverity } from "../../src/index.js";
@@ -10,7 +11,8 @@ import { readPolicyText as readPolicyFile } from "../../common/policy-text.js";
 import { UserFileError } from "../../common/user-file.js";
 import { quote } from "./input-values.js";
 
-/** The SARIF's file name when 'sarif-file' is not given, in the job's temporary directory (RUNNER_TEMP). */
+/** The SARIF's file name when 'sarif-file' is not given, in the job's temporary directory (RUNNER_TEMP); run
+ * outside a runner (`npx @github/local-action`), in a new private temporary directory: never in the checkout. */
 const DEFAULT_SARIF_NAME = "siteops-vulnerabilities.sarif";
 
 export interface VulnerabilityOptions {
@@ -33,7 +35,7 @@ export function parseVulnerabilityInputs(get: (name: string) => string | undefin
   if (failOn && VULNERABILITY_SEVERITIES.indexOf(failOn) < VULNERABILITY_SEVERITIES.indexOf(minSeverity)) {
     problems.push(`'fail-on' ${failOn} is below 'min-severity' ${minSeverity}: the step would fail on records the report leaves out`);
   }
-  const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || process.cwd(), DEFAULT_SARIF_NAME);
+  const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || mkdtempSync(path.join(tmpdir(), "siteops-")), DEFAULT_SARIF_NAME);
   const declarations = get("declarations");
   if (declarations !== undefined) checkDeclarations(declarations, problems);
   const policyFile = get("policy-file");

@@ -13,6 +13,7 @@ import {
   rolloutTotals,
   visualGateLine,
   vulnerabilityReportMarkdown,
+  waveLine,
   type RolloutResult,
   type RolloutRow,
   type Shard,
@@ -112,15 +113,12 @@ export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo, 
   const verdict = { done: "Done", stopped: "Stopped", timed_out: "Timed out", interrupted: "Interrupted", refused: "Refused by the service" }[result.outcome];
   core.summary.addRaw(`<p><b>${verdict}</b>: ${escapeHtml(rolloutTotals(result.counts, result.target))}.</p>`, true);
   if (result.refusal) core.summary.addRaw(`<p>${escapeHtml(result.refusal.failure.message)}</p>`, true);
-  const waves = result.waves.map(
-    (w) =>
-      `Wave ${w.wave}: ${escapeHtml(w.verdict.replace("_", " "))}${w.verdict === "not_started" ? "" : ` (${w.counts.failed} failed of ${w.size}, ${w.allowed} allowed)`}`,
-  );
+  const waves = result.waves.map((w) => escapeHtml(waveLine(w, result.planned)));
   if (waves.length) core.summary.addRaw(`<p>${waves.join("<br>")}</p>`, true);
   for (const group of failureGroups(rows)) {
     const outcome = group.rows[0]!.outcome.replace("_", " ");
     core.summary.addRaw(`<h4>${group.rows.length} ${outcome}: ${escapeHtml(group.reason)}</h4>`, true);
-    core.summary.addTable([header("Site", "Wave", "Pipeline", "Details"), ...group.rows.map((r) => rolloutRow(r, r.error?.message ?? ""))]);
+    core.summary.addTable([header("Site", "Wave", "Pipeline"), ...group.rows.map((r) => rolloutRow(r))]);
   }
   const passed = rows.filter((r) => r.outcome === "passed");
   if (passed.length)
@@ -169,8 +167,10 @@ function visualSection(visual: VisualGateReport, run: RunInfo): void {
   core.summary.addRaw(`<p>Before, after and diff images and the HTML report: ${code(visual.report)} in ${code(visual.dir)}${artifacts}.</p>`, true);
 }
 
-function rolloutRow(r: RolloutRow, details: string): Row {
-  return [siteCell(r.site), String(r.wave ?? ""), r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "", escapeHtml(details)].map(cell);
+/** A site of a rollout: its wave, its pipeline and (passed sites) what the gates found. */
+function rolloutRow(r: RolloutRow, ...details: string[]): Row {
+  const pipeline = r.pipeline ? `${code(r.pipeline.id)} ${escapeHtml(r.pipeline.status)}` : "";
+  return [siteCell(r.site), String(r.wave ?? ""), pipeline, ...details.map(escapeHtml)].map(cell);
 }
 
 /** A table folded under a line that says what it holds. */

@@ -6,7 +6,7 @@
 // through the control API sticks to the site (sites.forced_health) until the next forced call.
 import { randomInt } from "node:crypto";
 import type { EmulatorContext } from "../context.js";
-import type { HealthCheckJson, HealthStatus } from "../../wire/health-checks.js";
+import type { HealthCheckItem, HealthCheckJson, HealthStatus } from "../../wire/health-checks.js";
 import type { SiteStatus } from "../../wire/sites.js";
 import { notFound } from "../errors.js";
 import type { PageSource } from "../store/db.js";
@@ -23,7 +23,21 @@ function responseTime(status: HealthStatus): number {
   return status === "warning" ? randomInt(600, 2400) : randomInt(80, 450);
 }
 
-const SITE_STATUS: Record<HealthStatus, SiteStatus> = { passed: "healthy", warning: "degraded", failed: "down" };
+/** The site status a check's status gives. */
+export const SITE_STATUS: Record<HealthStatus, SiteStatus> = { passed: "healthy", warning: "degraded", failed: "down" };
+
+/**
+ * What a check of `site` finds: its items, and its status (`pinned` when one is forced on the site, else
+ * `warning` when an item is critical). Unreachable (`failed`) sites have only the failed request.
+ */
+export function checkOutcome(
+  site: Pick<SiteRow, "url" | "wp_version" | "php_version">,
+  pinned: HealthStatus | undefined,
+  ignored: ReadonlySet<string>,
+): { checks: HealthCheckItem[]; status: HealthStatus } {
+  const checks = siteTests(site, pinned !== "failed", ignored);
+  return { checks, status: pinned ?? (checks.some((t) => t.status === "critical") ? "warning" : "passed") };
+}
 
 /**
  * Sets the site's status from its latest check (or `maintenance` while a pipeline applies), and
@@ -84,8 +98,7 @@ function check(
   applying: boolean,
 ): { json: HealthCheckJson; site: SiteRow } {
   const pinned = forced ?? (site.forced_health as HealthStatus | null) ?? undefined;
-  const checks = siteTests(site, pinned !== "failed", ignored);
-  const status: HealthStatus = pinned ?? (checks.some((t) => t.status === "critical") ? "warning" : "passed");
+  const { checks, status } = checkOutcome(site, pinned, ignored);
   const nextMs = nowMs + ctx.options.healthCheckInterval * 1000;
   const json = insertHealthCheck(ctx.db, {
     id: ctx.newId("hc"),

@@ -5,6 +5,9 @@ import { affecting } from "../catalogue/vulnerabilities.js";
 import type { HealthCheckItem } from "../../wire/health-checks.js";
 import type { SiteRow } from "../store/sites.js";
 
+/** What a check looks at of a site. */
+type CheckedSite = Pick<SiteRow, "url" | "wp_version" | "php_version">;
+
 /** PHP branches that no longer receive security fixes. */
 const PHP_END_OF_LIFE = "8.1";
 
@@ -12,7 +15,7 @@ function item(test: string, label: string, status: HealthCheckItem["status"], de
   return { test, label, status, description };
 }
 
-function vulnerabilityTest(site: SiteRow, ignored: ReadonlySet<string>): HealthCheckItem {
+function vulnerabilityTest(site: CheckedSite, ignored: ReadonlySet<string>): HealthCheckItem {
   // From the catalogue (not the records table), so the first check of a new site already sees them.
   const open = affecting(site.wp_version, site.php_version).filter((e) => !ignored.has(e.key));
   const critical = open.filter((e) => e.severity === "critical").length;
@@ -40,7 +43,7 @@ function phpTest(php: string): HealthCheckItem {
     : item(test, "Your site is running a supported version of PHP", "good", `PHP ${php} receives security updates.`);
 }
 
-export function siteTests(site: SiteRow, reachable: boolean, ignored: ReadonlySet<string>): HealthCheckItem[] {
+export function siteTests(site: CheckedSite, reachable: boolean, ignored: ReadonlySet<string>): HealthCheckItem[] {
   if (!reachable) {
     return [
       item(

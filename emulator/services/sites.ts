@@ -6,10 +6,13 @@ import type { Origin } from "../auth/auth-context.js";
 import { FieldErrorCollector, notFound } from "../errors.js";
 import { CONTROL_CHARACTERS, hasControlCharacters } from "../../wire/common.js";
 import { USERINFO, hasUserinfo, siteUrlKeyOf } from "../site-urls.js";
+import { refusedHost } from "../../common/addresses.js";
 import { CURRENT_VERSIONS, UPGRADABLE, VERSION_PATTERN, type SiteVersions } from "../versions.js";
 import type { SiteInput, SiteJson, SitePatch } from "../../wire/sites.js";
 import { siteFields } from "../../wire/generated/fields.js";
 import type { PageSource } from "../store/db.js";
+import { searchSitesPage, type SiteQuery } from "../store/site-search.js";
+export { SITE_SORTS, type SiteQuery, type SiteSort } from "../store/site-search.js";
 import {
   deleteSiteRow,
   findSite,
@@ -51,6 +54,11 @@ export function listSites(ctx: EmulatorContext, accountId: string): PageSource<S
   return sitesPage(ctx.db, accountId);
 }
 
+/** The account's sites narrowed by status and text and sorted, for the console (store/site-search.ts). */
+export function searchSites(ctx: EmulatorContext, accountId: string, query: SiteQuery): PageSource<SiteJson> {
+  return searchSitesPage(ctx.db, accountId, query);
+}
+
 /** Validates the given fields (all of name and url on create: `exceptSiteId` null); throws one 422. */
 function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, exceptSiteId: string | null): void {
   const errors = new FieldErrorCollector();
@@ -71,6 +79,8 @@ function checkFields(ctx: EmulatorContext, accountId: string, input: SitePatch, 
       const key = siteUrlKeyOf(input.url); // null: not an absolute http(s) URL with a host
       if (key === null) errors.add("url", "is invalid");
       else if (hasUserinfo(input.url)) errors.add("url", USERINFO);
+      // A rollout's HTTP gate GETs the site (issue 48): never a metadata service, as webhooks never are.
+      else if (refusedHost(new URL(input.url).hostname)) errors.add("url", "must not be a link-local, metadata or unspecified address");
       else if (siteIdWithUrlKey(ctx.db, accountId, key, exceptSiteId)) errors.add("url", "has already been taken");
     }
   }

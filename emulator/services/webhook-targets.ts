@@ -1,83 +1,17 @@
 // Where webhook deliveries may go (issue 17, item 1: a tenant must not reach the emulator's control API or a
-// cloud metadata service through a webhook). Every address is one of:
-//   - refused always: unspecified (0.0.0.0/8, ::), link-local (169.254/16, fe80::/10) with the metadata
-//     services in it or next to it (169.254.169.254, fd00:ec2::254, 100.100.100.200, 168.63.129.16),
-//     multicast, broadcast and reserved ranges;
-//   - private: loopback (127/8, ::1), RFC 1918, carrier-grade NAT (100.64/10), unique-local (fc00::/7),
-//     benchmarking (198.18/15): only when the emulator runs with allowPrivateWebhookTargets;
-//   - public: everything else.
-// And never the emulator's own listener (a loopback or local address on its port), with or without the flag.
+// cloud metadata service through a webhook). The classes of addresses are common/addresses.ts's (the rollout's
+// HTTP gate and site URLs use the same): refused always; private (loopback, RFC 1918, ...) only when the emulator
+// runs with allowPrivateWebhookTargets; public. And never the emulator's own listener (a loopback or local address on its port), with or without the flag.
 // The URL is checked when an endpoint is created or changed (IP literals and localhost: the host is not
 // resolved then), and the resolved address again at each delivery, which then connects to that very address.
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
+import { bareHost, classifyAddress, embeddedIpv4, isMetadataName } from "../../common/addresses.js";
 import type { EmulatorContext } from "../context.js";
 
-type AddressClass = "refused" | "private" | "public";
-
-const REFUSED = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["100.100.100.200", 32],
-  ["168.63.129.16", 32],
-  ["192.0.0.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  REFUSED.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128],
-  ["fe80::", 10],
-  ["fd00:ec2::254", 128],
-  ["ff00::", 8],
-] as const)
-  REFUSED.addSubnet(net, prefix, "ipv6");
-
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ["127.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["100.64.0.0", 10],
-  ["198.18.0.0", 15],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::1", 128],
-  ["fc00::", 7],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv6");
-
-/** Names that are this machine or a metadata service whatever DNS says. */
+/** Names that are this machine whatever DNS says. */
 const LOOPBACK_NAME = /^(localhost|.+\.localhost)\.?$/i;
-const METADATA_NAME = /^(metadata\.google\.internal|metadata\.goog|metadata|instance-data(\.ec2\.internal)?)\.?$/i;
-
-/** `::ffff:a.b.c.d` and NAT64 `64:ff9b::a.b.c.d` carry an IPv4 address: classify that one. */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!m) return undefined;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2]!, 16);
-  const lo = parseInt(m[3]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** `[::1]` -> `::1`: URL hostnames keep the brackets of an IPv6 literal. */
-function bareHost(hostname: string): string {
-  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-}
-
-function classifyAddress(address: string): AddressClass {
-  const v4 = embeddedIpv4(address);
-  if (v4) return classifyAddress(v4);
-  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-  if (REFUSED.check(address, family) || address === "255.255.255.255") return "refused";
-  if (PRIVATE.check(address, family)) return "private";
-  return "public";
-}
 
 function isLoopbackOrUnspecified(address: string): boolean {
   const v4 = embeddedIpv4(address) ?? address;
@@ -114,7 +48,7 @@ function refusalOf(ctx: EmulatorContext, address: string, port: number): string 
 export function checkTargetUrl(ctx: EmulatorContext, url: URL): string | null {
   const host = bareHost(url.hostname);
   const port = defaultPort(url);
-  if (METADATA_NAME.test(host)) return "must not point at a metadata service";
+  if (isMetadataName(host)) return "must not point at a metadata service";
   const literal = isIP(host) ? host : LOOPBACK_NAME.test(host) ? "127.0.0.1" : undefined;
   if (literal === undefined) return url.protocol === "https:" ? null : "must use https";
   const refusal = refusalOf(ctx, literal, port);
@@ -139,7 +73,7 @@ class RefusedTarget extends Error {
  */
 export async function resolveTarget(ctx: EmulatorContext, hostname: string, port: number): Promise<{ address: string; family: number }> {
   const host = bareHost(hostname);
-  if (METADATA_NAME.test(host)) throw new RefusedTarget(`webhook target refused: ${host} is a metadata service`);
+  if (isMetadataName(host)) throw new RefusedTarget(`webhook target refused: ${host} is a metadata service`);
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
   let first: string | null = null;
   for (const a of addresses) {

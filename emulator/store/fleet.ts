@@ -6,16 +6,25 @@ import type { NewHealthCheck } from "./health-checks.js";
 import { noteSiteInserted, type NewSite } from "./sites.js";
 import type { NewSnapshot } from "./snapshots.js";
 import { insertRow } from "./wire-columns.js";
+import type { HealthStatus } from "../../wire/health-checks.js";
+import type { SiteStatus } from "../../wire/sites.js";
 
-/** A site already checked: `healthy`, as createSite leaves a site whose first check passed. */
-export function insertFleetSite(db: Database, s: NewSite & { updated_at: string }): void {
-  insertRow(db, "sites", { ...s, url_key: siteUrlKeyOf(s.url), status: "healthy" });
+/**
+ * A site already checked: `healthy` unless given its first check's status, as createSite leaves a site whose first
+ * check passed; `forced_health` is the check status that sticks to it (a spread fleet's degraded and down sites).
+ */
+export function insertFleetSite(db: Database, s: NewSite & { updated_at: string; status?: SiteStatus; forced_health?: HealthStatus | null }): void {
+  insertRow(db, "sites", { status: "healthy", ...s, url_key: siteUrlKeyOf(s.url) });
   noteSiteInserted(db, s.account_id);
 }
 
-/** A passed check (HTTP 200); its items already JSON. */
-export function insertFleetHealthCheck(db: Database, c: Omit<NewHealthCheck, "status" | "http_status" | "checks"> & { checks: string }): void {
-  insertRow(db, "health_checks", { ...c, status: "passed", http_status: 200 });
+/** A check, passed unless given its status (HTTP 200, 503 when failed); its items already JSON. */
+export function insertFleetHealthCheck(
+  db: Database,
+  c: Omit<NewHealthCheck, "status" | "http_status" | "checks"> & { checks: string; status?: HealthStatus },
+): void {
+  const status = c.status ?? "passed";
+  insertRow(db, "health_checks", { ...c, status, http_status: status === "failed" ? 503 : 200 });
 }
 
 /** A completed, scheduled service capture (as services/snapshots.ts leaves one after its last step). */

@@ -1,11 +1,14 @@
 // The fleet `siteops export terraform` and `siteops export cdktn` adopt (issue 27, item 3): the account's sites
-// and webhook endpoints (of one shard, when given), each with a stable, unique key for its resource address.
-// Read through the core's site selection; each object's arguments are those arguments.ts reads from its
-// resource's schema. The two renderers (terraform.ts, cdktn.ts) format the same entries, so both export the
-// same objects under the same keys. The CLI imports it from here (docs/project-layout.md).
+// and webhook endpoints (of one shard, when given), each with a stable, unique key for its resource address
+// (keys.ts: an earlier export's keys kept). Read through the core's site selection; each object's arguments are
+// those arguments.ts reads from its resource's schema. The two renderers (terraform.ts, cdktn.ts) format the same
+// entries, so both export the same objects under the same keys. The CLI imports it from here
+// (docs/project-layout.md).
 import { checkRecord, type Site, type SiteOps, type WebhookEndpoint } from "../../src/index.js";
 import { inShard, selectSites, type Shard } from "../../src/fleet.js";
 import { EXPORTS, type Value } from "./arguments.js";
+import { assignKeys, endpointBase, slugOf, type KeyForm, type PreviousPlace } from "./keys.js";
+import type { PreviousKeys } from "./previous-export.js";
 
 export interface Fleet {
   sites: Site[];
@@ -29,47 +32,14 @@ export async function readFleet(client: SiteOps, options: { shard?: Shard; signa
 
 const ENDPOINT_ARGUMENTS = { noun: "webhook endpoint", fields: { enabled_events: "string[]", status: "string" } } as const;
 
-/** A key/identifier from a name: lowercase ASCII letters, digits and `_`, starting with a letter. */
-function slugOf(name: string, fallback: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  if (!slug) return fallback;
-  return /^[a-z]/.test(slug) ? slug : `s_${slug}`;
-}
-
-/** Stable, unique slugs: from the name (sites) or the URL's host and path (endpoints); names that clash all
- * get their id's tail, so adding an object never renames another one that has a name of its own. */
-function slugs<T extends { id: string }>(items: readonly T[], base: (item: T) => string): Map<string, string> {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(base(item), (counts.get(base(item)) ?? 0) + 1);
-  const out = new Map<string, string>();
-  for (const item of items) {
-    const b = base(item);
-    out.set(item.id, counts.get(b)! > 1 ? `${b}_${item.id.replace(/^[a-z]+_/, "").toLowerCase()}` : b);
-  }
-  return out;
-}
-
-function endpointBase(e: WebhookEndpoint): string {
-  let text = e.url;
-  try {
-    const u = new URL(e.url);
-    text = `${u.host}${u.pathname}`;
-  } catch {
-    // keep the raw URL
-  }
-  return slugOf(text, "endpoint");
-}
-
 /** One object to adopt: its key, its id (what the import block imports) and its arguments in the provider's
  * attribute names, exactly as the service has them (so the plan after the import is empty). */
 export interface Entry {
   key: string;
   id: string;
   attrs: [string, Value][];
+  /** Where the earlier export read for its keys had it, when it had it (a `moved` block when that differs). */
+  previous?: PreviousPlace["address"];
 }
 
 export interface FleetEntries {
@@ -77,21 +47,19 @@ export interface FleetEntries {
   webhookEndpoints: Entry[];
 }
 
-/** The fleet as entries with their keys. */
-export function fleetEntries(fleet: Fleet): FleetEntries {
-  const siteSlugs = slugs(fleet.sites, (s) => slugOf(s.name, "site"));
-  const endpointSlugs = slugs(fleet.webhookEndpoints, endpointBase);
+/** The fleet as entries with their keys, written in `form`, keeping those of `previous` (an earlier export). */
+export function fleetEntries(fleet: Fleet, options: { form?: KeyForm; previous?: PreviousKeys } = {}): FleetEntries {
+  const form = options.form ?? "map";
+  const before = options.previous ?? { siteops_site: new Map(), siteops_webhook_endpoint: new Map() };
+  const entry = (keys: Map<string, string>, previous: ReadonlyMap<string, PreviousPlace>, id: string, attrs: [string, Value][]): Entry => {
+    const address = previous.get(id)?.address;
+    return { key: keys.get(id)!, id, attrs, ...(address ? { previous: address } : {}) };
+  };
+  const siteKeys = assignKeys(fleet.sites, (s) => slugOf(s.name, "site"), form, before.siteops_site);
+  const endpointKeys = assignKeys(fleet.webhookEndpoints, endpointBase, form, before.siteops_webhook_endpoint);
   return {
-    sites: fleet.sites.map((s) => ({
-      key: siteSlugs.get(s.id)!,
-      id: s.id,
-      attrs: EXPORTS.siteops_site.attrs(s),
-    })),
-    webhookEndpoints: fleet.webhookEndpoints.map((e) => ({
-      key: endpointSlugs.get(e.id)!,
-      id: e.id,
-      attrs: EXPORTS.siteops_webhook_endpoint.attrs(e),
-    })),
+    sites: fleet.sites.map((s) => entry(siteKeys, before.siteops_site, s.id, EXPORTS.siteops_site.attrs(s))),
+    webhookEndpoints: fleet.webhookEndpoints.map((e) => entry(endpointKeys, before.siteops_webhook_endpoint, e.id, EXPORTS.siteops_webhook_endpoint.attrs(e))),
   };
 }
 

@@ -11,6 +11,7 @@ import { FunctionError, type FunctionDefinition } from "./function.js";
 import { decodeModel, type ModelMode } from "./model.js";
 import type { ErasedDataSource, ErasedProvider, ErasedResource } from "./erased.js";
 import type { AnyProvider, CallContext } from "./resource.js";
+import { CallActivity, ImportGuard } from "./import-guard.js";
 import { applyResourceChange, importResourceState, objectOf, planResourceChange, readResource, type Contexts } from "./resource-rpcs.js";
 import { keepEquivalent } from "./semantic-equality.js";
 import { upgradeState } from "./state-upgrade.js";
@@ -53,6 +54,8 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
   private readonly stopController = new AbortController();
   /** Aborted STOP_GRACE_MS after the stop: the writes' signal. */
   private readonly writeController = new AbortController();
+  /** Every RPC in flight, for the import guard's "quiet" (import-guard.ts). */
+  private readonly activity = new CallActivity();
   /** GetProviderSchema's answer: the same for the life of the process. */
   private schemaReply: ReturnType<ProviderServer<D>["buildSchemaReply"]> | undefined;
 
@@ -247,6 +250,7 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
   private readonly contexts: Contexts<D> = {
     call: () => this.context(),
     plan: () => ({ data: this.configured ? this.data : undefined, signal: this.signal }),
+    imports: new ImportGuard(this.activity.whenQuiet),
   };
 
   private resource(name: string): Entry<ErasedResource<D>> {
@@ -269,6 +273,7 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
     const diags = new Diagnostics();
     const started = log.enabled("debug") ? Date.now() : 0;
     let out: R = {} as R;
+    this.activity.begin();
     try {
       out = await fn(diags);
     } catch (err) {
@@ -281,6 +286,8 @@ export class ProviderServer<D> implements tfplugin6.ProviderService {
           `${rpc}: ${err instanceof Error ? err.message : String(err)}\n\nThis is always a bug in the provider; please report it.`,
         );
       }
+    } finally {
+      this.activity.end();
     }
     if (started) log.debug(`served ${rpc}`, { ms: Date.now() - started, diagnostics: diags.items.length });
     return { ...out, diagnostics: diags.items.length ? toProto.diagnostics(diags.items) : [] };

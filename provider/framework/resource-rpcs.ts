@@ -1,13 +1,15 @@
 // The resource RPCs (ReadResource, PlanResourceChange, ApplyResourceChange, ImportResourceState) over one
 // resource: the framework's work around the resource's own methods (models, planning, semantic equality,
-// destroy plans, identity checks). provider-server.ts finds the resource and guards each call.
+// destroy plans, identity checks, an object imported and destroyed in one plan: import-guard.ts).
+// provider-server.ts finds the resource and guards each call.
 import type * as tfplugin6 from "../protocol/tfplugin6.js";
 import { isObject, type CtyType, type ObjectValue } from "../values/cty.js";
-import { path, type Diagnostics } from "./diagnostics.js";
+import { Diagnostics, path } from "./diagnostics.js";
 import type { ErasedResource } from "./erased.js";
+import { movedError, type ImportGuard } from "./import-guard.js";
 import { decodeModel, type ModelMode } from "./model.js";
 import { planObject } from "./planning.js";
-import type { CallContext, PlanContext } from "./resource.js";
+import type { CallContext, PlanContext, PrivateState } from "./resource.js";
 import { keepEquivalent } from "./semantic-equality.js";
 import * as fromProto from "./wire/from-proto.js";
 import * as toProto from "./wire/to-proto.js";
@@ -23,6 +25,8 @@ export interface ResourceEntry<D> {
 export interface Contexts<D> {
   call(): CallContext<D>;
   plan(): PlanContext<D>;
+  /** The objects this process's plan imports and destroys. */
+  imports: ImportGuard;
 }
 
 export async function readResource<D>({ impl, type }: ResourceEntry<D>, req: tfplugin6.ReadResourceRequest, diags: Diagnostics, ctx: Contexts<D>) {
@@ -34,6 +38,9 @@ export async function readResource<D>({ impl, type }: ResourceEntry<D>, req: tfp
   const res = await impl.read({ state, private: priv }, diags, ctx.call());
   // On an error keep what we had: Terraform must not forget an object because of a network blip.
   const next = res.state === null ? (diags.hasErrors ? current : null) : await keepEquivalent(impl.schema, res.state, current);
+  // An object gone takes its private state with it: Terraform hands a removed object's private state to the plan
+  // of its new one, where it would read as the replacement of an object that still exists (site-protection.ts).
+  if (next === null) return { new_state: toProto.dynamicValue(type, null) };
   return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
 }
 
@@ -44,13 +51,14 @@ export async function planResourceChange<D>({ impl, type }: ResourceEntry<D>, re
   const priv = fromProto.privateState(req.prior_private);
   if (proposed === null) {
     // A destroy: Terraform asks because the server declares plan_destroy (provider-server.ts).
-    if (prior !== null && impl.planDestroy) {
-      const priorModel = decodeModel(impl.schema, prior, "known", diags);
-      if (!priorModel) return {};
-      await impl.planDestroy({ prior: priorModel, private: priv }, diags, ctx.plan());
-      if (diags.hasErrors) return {};
-    }
+    if (prior !== null && !(await planDestroy(impl, prior, priv, diags, ctx))) return {};
     return { planned_state: toProto.dynamicValue(type, null), planned_private: req.prior_private ?? undefined };
+  }
+  // The imported object's own plan, when its destroy elsewhere came after its import (import-guard.ts).
+  const id = identityOf(impl, prior);
+  if (id !== undefined && ctx.imports.both(impl.typeName, id)) {
+    movedError(diags, "imported", impl.typeName, id, path(impl.identity!));
+    return {};
   }
   const { plan, requiresReplace } = planObject(impl.schema, prior, await keepEquivalent(impl.schema, proposed, prior), config);
   if (impl.modifyPlan) {
@@ -64,6 +72,35 @@ export async function planResourceChange<D>({ impl, type }: ResourceEntry<D>, re
     requires_replace: requiresReplace.map(toProto.attributePath),
     planned_private: req.prior_private ?? undefined,
   };
+}
+
+/**
+ * A planned destroy: the resource's own check (planDestroy), and the guard against destroying an object this plan
+ * imports at another address, which wins over a refusal (a refusal's advice would delete it). False: refused.
+ */
+async function planDestroy<D>(impl: ErasedResource<D>, prior: ObjectValue, priv: PrivateState, diags: Diagnostics, ctx: Contexts<D>): Promise<boolean> {
+  const refusal = new Diagnostics();
+  if (impl.planDestroy) {
+    const priorModel = decodeModel(impl.schema, prior, "known", diags);
+    if (!priorModel) return false;
+    await impl.planDestroy({ prior: priorModel, private: priv }, refusal, ctx.plan());
+  }
+  const id = identityOf(impl, prior);
+  if (id !== undefined) {
+    const moved = await ctx.imports.destroyMoved(impl.typeName, id, refusal.hasErrors);
+    if (moved) {
+      movedError(diags, "destroy", impl.typeName, id, path(impl.identity!));
+      return false;
+    }
+  }
+  diags.items.push(...refusal.items);
+  return !refusal.hasErrors;
+}
+
+/** The identity attribute's value in `value`, when the resource has one and it is set. */
+function identityOf<D>(impl: ErasedResource<D>, value: ObjectValue | null): string | undefined {
+  const id = impl.identity && value ? value[impl.identity] : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 export async function applyResourceChange<D>(
@@ -114,6 +151,11 @@ export async function importResourceState<D>(
     return {};
   }
   if (diags.hasErrors) return {};
+  const id = identityOf(impl, partial);
+  if (id !== undefined && ctx.imports.imported(req.type_name, id)) {
+    movedError(diags, "import", req.type_name, id);
+    return {};
+  }
   const state: ObjectValue = {};
   for (const name of Object.keys(impl.schema.attributes)) state[name] = partial[name] ?? null;
   return { imported_resources: [{ type_name: req.type_name, state: toProto.dynamicValue(type, state) }] };

@@ -1,17 +1,16 @@
 // A create that the next apply recognises when its answer was lost (Ctrl-C past the stop's grace, Terraform
 // killed, a crash): the request's Idempotency-Key is derived from what is created (resource type, request body),
-// from where (the working directory Terraform runs in, the workspace) and a generation, so a rerun of the same
-// configuration sends the same key and the service answers with the object the first request created instead of
-// creating a second one (docs/design.md section 2, Idempotency: the same key and body within 24 h replay the first
-// answer). The replayed object is adopted only while it exists and no other resource of this apply took it;
-// otherwise the next generation's key asks again. Nothing is kept on the machine: the service remembers.
+// from which configuration (request-key-origin.ts: where its state lives, or a salt of its working directory, and
+// the workspace) and a generation, so a rerun of the same configuration sends the same key and the service answers
+// with the object the first request created instead of creating a second one (docs/design.md section 2,
+// Idempotency: the same key and body within 24 h replay the first answer). The replayed object is adopted only
+// while it exists and no other resource of this apply took it; otherwise the next generation's key asks again.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { APIResponse } from "../../src/index.js";
 import { loadClient } from "../load-core.js";
 import type { Diagnostics } from "../framework/diagnostics.js";
 import { log } from "../log.js";
+import { keyOrigin } from "./request-key-origin.js";
 
 /** The header a service sets on an answer it replays for a repeated Idempotency-Key (Stripe's name). */
 const REPLAYED_HEADER = "idempotent-replayed";
@@ -28,28 +27,11 @@ const adopted = new Set<string>();
 /** Keys being sent by this process: the second resource with the same arguments waits for the first's answer. */
 const sending = new Map<string, Promise<unknown>>();
 
-/**
- * The Terraform workspace the provider runs for: Terraform tells a provider neither it nor the resource's address,
- * but runs it in the working directory, where `terraform workspace select` records the name
- * (`$TF_DATA_DIR/environment`, `.terraform/environment`), unless `TF_WORKSPACE` sets it.
- */
-function workspace(): string {
-  if (process.env.TF_WORKSPACE) return process.env.TF_WORKSPACE;
-  try {
-    return readFileSync(path.join(process.env.TF_DATA_DIR || ".terraform", "environment"), "utf8").trim() || "default";
-  } catch {
-    return "default";
-  }
-}
-
-/** Where the keys are made: the working directory and the workspace, read once per process. */
-let origin: string | undefined;
-
-/** The Idempotency-Key of generation `generation` of creating `body` as `typeName`, from this directory and workspace. */
+/** The Idempotency-Key of generation `generation` of creating `body` as `typeName`, from this configuration's origin
+ * (request-key-origin.ts: where its state lives, or its directory's salt, and the workspace). */
 function createKey(typeName: string, body: unknown, generation: number): string {
-  origin ??= JSON.stringify([process.cwd(), workspace()]);
   const hash = createHash("sha256")
-    .update(JSON.stringify(["siteops-terraform-create", typeName, origin, body, generation]))
+    .update(JSON.stringify(["siteops-terraform-create", typeName, keyOrigin(), body, generation]))
     .digest("hex");
   return `siteops-tf-${hash.slice(0, 48)}`;
 }

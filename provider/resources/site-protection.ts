@@ -29,6 +29,10 @@ export const isProtected = (value: boolean | null | undefined): boolean => value
 
 const HOW = "set deletion_protection = false in its siteops_site block and run terraform apply first";
 
+/** Before HOW: the one cause of a destroy that must not be answered by turning protection off. */
+const MOVED =
+  'If the configuration still has it at another address (a resource or for_each key renamed), it moved: write a moved block from this address (the "with" line above) to that one, and nothing is deleted.';
+
 /** `site "Blog" (site_x)`, with what is known of the two. */
 const label = (site: { id: string | null; name: string | null }) =>
   ["site", site.name === null ? "" : JSON.stringify(site.name), site.id === null ? "" : `(${site.id})`].filter(Boolean).join(" ");
@@ -38,7 +42,7 @@ export function refuseDestroy(site: { id: string | null; name: string | null; de
   if (!isProtected(site.deletion_protection)) return false;
   diags.error(
     `Cannot delete ${label(site)}: deletion_protection is on`,
-    `Terraform would delete this WordPress site; to allow that, ${HOW}.`,
+    `Terraform would delete this WordPress site. ${MOVED} To delete it, ${HOW}.`,
     path("deletion_protection"),
   );
   return true;

@@ -69,6 +69,15 @@ async function takenUrlHint(data: ProviderData, url: string, signal: AbortSignal
   }
 }
 
+/** Whether the service says the site does not exist (404); false when it exists or the read fails. */
+async function isGone(data: ProviderData, id: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    return !(await exists(data.sites.get(id, signal), data.errors));
+  } catch {
+    return false;
+  }
+}
+
 export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   typeName: "siteops_site",
   schema: siteSchema,
@@ -126,7 +135,10 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     if (prior && [...UPDATABLE, ...VERSION_FIELDS].every((f) => plan[f] === prior[f])) plan.status = prior.status;
   },
 
-  planDestroy({ prior }, diags) {
+  async planDestroy({ prior }, diags, ctx) {
+    // A protected site already gone has nothing to protect: deleted outside Terraform and then taken out of the
+    // configuration (Terraform plans such a destroy without refreshing it first). Refused when unsure.
+    if (isProtected(prior.deletion_protection) && ctx.data && prior.id !== null && (await isGone(ctx.data, prior.id, ctx.signal))) return;
     refuseDestroy(prior, diags);
   },
 
@@ -197,8 +209,12 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
   },
 
   async delete({ prior }, diags, ctx) {
-    // The last guard: whatever was planned (a tainted site's replacement is planned without the provider).
-    if (refuseDestroy(prior, diags)) return;
+    // The last guard: whatever was planned (a tainted site's replacement is planned without the provider). A site
+    // already gone is what a delete wants.
+    if (isProtected(prior.deletion_protection)) {
+      if (!(await isGone(ctx.data, prior.id, ctx.signal))) refuseDestroy(prior, diags);
+      return;
+    }
     if (adoptedHere(prior.id)) return tookOver(diags, "site", prior.id);
     try {
       const client = await ctx.data.client();

@@ -8,9 +8,11 @@ import path from "node:path";
 
 type Builtins = {
   "node:crypto": typeof import("node:crypto");
+  "node:dns": typeof import("node:dns");
   "node:http": typeof import("node:http");
   "node:https": typeof import("node:https");
   "node:worker_threads": typeof import("node:worker_threads");
+  "node:zlib": typeof import("node:zlib");
 };
 
 let requireBuiltin: ((id: string) => unknown) | undefined;

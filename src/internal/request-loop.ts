@@ -1,11 +1,12 @@
 // The life of one call, attempt by attempt: pacing by the rate limiter, the connection circuit, credentials
 // (with one renewal on 401), the Idempotency-Key shared by every attempt, retries within the call's budget,
 // and the settling of a failure that follows an attempt whose outcome is unknown. Failures that say the base URL
-// is wrong end the call early (base-url-failures.ts).
+// is wrong end the call early (base-url-failures.ts). A call timeout (`callTimeoutMs`) bounds all of it, the
+// waits behind the rate limiter and the circuit included: the call then fails with CallTimeoutError.
 
 import type { Auth } from "../auth.js";
 import type { APIClient, APIResponse, RequestInit, Settle } from "../request-types.js";
-import { APIConnectionError, APIError } from "../errors.js";
+import { APIConnectionError, APIError, APIUserAbortError, CallTimeoutError } from "../errors.js";
 import { refusedFirstContact, unreachableError, wrongBaseUrl } from "./base-url-failures.js";
 import { builtin } from "./builtins.js";
 import type { CircuitTicket, ConnectionCircuit } from "./circuit.js";
@@ -25,6 +26,8 @@ export interface CallContext {
   credentialSource(): string | undefined;
   /** The client's retry policy (per-call options override it). */
   policy: RetryPolicy;
+  /** The client's bound on a call's whole time in ms, 0 for none (a per-call `callTimeoutMs` overrides it). */
+  callTimeoutMs: number;
   circuit: ConnectionCircuit;
   /** Absent when pacing is off. */
   limiter: RateLimiter | undefined;
@@ -41,7 +44,35 @@ const goneMeansDeleted: Settle = (error) =>
  * carrying it out again (a PATCH repeated after another writer's change would undo that change). */
 const KEYED: ReadonlySet<string> = new Set(["POST", "PATCH"]);
 
+/** What a call was doing, for the message of a call that ran out of time. */
+interface Progress {
+  /** Why its last attempt failed ("429 response", "connection reset"). */
+  lastFailure?: string;
+  /** What it was waiting for when it was not sending. */
+  waitingFor?: string;
+}
+
 export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<APIResponse<T>> {
+  const limitMs = init.callTimeoutMs ?? ctx.callTimeoutMs;
+  if (!(limitMs > 0)) return attempts<T>(ctx, init, {});
+  // A timer of the global setTimeout (not AbortSignal.timeout), so that fake clocks drive it as they drive the waits.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no success within ${limitMs} ms`)), limitMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+  const progress: Progress = {};
+  try {
+    return await attempts<T>(ctx, { ...init, signal }, progress);
+  } catch (err) {
+    if (deadline.signal.aborted && !init.signal?.aborted && err instanceof APIUserAbortError) {
+      throw new CallTimeoutError({ method: init.method, path: init.path, timeoutMs: limitMs, ...progress }, { cause: err });
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function attempts<T>(ctx: CallContext, init: RequestInit, progress: Progress): Promise<APIResponse<T>> {
   const policy: RetryPolicy = {
     maxRetries: init.maxRetries ?? ctx.policy.maxRetries,
     budgetMs: init.retryBudgetMs ?? ctx.policy.budgetMs,
@@ -67,7 +98,9 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     if (ctx.limiter && !ctx.limiter.tryAcquire()) {
       // Waiting for the rate limit is not spending the retry budget; only a single wait longer than the whole
       // budget is not made (the request goes, and the service's 429 with its Retry-After ends the call).
+      progress.waitingFor = "its turn behind the client's rate limit";
       const waited = await ctx.limiter.acquire(init.signal, policy.budgetMs);
+      progress.waitingFor = undefined;
       retries?.extend(waited);
       if (waited > 0) log?.({ kind: "rate_limit", method: init.method, path: init.path, delayMs: waited });
     }
@@ -76,7 +109,12 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
     let response: APIResponse<unknown> | undefined;
     let failure: unknown;
     try {
-      ticket = ctx.circuit.tryAdmit() ?? (await ctx.circuit.admit(init.signal, retries.deadline, unreachable));
+      ticket = ctx.circuit.tryAdmit();
+      if (!ticket) {
+        progress.waitingFor = "another call's probe of the service";
+        ticket = await ctx.circuit.admit(init.signal, retries.deadline, unreachable);
+        progress.waitingFor = undefined;
+      }
       response = await sendOnce(ctx.transport, { init, authorization, idempotencyKey, attempt });
     } catch (err) {
       failure = err;
@@ -137,11 +175,12 @@ export async function runCall<T>(ctx: CallContext, init: RequestInit): Promise<A
       }
       if (delay === undefined) throw ctx.circuit.openError() ?? failure;
     }
+    progress.lastFailure = response ? `${response.status} response` : failureReason(failure);
     log?.({
       kind: "retry",
       method: init.method,
       path: init.path,
-      reason: response ? `${response.status} response` : failureReason(failure),
+      reason: progress.lastFailure,
       attempt: retries.retries + retries.rateLimits,
       delayMs: refused ? ctx.circuit.waitMs : delay,
     });

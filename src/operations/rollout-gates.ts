@@ -3,11 +3,14 @@
 // below 400, no WordPress fatal-error page, within a response-time budget), and screenshots of those paths before
 // and after, compared (the pictures taken by whoever drives a browser: VisualEvidence, visual-verdict.ts). Each
 // gate answers a GateCheck that says why in one phrase; none throws for a site that failed, only for an abort or a
-// credential failure.
+// credential failure. The HTTP gate never reaches a link-local address or a cloud metadata service, and a check
+// path stays on the site's origin and under its path (site-requests.ts).
 
+import { refusedHost } from "../../common/addresses.js";
 import { APIUserAbortError, PaginationError, WaitTimeoutError } from "../errors.js";
 import type { HealthCheck, HealthChecks } from "../resources/health-checks.js";
 import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
+import { checkPathProblem, getSite, guardedLookup, type HttpGateLookup, REFUSED_ADDRESS, type SiteAnswer } from "./site-requests.js";
 import { formatShare, type PageCheck, type SiteCheck, siteDetail } from "./visual-verdict.js";
 import { waitUntil } from "./wait.js";
 
@@ -126,37 +129,96 @@ export async function judgeHealth(
   }
 }
 
+/** Redirects the HTTP gate follows at most (as fetch does). */
+const MAX_REDIRECTS = 20;
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
 /**
- * The HTTP gate for one path: GET `path` on the site's own URL, with its own fetch (not the API client: the site
- * is not the service), following redirects. Passes with a status below 400, no fatal-error page in the first
- * 1 MB of the body, and an answer within `budgetMs`. Never throws but for the caller's abort.
+ * The HTTP gate for one path: GET `path` on the site's own URL (resolved under the site's path, never another
+ * origin), with its own HTTP client (not the API client: the site is not the service), following redirects one at
+ * a time, each hop's host and each address it resolves to checked (never link-local or a metadata service; a
+ * refusal is a failed check, made before any connection to it). Passes with a status below 400, no fatal-error
+ * page in the first 1 MB of the body, and an answer within `budgetMs`. Never throws but for the caller's abort.
  */
 export async function checkHttp(
   siteUrl: string,
   path: string,
-  options: { budgetMs?: number; signal?: AbortSignal | undefined; fetch?: typeof fetch } = {},
+  options: { budgetMs?: number; signal?: AbortSignal | undefined; lookup?: HttpGateLookup | undefined } = {},
 ): Promise<GateCheck> {
   const budgetMs = options.budgetMs ?? DEFAULT_CHECK_BUDGET_MS;
   const base: Omit<GateCheck, "ok" | "detail" | "reason"> = { gate: "http", path, status: null };
+  const problem = checkPathProblem(path);
+  if (problem) return { ...base, ok: false, detail: `GET ${path}: the check path ${problem}`, reason: `GET ${path}: the check path ${problem}` };
+  let site: URL;
   let url: URL;
   try {
-    url = new URL(path.replace(/^\/+/, ""), siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+    site = new URL(siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+    url = new URL(path.replace(/^\/+/, ""), site);
   } catch {
     return { ...base, ok: false, detail: `the site's URL ${JSON.stringify(siteUrl)} is not a URL`, reason: "the site's URL is not a URL" };
   }
+  if (url.origin !== site.origin || !url.pathname.startsWith(site.pathname))
+    return {
+      ...base,
+      ok: false,
+      detail: `GET ${path}: resolves outside the site (${url.origin}${url.pathname})`,
+      reason: `GET ${path}: resolves outside the site`,
+    };
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), budgetMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
   const begin = performance.now();
   const took = () => Math.round(performance.now() - begin);
+  const lookup = guardedLookup(options.lookup);
+  let answer: SiteAnswer | undefined;
   try {
-    const response = await (options.fetch ?? fetch)(url, { signal, redirect: "follow", headers: { "user-agent": "siteops-rollout" } });
-    const body = await readText(response, BODY_LIMIT);
+    for (let hop = 0; ; hop++) {
+      const redirected = hop ? ` (redirected to ${url.origin})` : "";
+      const refused = refusedHost(url.hostname);
+      if (refused)
+        return {
+          ...base,
+          ms: took(),
+          ok: false,
+          detail: `GET ${path}: refused${redirected}: ${refused}`,
+          reason: `GET ${path}: refused${hop ? " (redirected)" : ""}: ${refused}`,
+        };
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        return {
+          ...base,
+          ms: took(),
+          ok: false,
+          detail: `GET ${path}: redirected to a ${url.protocol} URL, not followed`,
+          reason: `GET ${path}: redirected to a ${url.protocol} URL, not followed`,
+        };
+      if (url.username || url.password)
+        return {
+          ...base,
+          ms: took(),
+          ok: false,
+          detail: `GET ${path}: refused${redirected}: a URL with a user name or password (not sent)`,
+          reason: `GET ${path}: refused${redirected}: a URL with a user name or password (not sent)`,
+        };
+      answer = await getSite(url, lookup, signal);
+      if (!REDIRECTS.has(answer.status) || answer.location === undefined) break;
+      answer.drop();
+      if (hop >= MAX_REDIRECTS)
+        return {
+          ...base,
+          status: answer.status,
+          ms: took(),
+          ok: false,
+          detail: `GET ${path}: more than ${MAX_REDIRECTS} redirects`,
+          reason: `GET ${path}: more than ${MAX_REDIRECTS} redirects`,
+        };
+      url = new URL(answer.location, url);
+    }
+    const body = await answer.text(BODY_LIMIT);
     const ms = took();
     const fatal = FATAL_ERROR_MARKERS.find((m) => body.includes(m));
-    const said = `GET ${path} answered ${response.status}`;
-    const answered = { ...base, status: response.status, ms };
-    if (response.status >= 400) return { ...answered, ok: false, detail: `${said} in ${ms} ms`, reason: said };
+    const said = `GET ${path} answered ${answer.status}`;
+    const answered = { ...base, status: answer.status, ms };
+    if (answer.status >= 400) return { ...answered, ok: false, detail: `${said} in ${ms} ms`, reason: said };
     if (fatal)
       return {
         ...answered,
@@ -173,11 +235,16 @@ export async function checkHttp(
       };
     return { ...answered, ok: true, detail: `${said} in ${ms} ms`, reason: said };
   } catch (err) {
+    answer?.drop();
     if (options.signal?.aborted) throw new APIUserAbortError("The rollout was aborted.", { cause: options.signal.reason });
     const none = `GET ${path}: no answer within the ${budgetMs} ms budget`;
     if (timer.signal.aborted) return { ...base, ms: took(), ok: false, detail: none, reason: none };
-    const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-    const { why, unreachable } = connectionFailure(typeof cause === "string" ? cause : undefined, (err as Error).message);
+    const code = (err as { code?: unknown }).code;
+    if (code === REFUSED_ADDRESS) {
+      const refused = `GET ${path}: refused: ${(err as Error).message}`;
+      return { ...base, ms: took(), ok: false, detail: refused, reason: refused };
+    }
+    const { why, unreachable } = connectionFailure(typeof code === "string" ? code : undefined, (err as Error).message);
     const hint = unreachable
       ? `; where the sites cannot be reached from this machine, judge them without the http gate (gates ${DEFAULT_ROLLOUT_GATES.filter((g) => g !== "http").join(",")})`
       : "";
@@ -203,25 +270,6 @@ function connectionFailure(code: string | undefined, message: string): { why: st
   const known = code ? CONNECTION_FAILURES[code] : undefined;
   if (known) return { why: `${known.why} (${code})`, unreachable: known.unreachable };
   return { why: code ?? message, unreachable: false };
-}
-
-/** The body as text, at most `limit` bytes of it (the rest is not read). */
-async function readText(response: Response, limit: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= limit) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
 }
 
 /** The visual gate's verdict on a site from its pages compared: it fails when any page changed beyond the

@@ -20,6 +20,7 @@ import {
   type VisualSettings,
   VisualSettingsError,
 } from "./visual-settings.js";
+import { checkPathProblem } from "./site-requests.js";
 
 /** Pipelines opened and followed at a time within a wave unless `concurrency` says otherwise. */
 export const DEFAULT_ROLLOUT_CONCURRENCY = 8;
@@ -332,7 +333,10 @@ export function readRolloutSettings(
   if (badGate !== undefined) problems.push(`${name("gates")} must name ${ROLLOUT_GATES.join(", ")} (got ${quote(badGate)})`);
   const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...DEFAULT_ROLLOUT_GATES];
   const paths = items("checkPaths");
-  for (const p of paths) if (!p.startsWith("/") || /\s/.test(p)) problems.push(`${name("checkPaths")} must be a path starting with / (got ${quote(p)})`);
+  for (const p of paths) {
+    const problem = checkPathProblem(p);
+    if (problem) problems.push(`${name("checkPaths")} ${problem} (got ${quote(p)})`);
+  }
   const visual = gates.includes("visual");
   if (paths.length && !gates.includes("http") && !visual)
     problems.push(`${name("checkPaths")} is for the http and visual gates: add http or visual to ${name("gates")}`);

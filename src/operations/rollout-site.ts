@@ -247,7 +247,7 @@ async function judge(
   if (gates.has("http")) {
     for (const path of options.checkPaths) {
       if (Date.now() >= deadline) throw new WaitTimeoutError("Timed out waiting: the wave's deadline passed before the gates.");
-      const check = await checkHttp(result.site.url, path, { budgetMs: options.checkBudget, signal: options.signal, fetch: options.fetch });
+      const check = await checkHttp(result.site.url, path, { budgetMs: options.checkBudget, signal: options.signal, lookup: options.lookup });
       if (!verdict(check)) return;
     }
   }

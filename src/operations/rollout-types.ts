@@ -9,6 +9,7 @@ import type { UpgradePipeline, UpgradePipelineCreateParams } from "../resources/
 import type { OperationsClient } from "./client.js";
 import type { GateCheck, RolloutGate } from "./rollout-gates.js";
 import type { FailureBudget, MergedWave, RolloutTarget, WaveSpec } from "./rollout-plan.js";
+import type { HttpGateLookup } from "./site-requests.js";
 import type { Viewport } from "./visual-settings.js";
 import type { VisualEvidence } from "./visual-verdict.js";
 
@@ -145,6 +146,8 @@ export interface RolloutResult {
   /** Set when `outcome` is `refused`. */
   refusal: RolloutRefusal | null;
   target: RolloutTarget;
+  /** The waves of the plan (all of them, also when `onlyWave` ran one). */
+  planned: number;
   waves: WaveResult[];
   /** Sites at the target or newer when the rollout began: in no wave (`already_upgraded`, wave null). */
   current: SiteRolloutResult[];
@@ -156,6 +159,15 @@ export interface RolloutResult {
 }
 
 export type RolloutEvent =
+  /** The plan, before anything is asked: how many sites were given, each wave's, those in no wave, merged waves. */
+  | {
+      type: "rollout.planned";
+      sites: number;
+      target: RolloutTarget;
+      waves: readonly (readonly Site[])[];
+      current: readonly Site[];
+      merged: readonly MergedWave[];
+    }
   | { type: "wave.started"; wave: number; waves: number; sites: readonly Site[]; size: number; allowed: number; deadline: number }
   /** Before a wave, after the one before it passed. */
   | { type: "wave.paused"; wave: number; ms: number }
@@ -165,7 +177,7 @@ export type RolloutEvent =
   /** Opened, or its status or a step changed. */
   | { type: "site.pipeline"; wave: number; site: Site; pipeline: UpgradePipeline; opened: boolean }
   | { type: "site.finished"; wave: number; result: SiteRolloutResult; counts: RolloutCounts }
-  | { type: "wave.finished"; result: WaveResult };
+  | { type: "wave.finished"; result: WaveResult; waves: number };
 
 /** What a person decides about a rollout: read from the CLI's flags or the action's inputs by rollout-options.ts. */
 export interface RolloutSettings {
@@ -237,8 +249,9 @@ export interface RolloutOptions extends Partial<Omit<RolloutSettings, "target" |
   onRequest?: ((record: PipelineRequestRecord) => void) | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((event: RolloutEvent) => void) | undefined;
-  /** The fetch the `http` gate uses. Default the global fetch. */
-  fetch?: typeof fetch | undefined;
+  /** How the `http` gate resolves a site's names (each address it connects to is checked: never link-local or a
+   * metadata service). Default node:dns's lookup; a test maps a name to an address. */
+  lookup?: HttpGateLookup | undefined;
   /** The `visual` gate's pictures: required when `gates` names it. The core drives no browser; the CLI and the action
    * give visual/gate.ts's, an SDK user any {@link VisualEvidence}. */
   visual?: VisualEvidence | undefined;

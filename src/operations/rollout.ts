@@ -109,6 +109,7 @@ export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site
       `there is no wave ${only}: the rollout has ${plan.waves.length} wave${plan.waves.length === 1 ? "" : "s"} over the ${plan.waves.flat().length} sites that need the upgrade`,
     );
   const current = plan.current.map((site) => siteResult(site, null, "already_upgraded"));
+  options.onProgress?.({ type: "rollout.planned", sites: new Set(sites.map((s) => s.id)).size, target: options.target, ...plan });
   const run: { refusal: RolloutRefusal | null } = { refusal: null };
   const waves: WaveResult[] = [];
   let outcome: RolloutOutcome = "done";
@@ -177,9 +178,19 @@ export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site
             : "passed";
     const result: WaveResult = { wave, verdict, sites: results, size: guard.size, allowed: guard.allowed, counts };
     waves.push(result);
-    options.onProgress?.({ type: "wave.finished", result });
+    options.onProgress?.({ type: "wave.finished", result, waves: plan.waves.length });
     if (verdict !== "passed") outcome = verdict;
   }
   const all = [...waves.flatMap((w) => w.sites), ...current];
-  return { outcome, refusal: run.refusal, target: options.target, waves, current, sites: all, merged: plan.merged, counts: rolloutCounts(all) };
+  return {
+    outcome,
+    refusal: run.refusal,
+    target: options.target,
+    planned: plan.waves.length,
+    waves,
+    current,
+    sites: all,
+    merged: plan.merged,
+    counts: rolloutCounts(all),
+  };
 }

@@ -85,7 +85,7 @@ it("attempt 2 of the same run adopts every pipeline of attempt 1, the rolled-bac
   expect(sites.map((s) => [s.site.id, s.pipeline?.id]).sort()).toEqual(wave.map((s) => [s.id, opened.get(s.id)![0]]).sort());
   const again = sites.find((s) => s.site.id === victim.id)!;
   expect([again.outcome, again.pipeline?.status]).toEqual(["failed", "rolled_back"]);
-  expect(second.stdout).toContain(`pipeline ${opened.get(victim.id)![0]} (rolled_back) adopted, not opened again`);
+  expect(second.stdout).toContain(`pipeline ${opened.get(victim.id)![0]} adopted (rolled_back), not opened again`);
   for (const site of wave) expect((await pipelines(site)).map((p) => p.id)).toEqual(opened.get(site.id));
 
   // Attempt 3, 25 hours later: the service has forgotten the requests' keys. Every site that passed passes again (not

@@ -3,11 +3,15 @@
 // listing the fleet once into the shard file; its artifact is a directory each wave job's download copies; its
 // canary, wave-2 and wave-3 jobs are the bundled action with the inputs read from the YAML (its expressions given
 // the run's values), run in the order their `needs` put them and only when every job they need succeeded, as
-// GitHub runs them (the environment's approval is GitHub's: here it is given). The sites are loopback servers
-// answering as WordPress (test/support/wordpress-sites.ts), so every gate the workflow leaves on is judged. A
-// canary rolled back stops the run there; "Re-run failed jobs" runs its job again and opens no second pipeline.
+// GitHub runs them (the environment's approval is GitHub's: here it is given). The plan job's first step asks the
+// GitHub API (a stub on loopback, as GITHUB_API_URL names it) whether that environment has required reviewers, and
+// stops the run with the fix when it has none or does not exist. The sites are loopback servers answering as
+// WordPress (test/support/wordpress-sites.ts), so every gate the workflow leaves on is judged. A canary rolled back
+// stops the run there; "Re-run failed jobs" runs its job again and opens no second pipeline.
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { execFile } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -25,6 +29,8 @@ const WORKFLOW = path.join(ROOT, "examples/workflows/upgrade-rollout.yml");
 const TOKEN = "sot_actionRolloutWorkflowTok01";
 const SITES = 30;
 const TARGET = "6.8";
+const GITHUB_TOKEN = "ghs_workflowTokenOfThisRun0001";
+const REPOSITORY = "acme/website";
 
 type Step = { id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string | number> };
 type Job = { needs?: string | string[]; if?: string; environment?: string; steps: Step[] };
@@ -36,7 +42,32 @@ let client: SiteOps;
 let fleet: Site[];
 let dir: string;
 
+/** GitHub's API as the plan job's first step reads it: the environment's answer is set per test. */
+interface GitHubStub {
+  url: string;
+  server: Server;
+  requests: { path: string; authorization: string | undefined }[];
+  environment: { status: number; body: unknown };
+}
+let github: GitHubStub;
+
+const REVIEWERS = { type: "required_reviewers", id: 1, prevent_self_review: false, reviewers: [{ type: "User", reviewer: { login: "ops-lead" } }] };
+
+async function startGitHubStub(): Promise<GitHubStub> {
+  const stub = { requests: [], environment: { status: 200, body: { name: "production-rollout", protection_rules: [REVIEWERS] } } } as unknown as GitHubStub;
+  stub.server = createServer((req, res) => {
+    stub.requests.push({ path: req.url ?? "", authorization: req.headers.authorization });
+    const known = req.method === "GET" && req.url === `/repos/${REPOSITORY}/environments/production-rollout`;
+    const { status, body } = known ? stub.environment : { status: 404, body: { message: "Not Found" } };
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => stub.server.listen(0, "127.0.0.1", resolve));
+  stub.url = `http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`;
+  return stub;
+}
+
 beforeEach(async () => {
+  github = await startGitHubStub();
   wordpress = await startWordPressSites(SITES);
   emu = await startSeededEmulator({
     accounts: [
@@ -56,13 +87,15 @@ afterEach(async () => {
   await client?.close();
   await emu?.close();
   await wordpress?.close();
+  await new Promise((resolve) => github?.server.close(resolve));
   if (dir) removeDir(dir);
 });
 
-function bash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number; stderr: string }> {
+/** A `run:` step as GitHub's default shell runs it (`bash -e`). */
+function bash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("bash", ["-e", "-c", script], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" }, (err, _stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile("bash", ["-e", "-c", script], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -72,6 +105,7 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
 function expand(value: string | number, run: { wpVersion: string }): string {
   const known: Record<string, string> = {
     "secrets.SITEOPS_API_TOKEN": TOKEN,
+    "github.token": GITHUB_TOKEN,
     "vars.SITEOPS_BASE_URL": emu.url,
     "inputs.wp-version": run.wpVersion,
     ...Object.fromEntries(Object.entries(workflow.env).map(([k, v]) => [`env.${k}`, v])),
@@ -95,8 +129,8 @@ function jobOrder(): { name: string; needs: string[] }[] {
 }
 
 interface WorkflowRun {
-  /** Each job that ran (its action step's run; the plan job's exit code), in order; a job skipped is absent. */
-  jobs: Map<string, ActionRun | { code: number }>;
+  /** Each job that ran (its action step's run; the plan job's exit code and log), in order; a job skipped is absent. */
+  jobs: Map<string, ActionRun | { code: number; stdout?: string }>;
   skipped: string[];
 }
 
@@ -122,7 +156,7 @@ async function runWorkflow(wpVersion: string, rerun?: { of: WorkflowRun; attempt
     }
     const workspace = path.join(dir, "jobs", `${name}-${attempt}`);
     mkdirSync(workspace, { recursive: true });
-    let result: ActionRun | { code: number } = { code: 0 };
+    let result: ActionRun | { code: number; stdout?: string } = { code: 0 };
     for (const step of job.steps) {
       if (step.uses?.startsWith("actions/setup-node@")) continue;
       if (step.uses?.startsWith("actions/upload-artifact@")) {
@@ -131,15 +165,17 @@ async function runWorkflow(wpVersion: string, rerun?: { of: WorkflowRun; attempt
         cpSync(path.join(artifacts, String(step.with!.name)), path.join(workspace, String(step.with!.path)), { recursive: true });
       } else if (step.run) {
         // The CLI from the repository's tag (npx builds it; here the built one).
-        expect(step.run).toMatch(/npx --yes github:siteops\/siteops#v\d+ /);
+        if (/\bsiteops\b/.test(step.run)) expect(step.run).toMatch(/npx --yes github:siteops\/siteops#v\d+ /);
         const cli = `"${process.execPath}" "${path.join(ROOT, "bin/siteops.js")}"`;
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, { wpVersion })]));
+        const runner = { GITHUB_API_URL: github.url, GITHUB_REPOSITORY: REPOSITORY, RUNNER_TEMP: workspace };
         const r = await bash(
           step.run.replace(/npx --yes github:siteops\/siteops#v\d+/, cli),
-          { ...env, HOME: workspace, XDG_RUNTIME_DIR: workspace },
+          { ...env, ...runner, HOME: workspace, XDG_RUNTIME_DIR: workspace },
           workspace,
         );
-        expect(r.code, r.stderr).toBe(0);
+        result = { code: r.code, stdout: `${(result as { stdout?: string }).stdout ?? ""}${r.stdout}` };
+        if (r.code !== 0) break;
       } else if (step.uses?.startsWith("siteops/siteops/action@")) {
         const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(v, { wpVersion })]));
         inputs["sites-file"] = path.join(workspace, inputs["sites-file"]!);
@@ -171,6 +207,9 @@ it("runs the three waves in order, one job each, every site upgraded once and ea
 
   const run = await runWorkflow(TARGET);
   expect([...run.jobs.keys()]).toEqual(["plan", "canary", "wave-2", "wave-3"]);
+  // The plan job asked GitHub, with the workflow's token, for the environment the later waves run in.
+  expect(github.requests).toEqual([{ path: `/repos/${REPOSITORY}/environments/production-rollout`, authorization: `Bearer ${GITHUB_TOKEN}` }]);
+  expect(run.jobs.get("plan")!.stdout).toContain("production-rollout has required reviewers (1): waves 2 and 3 each wait for one of them to approve");
   for (const [i, name] of ["canary", "wave-2", "wave-3"].entries()) {
     const job = run.jobs.get(name) as ActionRun;
     expect([name, job.code, job.errors]).toEqual([name, 0, []]);
@@ -178,8 +217,8 @@ it("runs the three waves in order, one job each, every site upgraded once and ea
     expect(result.waves.map((w) => [w.wave, w.verdict])).toEqual([[i + 1, "passed"]]);
     expect(result.results.map((s) => s.site.id).sort()).toEqual(plan[i]!.map((s) => s.id).sort());
     expect(result.results.every((s) => s.wave === i + 1 && s.outcome === "passed" && s.pipeline?.status === "succeeded")).toBe(true);
-    expect(job.summary).toContain(`Wave ${i + 1}: passed (0 failed of ${plan[i]!.length}, `);
-    expect(job.summary).not.toContain(`Wave ${i + 2}:`);
+    expect(job.summary).toContain(`wave ${i + 1}/3: ${plan[i]!.length} site${plan[i]!.length === 1 ? "" : "s"}, ${plan[i]!.length} passed, 0 failed (at most `);
+    expect(job.summary).not.toContain(`wave ${i + 2}/3`);
   }
   for (const site of fleet) {
     expect((await client.sites.get(site.id)).wp_version).toBe(TARGET);
@@ -202,7 +241,7 @@ it("a canary rolled back fails its job: waves 2 and 3 never run, no later site g
   const run = await runWorkflow(TARGET);
   const job = run.jobs.get("canary") as ActionRun;
   expect([job.code, job.outputs.status]).toEqual([1, "stopped"]);
-  expect(job.errors.at(-1)).toMatch(/^The rollout to WordPress 6\.8 did not finish: wave 1 stopped: 1 failed of 1, 0 allowed\./);
+  expect(job.errors.at(-1)).toMatch(/^The rollout to WordPress 6\.8 stopped at wave 1: 1 failed of 1, at most 0 allowed: /);
   expect(run.skipped).toEqual(["wave-2", "wave-3"]);
   expect((await pipelinesTo(canary, TARGET)).map((p) => p.status)).toEqual(["rolled_back"]);
   for (const site of plan.slice(1).flat()) {
@@ -216,7 +255,46 @@ it("a canary rolled back fails its job: waves 2 and 3 never run, no later site g
   const again = await runWorkflow(TARGET, { of: run, attempt: 2 });
   const rerun = again.jobs.get("canary") as ActionRun;
   expect([rerun.code, rerun.outputs.status]).toEqual([1, "stopped"]);
-  expect(rerun.stdout).toContain(`pipeline ${rolledBack!.id} (rolled_back) adopted, not opened again`);
+  expect(rerun.stdout).toContain(`pipeline ${rolledBack!.id} adopted (rolled_back), not opened again`);
   expect(again.skipped).toEqual(["wave-2", "wave-3"]);
   expect((await pipelinesTo(canary, TARGET)).map((p) => p.id)).toEqual([rolledBack!.id]);
+});
+
+it("checks the environment the later waves name, with the token's actions: read, before anything else", () => {
+  const plan = workflow.jobs.plan! as Job & { permissions?: Record<string, string> };
+  expect(plan.permissions).toMatchObject({ actions: "read" });
+  const check = plan.steps[0]!;
+  expect(check.env).toMatchObject({ GH_TOKEN: "${{ github.token }}", ENVIRONMENT: workflow.jobs["wave-2"]!.environment });
+  expect(workflow.jobs["wave-3"]!.environment).toBe(check.env!.ENVIRONMENT);
+});
+
+it.each([
+  [
+    "has no protection rules",
+    200,
+    { name: "production-rollout", protection_rules: [] },
+    "has no required reviewers: waves 2 and 3 would start with nobody approving. Add them in Settings > Environments > production-rollout > Required reviewers",
+  ],
+  [
+    "has a wait timer only",
+    200,
+    { name: "production-rollout", protection_rules: [{ type: "wait_timer", id: 2, wait_timer: 30 }] },
+    "has no required reviewers",
+  ],
+  [
+    "does not exist",
+    404,
+    { message: "Not Found" },
+    "does not exist: waves 2 and 3 would create it without protection and start with nobody approving. Create it in Settings > Environments > New environment, named production-rollout, with required reviewers",
+  ],
+  ["cannot be read by the token", 403, { message: "Resource not accessible by integration" }, "(HTTP 403): this job needs 'permissions: actions: read'"],
+])("stops the run before the canary when production-rollout %s, saying how to fix it", async (_, status, body, message) => {
+  github.environment = { status, body };
+  const run = await runWorkflow(TARGET);
+  const plan = run.jobs.get("plan")!;
+  expect(plan.code).toBe(1);
+  expect(plan.stdout).toMatch(new RegExp(`^::error::The environment production-rollout `, "m"));
+  expect(plan.stdout).toContain(message);
+  expect(run.skipped).toEqual(["canary", "wave-2", "wave-3"]);
+  for (const site of fleet) expect(await pipelinesTo(site, TARGET)).toEqual([]);
 });

@@ -76,8 +76,12 @@ describe("command: rollout", () => {
       // This job's wave is the plan's, the same canaries in every job.
       expect(result.results.map((s) => s.site.id).sort()).toEqual(members.map((s) => s.id).sort());
       expect(result.results.every((s) => s.outcome === "passed" && s.pipeline?.status === "succeeded")).toBe(true);
-      expect(job.summary).toContain(`Wave ${i + 1}: passed (0 failed of ${members.length}, 0 allowed)`);
-      expect(job.stdout).toContain(`Wave ${i + 1} of 3: ${members.length} site${members.length === 1 ? "" : "s"}, at most 0 may fail`);
+      expect(job.summary).toContain(
+        `wave ${i + 1}/3: ${members.length} site${members.length === 1 ? "" : "s"}, ${members.length} passed, 0 failed (at most 0 allowed): passed`,
+      );
+      expect(job.stdout).toContain(
+        `wave ${i + 1}/3: ${members.length} site${members.length === 1 ? "" : "s"} (${members.map((s) => s.name).join(", ")}), at most 0 may fail`,
+      );
       // The later waves' sites are untouched until their job.
       const later = plan.slice(i + 1).flat();
       for (const site of later) expect((await client.sites.get(site.id)).wp_version).toBe("6.7");
@@ -118,9 +122,9 @@ describe("command: rollout", () => {
     expect(result.waves.map((w) => w.verdict)).toEqual(["stopped", "not_started"]);
     expect(result.results.filter((s) => s.wave === 2).every((s) => s.outcome === "untouched")).toBe(true);
     expect(r.errors.at(-1)).toMatch(
-      /^The rollout to PHP 8\.3 did not finish: wave 1 stopped: 1 failed of 1, 0 allowed\. Fleet \d \(pipeline rolled back: .+\)\. Later waves were not touched\.$/,
+      /^The rollout to PHP 8\.3 stopped at wave 1: 1 failed of 1, at most 0 allowed: 6 sites: 1 failed, 5 untouched; 1 pipeline opened, 0 adopted\. 1 site failed: pipeline rolled back: .+ \(Fleet \d\)\.$/,
     );
-    expect(r.summary).toContain("Wave 2: not started");
+    expect(r.summary).toContain("wave 2/2: 5 sites, 0 passed, 0 failed (at most 0 allowed), 5 not started: not started");
     for (const site of plan[1]!) expect((await client.upgradePipelines.list(site.id).toArray()).filter((p) => p.to_php_version === "8.3")).toEqual([]);
   });
 

@@ -75,6 +75,8 @@ export function inputEnv(inputs: Record<string, string>): Record<string, string>
 }
 
 export interface RunOptions {
+  /** The step's working directory (GITHUB_WORKSPACE on a runner); default: this process's. */
+  cwd?: string;
   /** Sends `signal` to the action once its stdout matches `when` (a cancelled workflow run sends SIGINT). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals };
 }
@@ -110,7 +112,7 @@ export async function runAction(inputs: Record<string, string>, extraEnv: Record
   };
   try {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [ACTION], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const child = execFile(process.execPath, [ACTION], { env, cwd: options.cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout, stderr });
       });

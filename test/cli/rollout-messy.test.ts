@@ -60,7 +60,9 @@ describe("sites already at the target", () => {
         .sort(),
     ).toEqual(below.map((s) => s.id).sort());
     expect(planned.filter((x) => x.wave === null)).toHaveLength(6);
-    expect(plan.stderr).toMatch(/^wave 1\/3: 1 site\nwave 2\/3: 1 site\nwave 3\/3: 2 sites\n6 sites already at WordPress 6\.8 or newer: in no wave\n$/);
+    expect(plan.stderr).toMatch(
+      /^wave 1\/3: 1 site \(Mixed \d+\)\nwave 2\/3: 1 site \(Mixed \d+\)\nwave 3\/3: 2 sites \(Mixed \d+, Mixed \d+\)\n6 sites already at WordPress 6\.8 or newer: in no wave \((Mixed \d+, ){5}\.\.\.\)\n$/,
+    );
 
     const r = await runCli([...args, "--report", file], { env: bed.env });
     expect(r.code, r.stderr).toBe(0);

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { markdownText } from "../../src/operations/markdown-text.js";
 import { json, runCli, useTestBed } from "./helpers.js";
 import { multitoolUnavailable, sarifErrors, validateSarif } from "./vulns-report-multitool.js";
 
@@ -83,7 +84,8 @@ describe.skipIf(unavailable !== null)(`siteops vulns report --format sarif${unav
       const record = reported.find((r) => r.id === result.properties.recordId)!;
       expect(rule.properties["security-severity"]).toBe(record.cvss!.score.toFixed(1));
       expect(rule.properties.tags).toContain("security");
-      expect(rule.help.markdown).toContain(rule.fullDescription.text);
+      // The description, escaped as the Markdown report escapes service text.
+      expect(rule.help.markdown).toContain(markdownText(rule.fullDescription.text));
     }
     // Without --declarations: a stable stand-in per site, and its logical location.
     for (const result of run.results) {

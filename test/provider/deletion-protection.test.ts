@@ -1,8 +1,8 @@
 // deletion_protection of siteops_site with the real terraform: on by default; terraform destroy, a resource taken
 // out of the configuration, a removed block and -replace are refused at plan time with one sentence on how to
 // turn it off; a tainted site's replacement is refused at apply time (delete is the last guard); turning it off
-// is an in-place change that makes no request; state written before the attribute existed reads as protected
-// with an empty plan.
+// is an in-place change that makes no request; a protected site deleted outside Terraform is planned for creation;
+// state written before the attribute existed reads as protected with an empty plan.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,11 +53,56 @@ describe("deletion_protection", () => {
     expect((await tf.plan()).code).toBe(0);
   });
 
+  it("plans a protected site deleted outside Terraform for creation, as a new site (nothing to delete)", async () => {
+    // Deleted in the console or by the host: the refresh drops it, and the plan creates it again, as Google's
+    // provider plans a protected Cloud SQL instance deleted outside Terraform.
+    await api(tf, "DELETE", `/api/v1/sites/${id}`);
+    const p = await tf.plan();
+    expect(p.code, p.stdout + p.stderr).toBe(2);
+    expect(p.stdout).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
+    expect(flat(p)).not.toContain("deletion_protection is on");
+    await tf.apply();
+    const again = (await tf.resource("siteops_site.blog"))!;
+    expect(again.id).not.toBe(id);
+    expect(again.deletion_protection).toBe(true);
+    id = again.id as string;
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("refuses nothing for a protected site deleted outside Terraform and taken out of the configuration", async () => {
+    // Read first (the default), such a site is found gone and nothing is planned; planned without reading it
+    // (-refresh=false), its destroy is planned, and neither refused nor sent: there is nothing to delete.
+    const pair = (keys: string) => `${config()}
+resource "siteops_site" "pair" {
+  for_each = {${keys}}
+  name     = "Pair \${each.key}"
+  url      = "https://pair-\${each.key}.example.com"
+}
+`;
+    tf.write(pair(' a = "a", b = "b" '));
+    await tf.apply();
+    const pairId = async (key: string) => (await tf.resource(`siteops_site.pair["${key}"]`))!.id as string;
+    await api(tf, "DELETE", `/api/v1/sites/${await pairId("b")}`);
+    tf.write(pair(' a = "a" '));
+    const p = await tf.plan("-refresh=false");
+    expect(p.code, p.stdout + p.stderr).toBe(2);
+    expect(p.stdout).toContain("Plan: 0 to add, 0 to change, 1 to destroy.");
+    const a = await tf.apply("-refresh=false");
+    expect(a.stdout).toContain("0 added, 0 changed, 1 destroyed");
+    await api(tf, "DELETE", `/api/v1/sites/${await pairId("a")}`);
+    tf.write(config());
+    expect((await tf.plan()).code).toBe(0);
+    await tf.apply();
+  });
+
   it("refuses terraform destroy at plan time, saying how to turn it off", async () => {
     const r = await tf.run(["destroy", "-auto-approve", "-no-color"]);
     expect(r.code).toBe(1);
     expect(flat(r)).toContain(`Error: Cannot delete site "Blog" (${id}): deletion_protection is on`);
-    expect(flat(r)).toContain(`Terraform would delete this WordPress site; to allow that, ${HOW}`);
+    expect(flat(r)).toContain("Terraform would delete this WordPress site. If the configuration still has it at another address");
+    expect(flat(r)).toContain(
+      `it moved: write a moved block from this address (the "with" line above) to that one, and nothing is deleted. To delete it, ${HOW}`,
+    );
     expect(r.stdout).not.toContain("Destroying...");
     expect(await exists()).toBe(true);
   });

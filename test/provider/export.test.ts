@@ -72,7 +72,7 @@ describe("siteops export terraform, then terraform", () => {
       const expected = args.includes("--shard") ? ids.filter((id) => shardOf(id, 3) === k).length : ids.length;
       const r = await runExport("--with-provider", ...args);
       expect(r.stderr).toMatch(
-        /^exported \d+ sites? and \d+ webhook endpoints?( of shard \d\/3)? to .*siteops-import\.tf; next: cd .+, then terraform init, then terraform plan/,
+        /^exported \d+ sites? and \d+ webhook endpoints?( of shard \d\/3)? to .*siteops-import\.tf( \(\d+ keep the keys the file it replaces gave them\))?; next: cd .+, then terraform init, then terraform plan/,
       );
       const hcl = readFileSync(path.join(tf.work, "siteops-import.tf"), "utf8");
       const p = await plan();
@@ -107,6 +107,9 @@ describe("siteops export: bad input", () => {
       [["--out", path.join(existing, "sub", "x.tf")], /--out: .*existing\.tf is not a directory/],
       [["--out", path.join(existing, "x.tf")], /--out: .*existing\.tf is not a directory/],
       [["--out", ""], /--out needs a file or directory name/],
+      [["--keys-from", path.join(tf.home, "missing.tf")], /--keys-from: .*missing\.tf: no such file/],
+      [["--keys-from", existing], /--keys-from: .*existing\.tf: names no site or webhook endpoint \(not a file written by siteops export\)/],
+      [["--keys-from", tf.home], /--keys-from: .*: not a file/],
     ];
     for (const [args, message] of bad) {
       const r = await cli(...args);

@@ -1,6 +1,7 @@
 // `siteops export terraform|cdktn`: the account's sites and webhook endpoints (or one --shard of them) as
 // configuration that adopts them, with import blocks (issue 27, item 3). The objects and their keys are read
-// once (provider/export/fleet.ts, over the core's site selection) and rendered as HCL or as a CDK Terrain app.
+// once (provider/export/fleet.ts, over the core's site selection) and rendered as HCL or as a CDK Terrain app;
+// the keys of the earlier export (the file --out replaces, or --keys-from) are kept (issue 47 item 4).
 
 import path from "node:path";
 import { flagBool, flagString, type FlagSpec, type Parsed } from "../../args.js";
@@ -12,7 +13,9 @@ import { defineCommand } from "../../runner.js";
 import { shardFlag } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import type { FleetEntries } from "../../../provider/export/fleet.js";
+import type { KeyForm } from "../../../provider/export/keys.js";
 import type { ExportForm } from "../../../provider/export/terraform.js";
+import { readPreviousKeys } from "./keys-file.js";
 import { resolveOut, writeOut } from "./out-file.js";
 
 // The renderers are imported when a command runs, not with the declarations (help, completion, the generated
@@ -33,14 +36,22 @@ const COMMON_FLAGS: FlagSpec[] = [
     value: "FILE|DIR",
     description: "write to this file, or into this directory (default: standard output); missing directories are created",
   },
-  { name: "force", type: "boolean", description: "with --out: replace the file if it exists" },
+  { name: "force", type: "boolean", description: "with --out: replace the file if it exists (keeping the keys it gave each object)" },
+  {
+    name: "keys-from",
+    type: "string",
+    value: "FILE",
+    description: "keep the keys (resource addresses) an earlier export gave each object it holds (default: the file --out replaces)",
+  },
 ];
 
-/** Reads the fleet and writes what `render` makes of it; the --out target is checked before any request. */
+/** Reads the fleet and writes what `render` makes of it; the --out target and the earlier export's keys are read
+ * before any request. */
 async function exportFleet(
   ctx: Context,
   parsed: Parsed,
   defaultName: string,
+  form: KeyForm,
   render: (entries: FleetEntries, scope: string | undefined) => string,
   next: (file: string | undefined) => string,
 ) {
@@ -48,14 +59,24 @@ async function exportFleet(
   const out = flagString(parsed, "out");
   const force = flagBool(parsed, "force") === true;
   const file = out === undefined ? undefined : resolveOut(out, defaultName, force);
+  const keysFrom = flagString(parsed, "keys-from");
+  const previous =
+    keysFrom !== undefined ? readPreviousKeys(keysFrom, "--keys-from", false) : file !== undefined && force ? readPreviousKeys(file, "--out", true) : undefined;
   const client: SiteOps = await ctx.client();
   const { describeCounts, fleetEntries, readFleet } = await import("../../../provider/export/fleet.js");
-  const entries = fleetEntries(await readFleet(client, { ...(shard ? { shard } : {}), signal: ctx.signal }));
+  const entries = fleetEntries(await readFleet(client, { ...(shard ? { shard } : {}), signal: ctx.signal }), { form, ...(previous ? { previous } : {}) });
   const scope = shard ? `shard ${formatShard(shard)}` : undefined;
   const text = render(entries, scope);
   if (file === undefined) ctx.stdout.write(text);
   else writeOut(file, text, force);
-  if (!ctx.quiet) ctx.stderr.write(`exported ${describeCounts(entries)}${scope ? ` of ${scope}` : ""}${file ? ` to ${file}` : ""}; ${next(file)}\n`);
+  if (!ctx.quiet) {
+    const kept = previous
+      ? entries.sites.filter((e) => previous.siteops_site.get(e.id)?.key === e.key).length +
+        entries.webhookEndpoints.filter((e) => previous.siteops_webhook_endpoint.get(e.id)?.key === e.key).length
+      : 0;
+    const keeping = previous ? ` (${kept} keep the keys ${keysFrom ?? "the file it replaces"} gave them)` : "";
+    ctx.stderr.write(`exported ${describeCounts(entries)}${scope ? ` of ${scope}` : ""}${file ? ` to ${file}` : ""}${keeping}; ${next(file)}\n`);
+  }
   return EXIT.OK;
 }
 
@@ -90,6 +111,7 @@ const terraform: LeafSpec = {
       ctx,
       parsed,
       "siteops-import.tf",
+      form,
       (entries, scope) => renderTerraform(entries, { form, withProvider, ...(scope ? { scope } : {}) }),
       (file) => {
         const dir = file === undefined ? "." : path.dirname(file);
@@ -113,6 +135,7 @@ const cdktn: LeafSpec = {
       ctx,
       parsed,
       "siteops-import.ts",
+      "cdktn",
       (entries, scope) => renderCdktn(entries, scope ? { scope } : {}),
       () => "next: npx tsx on it, then terraform init and terraform plan in cdktf.out/stacks/siteops",
     );

@@ -8,8 +8,6 @@ import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "../.
 import type { Site } from "../../../src/index.js";
 import {
   defaultText,
-  failureGroups,
-  formatTarget,
   mergedWaveNote,
   planRollout,
   readRolloutSettings,
@@ -18,13 +16,15 @@ import {
   rolloutPlanRows,
   rolloutReport,
   rolloutRows,
-  rolloutTotals,
+  RolloutProgress,
   rolloutUpgrade,
+  eventLines,
+  planLines,
+  endLines,
   type RolloutEvent,
   type RolloutResult,
   type RolloutRow,
   type RolloutSettings,
-  type WaveResult,
 } from "../../../src/fleet.js";
 import { clean } from "../../../common/sanitize.js";
 import { shellCommand } from "../../../common/shell.js";
@@ -37,7 +37,7 @@ import { runJob, selectedSitesIdentity } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
 import { errorLine, formatDuration } from "../../output/format.js";
 import { printRecords } from "../../output/printer.js";
-import { createProgress, type Progress, ProgressThrottle } from "../../output/progress.js";
+import { createProgress, type Progress } from "../../output/progress.js";
 import { statusColor } from "../../output/style.js";
 import { renderTable, type Column } from "../../output/table.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
@@ -138,7 +138,7 @@ export const rolloutLeaf: LeafSpec = {
             onRequest: state ? (request) => state.record(request) : undefined,
             pollInterval: pollIntervalFrom(ctx.env),
             signal: ctx.signal,
-            onProgress: onEvent(ctx, progress, started),
+            onProgress: onEvent(ctx, progress),
             visual: visual?.open(job.name),
           });
           const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
@@ -165,113 +165,36 @@ export const rolloutLeaf: LeafSpec = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The progress of a rollout's events: the live header (terminal) or a line at most every 10 % or 30 s (logs) with
- * the wave's counts and elapsed time; a line per site that did not pass as it ends; a line per wave as it ends. */
-function onEvent(ctx: Context, progress: Progress, started: number): (event: RolloutEvent) => void {
-  const name = (site: Site) => clean(site.name);
-  let waves = 0;
-  let wave = { n: 0, members: 0, done: 0, failed: 0, running: 0, started };
-  let throttle = new ProgressThrottle();
-  const line = () =>
-    `wave ${wave.n}/${waves}: ${wave.done}/${wave.members} done${wave.failed ? `, ${wave.failed} failed` : ""}, ${wave.running} running, ${formatDuration(Date.now() - wave.started)}`;
+/** The progress of a rollout's events (the core's words): each event's line; the wave's counts and time as the
+ * terminal's live header, or a log line at every 10 % or 30 s; a live line per site in flight. */
+function onEvent(ctx: Context, progress: Progress): (event: RolloutEvent) => void {
+  const counts = new RolloutProgress();
   return (event) => {
-    switch (event.type) {
-      case "wave.paused":
-        progress.event(`pausing ${formatDuration(event.ms)} before wave ${event.wave} (--pause)`, "notice");
-        break;
-      case "wave.started":
-        waves = event.waves;
-        wave = { n: event.wave, members: event.sites.length, done: 0, failed: 0, running: 0, started: Date.now() };
-        throttle = new ProgressThrottle();
-        progress.event(
-          `wave ${event.wave}/${event.waves}: ${plural(event.sites.length, "site")} (${event.sites.slice(0, 5).map(name).join(", ")}${event.sites.length > 5 ? ", ..." : ""}), at most ${event.allowed} may fail`,
-          "notice",
-        );
-        progress.status(line);
-        break;
-      case "site.started":
-        wave.running++;
-        break;
-      case "site.adopted":
-        progress.event(`${name(event.site)}: pipeline ${clean(event.pipeline.id)} adopted (${clean(event.pipeline.status)}), not opened again`);
-        break;
-      case "site.pipeline":
-        if (event.opened) progress.event(`${name(event.site)}: pipeline ${clean(event.pipeline.id)} opened (${clean(event.pipeline.status)})`);
-        else if (event.pipeline.status === "awaiting_approval")
-          progress.event(
-            `${name(event.site)}: pipeline ${clean(event.pipeline.id)} awaits approval: ${shellCommand(["siteops", "upgrade", "approve", event.pipeline.id, "--site", event.site.id])}`,
-            "notice",
-          );
-        progress.update(event.site.id, `${name(event.site)}  ${clean(event.pipeline.id)}  ${statusColor(ctx.stderr.style, clean(event.pipeline.status))}`);
-        break;
-      case "site.finished": {
-        const r = event.result;
-        progress.remove(r.site.id);
-        wave.running--;
-        wave.done = event.counts.sites;
-        wave.failed = event.counts.failed;
-        if (r.outcome === "passed") progress.event(`${name(r.site)}: passed (${[...new Set(r.checks.map((c) => c.gate))].join(", ")})`);
-        else if (r.failure)
-          progress.event(`${name(r.site)}: ${r.outcome.replace("_", " ")}: ${clean(r.failure.message)}`, r.outcome === "failed" ? "error" : "warn");
-        if (throttle.due(wave.done, wave.members)) progress.event(line());
-        break;
-      }
-      case "wave.finished":
-        printWave(progress, event.result, waves);
-        break;
-      default:
-        break;
+    counts.onEvent(event);
+    for (const said of eventLines(event)) progress.event(clean(said.text), said.level);
+    if (event.type === "wave.started") progress.status(() => counts.line());
+    else if (event.type === "site.pipeline") {
+      const p = event.pipeline;
+      if (p.status === "awaiting_approval" && !event.opened)
+        progress.event(`  to approve it: ${shellCommand(["siteops", "upgrade", "approve", p.id, "--site", event.site.id])}`, "notice");
+      progress.update(event.site.id, `${clean(event.site.name)}  ${clean(p.id)}  ${statusColor(ctx.stderr.style, clean(p.status))}`);
+    } else if (event.type === "site.finished") {
+      progress.remove(event.result.site.id);
+      if (counts.due()) progress.event(counts.line());
     }
   };
 }
 
-/** The line a wave ends with: its denominator, its counts and the budget against them. */
-function printWave(progress: Progress, w: WaveResult, waves: number): void {
-  const c = w.counts;
-  const verdict = {
-    passed: "passed",
-    stopped: "STOPPED: failures over the budget",
-    timed_out: "timed out",
-    interrupted: "interrupted",
-    refused: "refused",
-    not_started: "not started",
-  }[w.verdict];
-  const found = c.already_upgraded ? ` (${c.already_upgraded} found already at the target)` : "";
-  const parts = [
-    `${c.passed} passed`,
-    `${c.failed} failed (at most ${w.allowed} allowed)`,
-    ...(c.timed_out ? [`${c.timed_out} timed out`] : []),
-    ...(c.untouched ? [`${c.untouched} not started`] : []),
-    ...(c.adopted ? [`${c.adopted} adopted from an earlier run`] : []),
-  ];
-  progress.event(`wave ${w.wave}/${waves}: ${plural(w.size, "site")}${found}, ${parts.join(", ")}: ${verdict}`, w.verdict === "passed" ? "notice" : "error");
-}
-
-/** The end of the run on stderr: the totals, why it stopped, the failed sites grouped by reason (each reason once),
- * the count of sites left untouched and the command that continues. */
+/** The end of the run on stderr (the core's words): why it stopped with the totals, each failure reason once with its
+ * sites, the sites left untouched, and the command that continues. */
 function printEnd(ctx: Context, progress: Progress, result: RolloutResult, again: string, elapsedMs: number): void {
-  const c = result.counts;
-  const level = result.outcome === "done" ? (c.failed ? "warn" : "notice") : "error";
-  for (const m of result.merged) progress.event(`note: ${mergedWaveNote(m)}`, "notice");
+  const { headline, failures, untouched } = endLines(result);
   if (result.refusal) progress.event(refusalLine(ctx, result), "error");
-  progress.event(`${result.outcome === "done" ? "done" : stopLine(result)}: ${rolloutTotals(c, result.target)}, in ${formatDuration(elapsedMs)}`, level);
-  for (const group of failureGroups(rolloutRows(result)).filter((g) => g.code !== "INTERRUPTED")) {
-    const names = group.rows.slice(0, 5).map((r) => clean(r.site.name));
-    const more = group.rows.length > 5 ? `, and ${group.rows.length - 5} more` : "";
-    progress.event(
-      `  ${plural(group.rows.length, "site")} ${group.rows[0]!.outcome.replace("_", " ")}: ${clean(group.reason)} (${names.join(", ")}${more})`,
-      "error",
-    );
-  }
-  if (result.outcome === "done" || result.refusal?.reason === "target") return;
-  const left = result.sites.filter((s) => s.outcome === "untouched");
-  const waves = [...new Set(left.map((s) => s.wave))];
-  progress.event(
-    left.length
-      ? `left untouched: ${plural(left.length, "site")} (wave${waves.length === 1 ? "" : "s"} ${waves.join(", ")}); nothing was asked of the service for them`
-      : "no site was left untouched: every wave ran",
-    "error",
-  );
+  const level = result.outcome === "done" ? (result.counts.failed ? "warn" : "notice") : "error";
+  progress.event(`${clean(headline)}, in ${formatDuration(elapsedMs)}`, level);
+  for (const line of failures) progress.event(`  ${clean(line)}`, "error");
+  if (untouched === null) return;
+  progress.event(untouched, "error");
   const hint = result.outcome === "stopped" ? " (once the failed sites are dealt with, or with a larger --max-failures)" : "";
   progress.event(`to continue${hint}, run the same command again; it adopts this run's pipelines and opens none twice:`, "error");
   progress.event(`  ${again}`, "error");
@@ -284,15 +207,6 @@ function refusalLine(ctx: Context, result: RolloutResult): string {
   if (reason !== "target") return `${errorLine(error, ctx.secrets)} The rollout stopped there: nothing more was opened.`;
   const request = failure.request_id ? `, request ${clean(failure.request_id)}` : "";
   return `${clean(failure.message)} [HTTP ${failure.status}${request}]: give a version the service offers; no pipeline was opened`;
-}
-
-function stopLine(result: RolloutResult): string {
-  const at = result.waves.find((w) => w.verdict !== "passed" && w.verdict !== "not_started");
-  if (result.outcome === "stopped")
-    return `stopped at wave ${at?.wave}: ${at?.counts.failed} failed of ${at?.size}, at most ${at?.allowed} allowed (--max-failures)`;
-  if (result.outcome === "timed_out") return `stopped at wave ${at?.wave}: --timeout ran out before every site was judged (their pipelines carry on)`;
-  if (result.outcome === "refused") return `stopped at wave ${at?.wave}: refused by the service`;
-  return "interrupted (pipelines already opened carry on in the service)";
 }
 
 /** 0 done and every site passed; 1 done with failures within the budget; 5 stopped by a gate; 4 a wave timed out; 130
@@ -343,9 +257,7 @@ function showPlan(
   earlier: readonly string[],
 ): { code: number; report: Record<string, unknown> } {
   const plan = planRollout(sites, settings.waves, settings.target, { earlier: new Set(earlier) });
-  for (const m of plan.merged) ctx.stderr.write(`note: ${mergedWaveNote(m)}\n`);
-  plan.waves.forEach((wave, i) => ctx.stderr.write(`wave ${i + 1}/${plan.waves.length}: ${plural(wave.length, "site")}\n`));
-  if (plan.current.length) ctx.stderr.write(`${plural(plan.current.length, "site")} already at ${formatTarget(settings.target)} or newer: in no wave\n`);
+  for (const line of planLines(plan, settings.target)) ctx.stderr.write(`${clean(line)}\n`);
   const rows = rolloutPlanRows(plan);
   if (!printRecords(ctx, rows) && !ctx.quiet) for (const r of rows) ctx.stdout.write(`${r.wave ?? "-"}\t${clean(r.site.id)}\t${clean(r.site.name)}\n`);
   return {
