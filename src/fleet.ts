@@ -163,6 +163,7 @@ export {
   type DurationStyle,
   type ReadRolloutSettings,
   type RolloutOptionDeclaration,
+  type RolloutOptionKind,
 } from "./operations/rollout-options.js";
 export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
 export { TargetRefusedError } from "./operations/rollout-open.js";

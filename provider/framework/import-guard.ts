@@ -10,7 +10,7 @@
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 
 /** How long a refused destroy waits for the import of its object, at most, while other calls keep coming. */
-export const MAX_SETTLE_MS = 30_000;
+const MAX_SETTLE_MS = 30_000;
 
 /** What a settle waits for besides the import: the process going quiet (nothing but settles in flight, and no call
  * begun or ended for a moment), when Terraform has nothing more to ask before it has these answers. */
@@ -84,7 +84,7 @@ export class ImportGuard {
 
 /** How long the process must have had no call but settles before a settle ends: Terraform sends a node's next call
  * within milliseconds of the last answer, so this much silence means it waits for the settles' answers. */
-export const QUIET_MS = 250;
+const QUIET_MS = 250;
 
 /** The provider's calls in flight and when the last one began or ended (provider-server.ts counts every RPC). */
 export class CallActivity {

@@ -39,7 +39,20 @@ export const DEFAULT_CHECK_PATH = "/";
 export const DEFAULT_MAX_FAILURES = "0";
 const DAY_MS = 24 * 60 * 60_000;
 
-type Kind = "version" | "waves" | "budget" | "gates" | "paths" | "duration" | "count" | "boolean" | "viewports" | "selectors" | "percent" | "file";
+/** What an option's value is, which says how it is read and checked. */
+export type RolloutOptionKind =
+  | "version"
+  | "waves"
+  | "budget"
+  | "gates"
+  | "paths"
+  | "duration"
+  | "count"
+  | "boolean"
+  | "viewports"
+  | "selectors"
+  | "percent"
+  | "file";
 
 /** One option as a person writes it. */
 export interface RolloutOptionDeclaration {
@@ -53,7 +66,7 @@ export interface RolloutOptionDeclaration {
   input: string;
   /** The value's placeholder in the CLI's help. */
   value?: string;
-  kind: Kind;
+  kind: RolloutOptionKind;
   /** What it is, for the CLI's help and the action's input description (the default is added by each). */
   description: string;
   /** Given several times (the CLI) or as a list (the action: commas or newlines). */

@@ -20,7 +20,7 @@ import {
 import { SiteOps, type Site, type UpgradePipeline } from "../../src/index.js";
 import { ownerSeed, startSeededEmulator } from "../support/emulator.js";
 
-export const TOKEN = "sot_rolloutPropertiesToken0001";
+const TOKEN = "sot_rolloutPropertiesToken0001";
 /** The target of every scenario; the fleet's versions are below (6.5), at (6.8) or above (6.9) it. */
 export const TARGET = { wp: "6.8" } as const;
 const VERSIONS = { below: "6.5", at: "6.8", above: "6.9" } as const;
@@ -36,7 +36,7 @@ const SECOND_SERVER = {
 /** 25 hours: past the service's idempotency window. */
 const PAST_KEY_WINDOW_S = 25 * 3600;
 
-export interface FleetSite {
+interface FleetSite {
   version: keyof typeof VERSIONS;
   health: "healthy" | "degraded" | "down";
   /** How its pipeline ends (the emulator's pipeline-outcomes): `unhealthy` succeeds, its health check after it fails. */
@@ -46,7 +46,7 @@ export interface FleetSite {
   change: "none" | "renamed" | "deleted" | "upgraded_by_hand" | "deleted_later";
 }
 
-export interface Schedule {
+interface Schedule {
   waves: string;
   maxFailures: string;
   concurrency: number;
@@ -94,7 +94,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 });
 
 /** One create request as the rollout made it: when, in the run's order of happenings, and for which site. */
-export interface CreateCall {
+interface CreateCall {
   siteId: string;
   /** Position among the run's events and calls (one counter: the order they happened in). */
   seq: number;

@@ -17,7 +17,7 @@ import { siteFields } from "../../wire/generated/fields.js";
 import { recordOf } from "../support/wire-records.js";
 
 export const SEED = process.env.SITEOPS_PROPERTY_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.SITEOPS_PROPERTY_SEED ?? 20261129);
-export const RUNS = Number(process.env.SITEOPS_PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.SITEOPS_PROPERTY_RUNS ?? 150);
 /** fast-check's parameters for a property; a failure names the seed, to run it again. */
 export const parameters = (runs = RUNS) => ({ seed: SEED, numRuns: runs, endOnFailure: process.env.SITEOPS_PROPERTY_SHRINK !== "1" });
 
@@ -173,7 +173,7 @@ const TYPES: [ExportedType, keyof FleetEntries][] = [
 export const addressOf = (type: ExportedType, key: string, form: ExportForm) => (form === "map" ? `${type}.this[${JSON.stringify(key)}]` : `${type}.${key}`);
 
 /** What an export configures: each address with the id its import block names, and its moved blocks. */
-export function configuration(exported: Exported): { objects: Map<string, string>; moved: [string, string][] } {
+function configuration(exported: Exported): { objects: Map<string, string>; moved: [string, string][] } {
   const objects = new Map<string, string>();
   const moved: [string, string][] = [];
   for (const [type, list] of TYPES) {
