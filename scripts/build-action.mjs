@@ -145,7 +145,9 @@ async function buildVisual(esbuild, root, outDir, minify) {
     legalComments: "none",
     charset: "utf8",
     logLevel: "error",
-    banner: { js: `// playwright-core ${require("playwright-core/package.json").version} (Apache-2.0: LICENSE, NOTICE beside), bundled by scripts/build-action.mjs; do not edit.\n${COMMONJS_GLOBALS}` },
+    banner: {
+      js: `// playwright-core ${require("playwright-core/package.json").version} (Apache-2.0: LICENSE, NOTICE beside), bundled by scripts/build-action.mjs; do not edit.\n${COMMONJS_GLOBALS}`,
+    },
   });
   const { name, version } = require("playwright-core/package.json");
   writeFileSync(path.join(to, "package.json"), `${JSON.stringify({ name, version, private: true }, null, 2)}\n`);

@@ -42,7 +42,8 @@ it("builds the same bytes twice, with no absolute path of this machine in them",
   for (const file of files) expect([file, readFileSync(path.join(dir, "a", file)).equals(readFileSync(path.join(dir, "b", file)))]).toEqual([file, true]);
   const bundle = readFileSync(a.outfile, "utf8");
   expect(bundle).not.toContain(root);
-  for (const file of ["visual.js", "playwright-core/lib/index.mjs"]) expect([file, readFileSync(path.join(dir, "a", file), "utf8").includes(root)]).toEqual([file, false]);
+  for (const file of ["visual.js", "playwright-core/lib/index.mjs"])
+    expect([file, readFileSync(path.join(dir, "a", file), "utf8").includes(root)]).toEqual([file, false]);
   // undici's parser is read from the .wasm files beside the bundle, not from base64 inside it.
   expect(bundle).not.toContain("AGFzbQ");
   expect(JSON.parse(readFileSync(path.join(dir, "a", "package.json"), "utf8"))).toEqual({ type: "module", private: true });
