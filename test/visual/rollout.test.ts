@@ -17,7 +17,7 @@ import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpe
 import { CHROMIUM, haveChromium } from "../support/chromium.js";
 import { startWordPressSites, type WordPressSites } from "../support/wordpress-sites.js";
 import { CLOCK_SELECTOR, type WordPressLook } from "../support/wordpress-theme.js";
-import { runCli, sandbox, type Sandbox } from "../cli/helpers.js";
+import { runCli, sandbox, startReceiver, type Sandbox } from "../cli/helpers.js";
 
 /** The machine is shared: a page's time is not what these tests measure. */
 const PATIENT = ["--visual-timeout", "5m"];
@@ -87,7 +87,7 @@ describe.runIf(haveChromium("test/visual"))("siteops upgrade rollout --gate visu
     server(canary).lookAfterUpgrade = "stylesheet-dropped";
     const artifacts = path.join(box.dir, "visual");
     const file = path.join(box.dir, "rollout.json");
-    const hook = await receiver();
+    const hook = await startReceiver("/hooks/visual");
     const r = await runCli(
       [
         "upgrade",
@@ -264,22 +264,3 @@ describe.runIf(haveChromium("test/visual"))("siteops upgrade rollout --gate visu
     expect(existsSync(path.join(box.dir, ".local", "state", "siteops", "visual"))).toBe(false);
   }, 300_000);
 });
-
-/** A webhook receiver on loopback (the --notify URL): the bodies it got. */
-async function receiver(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      bodies.push(body);
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/visual`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
