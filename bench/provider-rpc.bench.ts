@@ -8,21 +8,15 @@
 // BENCH_RPC_COUNT resources (default 500), BENCH_ROUNDS rounds (default 5) interleaved; medians (min-max).
 // BENCH_PROFILE=1 also writes a CPU profile of one provider process per contender and prints its breakdown
 // (kept in BENCH_PROFILE_DIR when set, to open in Chrome DevTools).
-import { spawn } from "node:child_process";
-import { createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import http2 from "node:http2";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import tls from "node:tls";
-import { buildCertificate } from "../provider/protocol/certificate.js";
-import { loadProtocol } from "../provider/protocol/descriptor.js";
-import { MAGIC_COOKIE_VALUE } from "../provider/protocol/plugin-server.js";
 import { blockType } from "../provider/framework/schema.js";
 import { siteSchema } from "../provider/resources/site-schema.js";
 import { UNKNOWN, type ObjectValue } from "../provider/values/cty.js";
 import { encodeMsgpack } from "../provider/values/cty-msgpack.js";
 import { spawnEmulator, TOKEN } from "./lib/core-helpers.js";
+import { pluginClient, startPlugin, type Plugin } from "./lib/plugin-launch.js";
 import { categoryTable, PRELOAD, providerCategory } from "./lib/provider-breakdown.js";
 import { loadSamples } from "./lib/provider-profile.js";
 import { buildProvider, processCpuMs, ROOT, roundOrder, spread, table } from "./lib/provider-helpers.js";
@@ -33,64 +27,8 @@ const PARALLEL = 10;
 const PHASES = ["ValidateResourceConfig", "PlanResourceChange", "ApplyResourceChange"] as const;
 type Phase = (typeof PHASES)[number];
 
-const proto = loadProtocol();
 const siteType = blockType(siteSchema);
-const { privateKey } = generateKeyPairSync("ec", { namedCurve: "secp521r1" });
-const clientCert = new X509Certificate(buildCertificate(privateKey, createPublicKey(privateKey).export({ type: "spki", format: "der" }))).toString();
-const clientKey = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-
-interface Provider {
-  pid: number;
-  call(method: string, request: Record<string, unknown>): Promise<Record<string, unknown>>;
-  stop(): Promise<void>;
-}
-
-async function startProvider(launcher: string, env: Record<string, string> = {}): Promise<Provider> {
-  const child = spawn(launcher, [], {
-    env: { PATH: process.env.PATH, TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "6", PLUGIN_CLIENT_CERT: clientCert, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-    });
-    child.once("exit", (code) => reject(new Error(`provider exited (${code}) before the handshake`)));
-  });
-  const [, , , socket, , cert] = line.split("|");
-  const ca = new X509Certificate(Buffer.from(cert!, "base64")).toString();
-  const session = http2.connect("https://localhost", {
-    createConnection: () => tls.connect({ path: socket!, ca, key: clientKey, cert: clientCert, servername: "localhost", ALPNProtocols: ["h2"] }),
-  });
-  const methods = new Map(proto.services.get("tfplugin6.Provider")!.map((m) => [m.name, m]));
-  const call = (method: string, request: Record<string, unknown>) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const m = methods.get(method)!;
-      const body = proto.encode(m.requestType, request);
-      const framed = Buffer.alloc(5 + body.length);
-      framed.writeUInt32BE(body.length, 1);
-      framed.set(body, 5);
-      const req = session.request({ ":method": "POST", ":path": `/tfplugin6.Provider/${method}`, "content-type": "application/grpc", te: "trailers" });
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => resolve(proto.decode(m.responseType, Buffer.concat(chunks).subarray(5))));
-      req.on("error", reject);
-      req.end(framed);
-    });
-  return {
-    pid: child.pid!,
-    call,
-    async stop() {
-      // Terraform's way out: GRPCController.Shutdown, after which the provider exits by itself.
-      const req = session.request({ ":method": "POST", ":path": "/plugin.GRPCController/Shutdown", "content-type": "application/grpc", te: "trailers" });
-      req.on("data", () => {});
-      req.end(Buffer.alloc(5));
-      await new Promise((resolve) => child.once("exit", resolve));
-      session.destroy();
-    },
-  };
-}
+const client = pluginClient();
 
 const dv = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(siteType, v) });
 const configOf = (i: number): ObjectValue => ({
@@ -104,7 +42,7 @@ const configOf = (i: number): ObjectValue => ({
 });
 
 /** Runs `phase` for `count` resources, PARALLEL at a time; resolves with the provider's CPU ms for it. */
-async function phase(p: Provider, type: string, name: Phase, configs: ObjectValue[], planned: Map<number, unknown>): Promise<number> {
+async function phase(p: Plugin, type: string, name: Phase, configs: ObjectValue[], planned: Map<number, unknown>): Promise<number> {
   const before = processCpuMs(p.pid);
   let next = 0;
   await Promise.all(
@@ -128,7 +66,7 @@ async function phase(p: Provider, type: string, name: Phase, configs: ObjectValu
 }
 
 async function runOnce(launcher: string, type: string, emulatorUrl: string, env?: Record<string, string>): Promise<Record<Phase, number>> {
-  const p = await startProvider(launcher, env);
+  const p = await startPlugin(launcher, [], client, env);
   try {
     await p.call("GetProviderSchema", {});
     const providerType = blockType({

@@ -1,4 +1,4 @@
-// Benchmark 2: real terraform against the emulator (its own process), four contenders side by side:
+// Benchmark 2: real terraform against the emulator (its own process), six contenders side by side:
 //   terraform alone   200 terraform_data (Terraform's built-in resource), no provider block, no provider
 //                     installed: Terraform by itself, the floor the target is set against
 //   data + siteops    the same 200 terraform_data with the siteops provider block: Terraform also starts our
@@ -6,9 +6,14 @@
 //   siteops_noop      this provider serving a resource with siteops_site's schema that makes no API call
 //                     (bench build only, bench/lib/provider-noop.ts): the plugin protocol floor
 //   siteops_site      ours: the provider, the API client and the emulator
+//   go_noop, go_site  the Go peer (bench/go-peer/, built from Debian's packages by bench/lib/go-peer.ts, which
+//                     installs them on a fresh machine): a Go provider on go-plugin and gRPC with siteops_site's
+//                     schema, doing siteops_noop's nothing and siteops_site's creates and reads; BENCH_GO=0 leaves
+//                     it out
 // Scenarios: `terraform apply` creating 200 (targets: <= 3x Terraform alone in every round, <= 1.3x
 // siteops_noop) and a no-op `terraform plan` with 1,000 in state (target <= 2.5x data + siteops; skipped with
-// BENCH_PLAN=0). BENCH_ROUNDS rounds (default 5), contenders interleaved in an order that rotates each
+// BENCH_PLAN=0). The summary also gives siteops_noop / go_noop and siteops_site / go_site, and the CPU per
+// resource of the providers and of the emulator apart: figures an emulator change cannot move. BENCH_ROUNDS rounds (default 5), contenders interleaved in an order that rotates each
 // round and runs backwards every other round (roundOrder); per-round ratios, medians with the min-max range;
 // the load average after each round; `node -e 0` (the machine's speed of the moment) just before and after each
 // timed apply (lib/machine-speed.ts); the CPU of Terraform, the providers, the emulator and the rest of the
@@ -25,11 +30,13 @@ import path from "node:path";
 import { spawnEmulator, TOKEN, type BenchEmulator } from "./lib/core-helpers.js";
 import { probed, probeText, type Probe } from "./lib/machine-speed.js";
 import { breakdown } from "./lib/provider-breakdown.js";
+import { buildGoPeer, ensureGoToolchain, GO_PEER_TYPE } from "./lib/go-peer.js";
 import { buildProvider, dataHcl, median, providerHcl, roundOrder, sitesHcl, spread, table, Workspace, type Run } from "./lib/provider-helpers.js";
 
 const PROFILE = process.env.BENCH_PROFILE;
 const ROUNDS = PROFILE === "only" ? 0 : Number(process.env.BENCH_ROUNDS ?? 5);
 const PLAN = process.env.BENCH_PLAN !== "0";
+const GO = process.env.BENCH_GO !== "0";
 const APPLY_COUNT = 200;
 const PLAN_COUNT = 1000;
 
@@ -37,8 +44,8 @@ const providerBlock = (url: string) => providerHcl(url, TOKEN);
 
 interface Contender {
   name: string;
-  /** Whether the configuration has the siteops provider block (and so Terraform installs and starts it). */
-  provider: boolean;
+  /** The provider whose block the configuration has (Terraform installs and starts it): siteops or the Go peer. */
+  provider?: string;
   /** `protect`: leave deletion_protection unset (on, as a user's sites are) instead of false (so that it destroys). */
   hcl(n: number, prefix: string, protect?: boolean): string;
   /** Another build of the provider and its emulator (BENCH_BEFORE); by default this tree's. */
@@ -46,13 +53,22 @@ interface Contender {
 }
 const ALONE = "terraform alone";
 const DATA = "data + siteops";
+const GO_NOOP = "go_noop";
+const GO_SITE = "go_site";
 const CONTENDERS: Contender[] = [
-  { name: ALONE, provider: false, hcl: (n) => dataHcl(n) },
-  { name: DATA, provider: true, hcl: (n) => dataHcl(n) },
-  { name: "siteops_noop", provider: true, hcl: (n, prefix, protect) => sitesHcl("siteops_noop", n, prefix, !protect) },
-  { name: "siteops_site", provider: true, hcl: (n, prefix, protect) => sitesHcl("siteops_site", n, prefix, !protect) },
+  { name: ALONE, hcl: (n) => dataHcl(n) },
+  { name: DATA, provider: "siteops", hcl: (n) => dataHcl(n) },
+  { name: "siteops_noop", provider: "siteops", hcl: (n, prefix, protect) => sitesHcl("siteops_noop", n, prefix, !protect) },
+  { name: "siteops_site", provider: "siteops", hcl: (n, prefix, protect) => sitesHcl("siteops_site", n, prefix, !protect) },
+  ...(GO
+    ? [
+        { name: GO_NOOP, provider: GO_PEER_TYPE, hcl: (n: number, prefix: string, protect?: boolean) => sitesHcl(`${GO_PEER_TYPE}_noop`, n, prefix, !protect) },
+        { name: GO_SITE, provider: GO_PEER_TYPE, hcl: (n: number, prefix: string, protect?: boolean) => sitesHcl(`${GO_PEER_TYPE}_site`, n, prefix, !protect) },
+      ]
+    : []),
 ];
-const config = (c: Contender, url: string, n: number, prefix: string, protect = false) => (c.provider ? providerBlock(url) : "") + c.hcl(n, prefix, protect);
+const config = (c: Contender, url: string, n: number, prefix: string, protect = false) =>
+  (c.provider ? providerHcl(url, TOKEN, c.provider) : "") + c.hcl(n, prefix, protect);
 
 /** Each round runs every contender once, in roundOrder. */
 async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Promise<Map<string, Run[]>> {
@@ -66,7 +82,9 @@ async function rounds(run: (c: Contender) => Promise<Run>, loads: number[]): Pro
 
 const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-tfbench-"));
 const emulator = await spawnEmulator([]);
-const ws = new Workspace(await buildProvider(path.join(out, "build"), { bench: true }));
+if (GO) ensureGoToolchain();
+const goPeer = GO ? buildGoPeer(path.join(out, "go-peer")) : undefined;
+const ws = new Workspace(await buildProvider(path.join(out, "build"), { bench: true }), goPeer ? [goPeer] : []);
 const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
 const before = BEFORE
   ? {
@@ -76,7 +94,7 @@ const before = BEFORE
     }
   : undefined;
 const SITE_BEFORE = "siteops_site before";
-if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: true, hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix, false), tree: before });
+if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: "siteops", hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix, false), tree: before });
 try {
   if (ROUNDS > 0) await timed();
   if (PROFILE === "1" || PROFILE === "only") {
@@ -158,7 +176,8 @@ async function timed(): Promise<void> {
 
   console.log(`terraform apply/plan, ${ROUNDS} rounds interleaved, default -parallelism=10; emulator in its own process; node ${process.version}.`);
   console.log(`contenders: "${ALONE}" = ${APPLY_COUNT} terraform_data, no provider in the configuration; "${DATA}" = the same with the siteops provider`);
-  console.log(`block (Terraform starts it for its schema); siteops_noop = the plugin protocol floor; siteops_site = ours.\n`);
+  console.log(`block (Terraform starts it for its schema); siteops_noop = the plugin protocol floor; siteops_site = ours.`);
+  console.log(goPeer ? `${GO_NOOP}, ${GO_SITE} = the Go peer (${goPeer.goVersion}, Debian's go-plugin, gRPC, go-cty).\n` : "");
   console.log(
     table(
       [
@@ -168,6 +187,7 @@ async function timed(): Promise<void> {
         `site / ${ALONE}`,
         `site / ${DATA}`,
         "site / noop",
+        ...(goPeer ? [`noop / ${GO_NOOP}`, `site / ${GO_SITE}`, `${GO_SITE} / ${ALONE}`] : []),
         ...(before ? [`before / ${ALONE}`, "site / before"] : []),
         "targets",
       ],
@@ -179,6 +199,7 @@ async function timed(): Promise<void> {
           ratio(applies, "siteops_site", ALONE),
           ratio(applies, "siteops_site", DATA),
           ratio(applies, "siteops_site", "siteops_noop"),
+          ...(goPeer ? [ratio(applies, "siteops_noop", GO_NOOP), ratio(applies, "siteops_site", GO_SITE), ratio(applies, GO_SITE, ALONE)] : []),
           ...(before ? [ratio(applies, SITE_BEFORE, ALONE), ratio(applies, "siteops_site", SITE_BEFORE)] : []),
           `<= 3x ${ALONE} (every round), <= 1.3x noop`,
         ],
@@ -191,6 +212,7 @@ async function timed(): Promise<void> {
                 ratio(plans, "siteops_site", ALONE),
                 ratio(plans, "siteops_site", DATA),
                 ratio(plans, "siteops_site", "siteops_noop"),
+                ...(goPeer ? [ratio(plans, "siteops_noop", GO_NOOP), ratio(plans, "siteops_site", GO_SITE), ratio(plans, GO_SITE, ALONE)] : []),
                 ...(before ? [ratio(plans, SITE_BEFORE, ALONE), ratio(plans, "siteops_site", SITE_BEFORE)] : []),
                 `<= 2.5x ${DATA}`,
               ],
@@ -240,7 +262,10 @@ async function timed(): Promise<void> {
   const cpu = (runs: Run[], f: (r: Run) => number) => spread(runs.map(f), 1000);
   const providerCpu = (r: Run) => r.providers.reduce((t, p) => t + p.cpuMs, 0);
   const rows: (string | number)[][] = [];
-  for (const [scenario, runs] of [[`apply ${APPLY_COUNT}`, applies], ...(plans ? ([[`plan ${PLAN_COUNT}`, plans]] as const) : [])] as const) {
+  for (const [scenario, count, runs] of [
+    [`apply ${APPLY_COUNT}`, APPLY_COUNT, applies],
+    ...(plans ? ([[`plan ${PLAN_COUNT}`, PLAN_COUNT, plans]] as const) : []),
+  ] as const) {
     for (const c of CONTENDERS) {
       const rs = runs.get(c.name)!;
       rows.push([
@@ -248,6 +273,18 @@ async function timed(): Promise<void> {
         c.name,
         cpu(rs, (r) => r.terraformCpuMs),
         cpu(rs, providerCpu),
+        c.provider
+          ? spread(
+              rs.map((r) => (providerCpu(r) * 1000) / count),
+              1,
+              0,
+            )
+          : "-",
+        spread(
+          rs.map((r) => (r.emulatorCpuMs * 1000) / count),
+          1,
+          0,
+        ),
         c.provider
           ? `${median(rs.map((r) => r.providers.length))} x ${spread(
               rs.map((r) => median(r.providers.map((p) => p.readyCpuMs))),
@@ -274,6 +311,8 @@ async function timed(): Promise<void> {
         "contender",
         "terraform CPU s",
         "provider CPU s (all processes)",
+        "provider CPU per resource us (starts included)",
+        "emulator CPU per resource us",
         "provider processes x CPU to ready",
         "emulator CPU s",
         "other processes' CPU s",
@@ -289,13 +328,8 @@ async function timed(): Promise<void> {
     const wallMs = median(runs.map((r) => r.providers.reduce((t, p) => t + (p.rpcs[rpc]?.wallMs ?? 0), 0)));
     return calls ? `${calls} x ${(wallMs / calls).toFixed(2)} ms` : "-";
   };
-  const rpcRow = (scenario: string, runs: Map<string, Run[]>, rpc: string) => [
-    scenario,
-    rpc,
-    perRpc(runs.get(DATA)!, rpc),
-    perRpc(runs.get("siteops_noop")!, rpc),
-    perRpc(runs.get("siteops_site")!, rpc),
-  ];
+  const rpcColumns = [DATA, "siteops_noop", "siteops_site", ...(goPeer ? [GO_NOOP, GO_SITE] : [])];
+  const rpcRow = (scenario: string, runs: Map<string, Run[]>, rpc: string) => [scenario, rpc, ...rpcColumns.map((c) => perRpc(runs.get(c)!, rpc))];
   const rpcRows = [
     rpcRow("apply", applies, "getProviderSchema"),
     rpcRow("apply", applies, "configureProvider"),
@@ -305,5 +339,5 @@ async function timed(): Promise<void> {
     ...(plans ? [rpcRow("plan", plans, "upgradeResourceState"), rpcRow("plan", plans, "readResource"), rpcRow("plan", plans, "planResourceChange")] : []),
   ];
   console.log("\nRPCs as the provider served them (calls x mean wall time from request decoded to reply built; medians of the rounds):\n");
-  console.log(table(["scenario", "RPC", DATA, "siteops_noop", "siteops_site"], rpcRows));
+  console.log(table(["scenario", "RPC", ...rpcColumns], rpcRows));
 }

@@ -5,7 +5,7 @@
 // in (the configured one at create and update, the prior state's at a refresh) it is kept, with one warning per
 // field; where none can, the field is an error, or null with a warning for a field that only informs (a time).
 import type * as Core from "../src/index.js";
-import type { FieldKind } from "../src/index.js";
+import type { FieldKind, RecordShape } from "../src/index.js";
 import { path, type Diagnostics } from "./framework/diagnostics.js";
 
 type KindValue<K extends FieldKind> = K extends "string"
@@ -38,6 +38,16 @@ export interface FieldRule<T> {
   orNull?: boolean;
 }
 
+/** The one-field shapes take() checks with, made once each: the core keeps what it derives from a shape per shape
+ * object (src/response-shapes.ts), so a new object per field and answer would redo that at every answer. */
+const SHAPES = new Map<string, RecordShape>();
+function shapeOf(noun: string, field: string, kind: FieldKind): RecordShape {
+  const key = `${noun}\n${field}\n${kind}`;
+  let shape = SHAPES.get(key);
+  if (!shape) SHAPES.set(key, (shape = { noun, fields: { [field]: kind } }));
+  return shape;
+}
+
 export class ResponseFields {
   /** Fields already warned about: one warning per field and operation, however many answers lack it. */
   private readonly warned = new Set<string>();
@@ -58,7 +68,7 @@ export class ResponseFields {
     if (rule.nullable && value === null) return null;
     let problem: string;
     try {
-      this.core.checkRecord({ noun: answer.noun, fields: { [field]: kind } }, answer.record, { endpoint: answer.endpoint });
+      this.core.checkRecord(shapeOf(answer.noun, field, kind), answer.record, { endpoint: answer.endpoint });
       return value as KindValue<K>;
     } catch (err) {
       if (!(err instanceof this.core.UnexpectedResponseError)) throw err;

@@ -9,14 +9,14 @@ import { pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** HCL: required_providers and the provider block for the bench token. */
-export const providerHcl = (url: string, token: string): string => `terraform {
+/** HCL: required_providers and the provider block for the bench token (`type`: siteops, or the Go peer's). */
+export const providerHcl = (url: string, token: string, type = "siteops"): string => `terraform {
   required_providers {
-    siteops = { source = "siteops/siteops" }
+    ${type} = { source = "siteops/${type}" }
   }
 }
 
-provider "siteops" {
+provider "${type}" {
   base_url  = "${url}"
   api_token = "${token}"
 }
@@ -105,25 +105,37 @@ export interface RunOptions {
   emulatorPid?: number;
 }
 
+/** Another provider in the workspace's mirror, as `siteops/<type>` (the Go peer: bench/lib/go-peer.ts). */
+export interface OtherProvider {
+  dir: string;
+  type: string;
+  version: string;
+}
+
 export class Workspace {
   readonly home: string;
   readonly cliConfig: string;
 
-  constructor(provider: BuiltProvider) {
+  constructor(provider: BuiltProvider, others: OtherProvider[] = []) {
     this.home = mkdtempSync(path.join(tmpdir(), "siteops-provider-bench-"));
-    const pkg = path.join(this.home, "mirror/registry.terraform.io/siteops/siteops", provider.version, "linux_amd64");
-    mkdirSync(pkg, { recursive: true });
-    cpSync(provider.dir, pkg, { recursive: true });
+    const sources: string[] = [];
+    for (const p of [{ ...provider, type: "siteops" }, ...others]) {
+      const source = `registry.terraform.io/siteops/${p.type}`;
+      const pkg = path.join(this.home, "mirror", source, p.version, "linux_amd64");
+      mkdirSync(pkg, { recursive: true });
+      cpSync(p.dir, pkg, { recursive: true });
+      sources.push(JSON.stringify(source));
+    }
     this.cliConfig = path.join(this.home, "cli.tfrc");
     writeFileSync(
       this.cliConfig,
       `provider_installation {
   filesystem_mirror {
     path    = ${JSON.stringify(path.join(this.home, "mirror"))}
-    include = ["registry.terraform.io/siteops/siteops"]
+    include = [${sources.join(", ")}]
   }
   direct {
-    exclude = ["registry.terraform.io/siteops/siteops"]
+    exclude = [${sources.join(", ")}]
   }
 }
 `,

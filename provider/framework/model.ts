@@ -133,6 +133,8 @@ function convertValue(type: CtyType, v: Value, mode: ModelMode, diags: Diagnosti
   if (v === null || typeof v !== "object") return v;
   if (v instanceof Unknown) return mode === "planned" ? v : null;
   if (v instanceof BigNumber) {
+    const near = v.nearestFloat(); // a decimal such as 0.1, as terraform-plugin-framework's Float64 reads it
+    if (near !== undefined) return near;
     diags.error(CONVERSION, `The number ${v.text} cannot be represented exactly by the provider.`, at);
     return null;
   }

@@ -3,7 +3,7 @@
 // destroy plans, identity checks, an object imported and destroyed in one plan: import-guard.ts).
 // provider-server.ts finds the resource and guards each call.
 import type * as tfplugin6 from "../protocol/tfplugin6.js";
-import { isObject, type CtyType, type ObjectValue } from "../values/cty.js";
+import { equal, isObject, type CtyType, type ObjectValue, type Value } from "../values/cty.js";
 import { Diagnostics, path } from "./diagnostics.js";
 import type { ErasedResource } from "./erased.js";
 import { movedError, type ImportGuard } from "./import-guard.js";
@@ -41,7 +41,7 @@ export async function readResource<D>({ impl, type }: ResourceEntry<D>, req: tfp
   // An object gone takes its private state with it: Terraform hands a removed object's private state to the plan
   // of its new one, where it would read as the replacement of an object that still exists (site-protection.ts).
   if (next === null) return { new_state: toProto.dynamicValue(type, null) };
-  return { new_state: toProto.dynamicValue(type, next), private: toProto.privateBytes(res.private ?? priv) };
+  return { new_state: unchanged(type, next, current, req.current_state), private: toProto.privateBytes(res.private ?? priv) };
 }
 
 export async function planResourceChange<D>({ impl, type }: ResourceEntry<D>, req: tfplugin6.PlanResourceChangeRequest, diags: Diagnostics, ctx: Contexts<D>) {
@@ -68,7 +68,7 @@ export async function planResourceChange<D>({ impl, type }: ResourceEntry<D>, re
     if (diags.hasErrors) return {};
   }
   return {
-    planned_state: toProto.dynamicValue(type, plan),
+    planned_state: prior === null ? toProto.dynamicValue(type, plan) : unchanged(type, plan, prior, req.prior_state),
     requires_replace: requiresReplace.map(toProto.attributePath),
     planned_private: req.prior_private ?? undefined,
   };
@@ -159,6 +159,14 @@ export async function importResourceState<D>(
   const state: ObjectValue = {};
   for (const name of Object.keys(impl.schema.attributes)) state[name] = partial[name] ?? null;
   return { imported_resources: [{ type_name: req.type_name, state: toProto.dynamicValue(type, state) }] };
+}
+
+/**
+ * `value` as a reply's DynamicValue: the request's own msgpack bytes when `value` equals the value they decoded to
+ * (`received`), as in every refresh and plan of an object that has not changed; encoded otherwise.
+ */
+function unchanged(type: CtyType, value: Value, received: Value, wire: Wire): tfplugin6.DynamicValue {
+  return wire?.msgpack?.length && equal(value, received) ? { msgpack: wire.msgpack } : toProto.dynamicValue(type, value);
 }
 
 /** A model of a stored object, whose identity attribute (if the resource has one) must be set. */

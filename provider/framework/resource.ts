@@ -43,7 +43,8 @@ interface ResourceResult<S extends Schema> {
 interface ModifyPlanRequest<S extends Schema> {
   /** The plan after defaults, unknown marking and attribute plan modifiers; change it in place. */
   plan: Planned<Model<S>>;
-  /** null when the resource is being created. */
+  /** null when the resource is being created. Read only, as is every value a method receives but `plan` here: the
+   * framework answers with the request's own bytes when the result equals what they decoded to (resource-rpcs.ts). */
   prior: Model<S> | null;
   config: Planned<Model<S>>;
   /** Append attribute paths whose change needs the resource replaced. */

@@ -13,7 +13,7 @@ export function upgradeState<D>(
   diags: Diagnostics,
 ): { upgraded_state?: tfplugin6.DynamicValue } {
   const target = impl.schema.version ?? 0;
-  let version = typeof req.version === "object" && req.version ? req.version.toNumber() : Number(req.version ?? 0);
+  let version = Number(req.version ?? 0);
   const raw = req.raw_state?.json;
   if (!raw || raw.length === 0) {
     if (req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length) {

@@ -42,21 +42,24 @@ export function smallInteger(n: number): Buffer {
   return unsignedInteger(Buffer.from(bytes.length ? bytes : [0]));
 }
 
+/** OBJECT IDENTIFIER: each sub-identifier in base 128, the first two joined as 40 * a + b (X.690 8.19),
+ * which is itself one sub-identifier and may take several bytes (2.999 is 0x88 0x37). */
 export function oid(dotted: string): Buffer {
   const parts = dotted.split(".").map(Number);
-  const out: number[] = [parts[0]! * 40 + parts[1]!];
-  for (const p of parts.slice(2)) {
-    const chunk: number[] = [p & 0x7f];
-    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift((v & 0x7f) | 0x80);
+  const out: number[] = [];
+  for (const p of [parts[0]! * 40 + parts[1]!, ...parts.slice(2)]) {
+    const chunk: number[] = [p % 128];
+    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift((v % 128) | 0x80);
     out.push(...chunk);
   }
   return tlv(0x06, Buffer.from(out));
 }
 
-/** UTCTime for years 1950-2049, GeneralizedTime after, as RFC 5280 requires. */
+/** UTCTime for years 1950-2049, GeneralizedTime for any other (RFC 5280 4.1.2.5). */
 export function time(d: Date): Buffer {
+  const year = d.getUTCFullYear();
+  if (year < 0 || year > 9999) throw new RangeError(`year ${year} cannot be written in a certificate`);
   const iso = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
   const digits = iso.slice(0, 19).replace(/[-T:]/g, "");
-  const year = d.getUTCFullYear();
-  return year < 2050 ? tlv(0x17, Buffer.from(digits.slice(2) + "Z")) : tlv(0x18, Buffer.from(digits + "Z"));
+  return year >= 1950 && year < 2050 ? tlv(0x17, Buffer.from(`${digits.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${digits}Z`));
 }

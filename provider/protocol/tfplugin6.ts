@@ -20,7 +20,7 @@ type Received = ReceivedDynamicValue | null | undefined;
 interface AttributePathStep {
   attribute_name?: string;
   element_key_string?: string;
-  element_key_int?: number;
+  element_key_int?: number | bigint;
 }
 
 export interface AttributePath {
@@ -52,8 +52,8 @@ export interface ConfigureProviderRequest {
 
 export interface UpgradeResourceStateRequest {
   type_name: string;
-  /** int64: a number, or a Long-like object from the decoder. */
-  version?: number | { toNumber(): number };
+  /** int64: a number, or a bigint beyond 2^53. */
+  version?: number | bigint;
   raw_state?: { json?: Uint8Array | null; flatmap?: Record<string, string> } | null;
 }
 

@@ -1,6 +1,9 @@
 // Terraform values to and from msgpack, by type: the DynamicValue encoding of plugin protocol 6. The
 // wire alone cannot tell an object from a map, a set from a list, or where a dynamic value's type travels,
-// so every conversion is driven by the cty type.
+// so every conversion is driven by the cty type. What is written is what go-cty's msgpack.Marshal writes
+// for the value read (docs/design.md, "Values byte for byte"; test/provider/differential/cty.test.ts).
+import { formOfFloat, parseNumber, type NumberForm } from "./cty-number.js";
+import { typeFromJSON, typeToJSON } from "./cty-type-json.js";
 import { MsgpackError, Reader } from "./msgpack.js";
 import { Writer } from "./msgpack-writer.js";
 import {
@@ -8,10 +11,12 @@ import {
   Dynamic,
   Unknown,
   ValueError,
+  byUtf8,
   impliedType,
   isObject,
   namesOf,
   numberFrom,
+  setOwn,
   within,
   type CtyType,
   type ObjectValue,
@@ -33,13 +38,13 @@ export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
 
 function readValue(r: Reader, type: CtyType): Value {
   if (r.isNil()) return r.nil();
-  if (r.isExt()) return new Unknown(r.raw());
+  if (r.isExt()) return new Unknown(r.unknown());
   if (type === "string") return r.str();
   if (type === "bool") return r.bool();
   if (type === "number") return numberFrom(r.num());
   if (type === "dynamic") {
     if (r.arrayLength() !== 2) throw new ValueError("dynamic value must be a [type, value] pair");
-    const concrete = JSON.parse(r.str()) as CtyType;
+    const concrete = typeFromJSON(r.str());
     return new Dynamic(concrete, readValue(r, concrete));
   }
   switch (type[0]) {
@@ -56,7 +61,7 @@ function readValue(r: Reader, type: CtyType): Value {
       const out: ObjectValue = {};
       for (let i = 0; i < n; i++) {
         const k = r.str();
-        out[k] = readWithin(r, type[1], { key: k });
+        setOwn(out, k, readWithin(r, type[1], { key: k }));
       }
       return out;
     }
@@ -88,15 +93,16 @@ function readObject(r: Reader, attrs: { readonly [name: string]: CtyType }): Obj
   for (let i = 0; i < n; i++) {
     const k = r.str();
     const t = attrs[k];
-    if (t === undefined) {
+    // A type is a string or an array: anything else is inherited (constructor, toString, __proto__).
+    if (t === undefined || (typeof t !== "string" && !Array.isArray(t))) {
       r.skip(); // an attribute this schema does not know: drop it
       continue;
     }
-    out[k] = readWithin(r, t, k);
+    setOwn(out, k, readWithin(r, t, k));
     known++;
   }
   // Every attribute is there, null when the wire left it out.
-  if (known !== namesOf(attrs).length) for (const k of namesOf(attrs)) if (!(k in out)) out[k] = null;
+  if (known !== namesOf(attrs).length) for (const k of namesOf(attrs)) if (!Object.hasOwn(out, k)) setOwn(out, k, null);
   return out;
 }
 
@@ -132,7 +138,7 @@ function writeValue(w: Writer, type: CtyType, value: Value): void {
   if (type === "dynamic") {
     const d = value instanceof Dynamic ? value : new Dynamic(impliedType(value), value);
     w.arrayHeader(2);
-    w.bin(Buffer.from(JSON.stringify(d.type)));
+    w.bin(Buffer.from(typeToJSON(d.type)));
     return writeValue(w, d.type, d.value);
   }
   switch (type[0]) {
@@ -145,7 +151,7 @@ function writeValue(w: Writer, type: CtyType, value: Value): void {
       return;
     case "map": {
       if (!isObject(value)) throw mismatch("map", value);
-      const keys = Object.keys(value).sort();
+      const keys = Object.keys(value).sort(byUtf8);
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
@@ -160,7 +166,10 @@ function writeValue(w: Writer, type: CtyType, value: Value): void {
       w.mapHeader(keys.length);
       for (const k of keys) {
         w.str(k);
-        writeWithin(w, type[1][k]!, value[k] ?? null, k);
+        let x = value[k];
+        // Functions are inherited (constructor, toString), never values; so is a __proto__ not its own.
+        if (x === undefined || typeof x === "function" || (k === "__proto__" && !Object.hasOwn(value, k))) x = null;
+        writeWithin(w, type[1][k]!, x, k);
       }
       return;
     }
@@ -178,15 +187,20 @@ function writeWithin(w: Writer, type: CtyType, value: Value, step: string | numb
 
 function writeNumber(w: Writer, value: Value): void {
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new ValueError("numbers must be finite");
-    return Number.isSafeInteger(value) ? w.int(value) : w.float(value);
+    if (Number.isSafeInteger(value)) return w.int(value);
+    if (Number.isNaN(value)) throw new ValueError("NaN is not a number Terraform knows");
+    return writeForm(w, formOfFloat(value));
   }
   if (value instanceof BigNumber) {
-    if (/^-?\d+$/.test(value.text)) {
-      const b = BigInt(value.text);
-      if (b >= -(2n ** 63n) && b < 2n ** 64n) return w.int(b);
-    }
-    return w.str(value.text); // cty's form for numbers beyond int64/float64
+    const form = parseNumber(value.text);
+    if (!form) throw new ValueError(`invalid number ${JSON.stringify(value.text)}`);
+    return writeForm(w, form);
   }
   throw mismatch("number", value);
+}
+
+function writeForm(w: Writer, form: NumberForm): void {
+  if ("int" in form) return w.int(form.int);
+  if ("float" in form) return w.float(form.float);
+  return w.str(form.text);
 }

@@ -5,6 +5,7 @@
 //   list/set/tuple -> Value[]                map/object -> ObjectValue (plain object)
 //   unknown -> Unknown (its msgpack bytes kept verbatim: refinements survive the round trip)
 //   dynamic -> Dynamic (the concrete type travels with the value)
+import { nearestFloat, parseNumber } from "./cty-number.js";
 import { MsgpackError } from "./msgpack.js";
 
 export type CtyType =
@@ -28,11 +29,16 @@ export class Unknown {
 const UNKNOWN_BYTES = Uint8Array.of(0xd4, 0x00, 0x00);
 export const UNKNOWN = new Unknown();
 
-/** A number that a float64 cannot hold exactly; `text` is its decimal form as cty writes it. */
+/** A number that a float64 cannot hold exactly (or an integer beyond 2^53); `text` is its decimal form as
+ * it came, which is how cty writes it. */
 export class BigNumber {
   constructor(readonly text: string) {}
   toString(): string {
     return this.text;
+  }
+  /** The float64 nearest a decimal such as 0.1 that prints as the same decimal; else undefined. */
+  nearestFloat(): number | undefined {
+    return nearestFloat(this.text);
   }
 }
 
@@ -77,29 +83,50 @@ export function within(err: unknown, step: string | number | { key: string }): n
   throw err;
 }
 
+/** Orders strings by their UTF-8 bytes, as Go's sort.Strings does (JavaScript's sort() compares UTF-16
+ * code units, which puts U+10000 and above before U+E000-U+FFFF). */
+export function byUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (D800-DFFF) encode code points above every BMP one: move them past E000-FFFF.
+    if (x >= 0xd800 && y >= 0xd800) return (x >= 0xe000 ? x - 0x800 : x + 0x2000) - (y >= 0xe000 ? y - 0x800 : y + 0x2000);
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /** Attribute names of an object type, sorted as they go on the wire (computed once per type). */
 const sortedNames = new WeakMap<object, string[]>();
 export function namesOf(attrs: { readonly [name: string]: CtyType }): string[] {
   let names = sortedNames.get(attrs);
-  if (!names) sortedNames.set(attrs, (names = Object.keys(attrs).sort()));
+  if (!names) sortedNames.set(attrs, (names = Object.keys(attrs).sort(byUtf8)));
   return names;
+}
+
+/** Sets a property as an own data property: `obj[k] = v` with k "__proto__" would set the prototype. */
+export function setOwn(obj: ObjectValue, k: string, v: Value): void {
+  if (k === "__proto__") Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else obj[k] = v;
 }
 
 export const isUnknown = (v: unknown): v is Unknown => v instanceof Unknown;
 
-/** A msgpack or JSON number as a Value: a float64 when exact, else its decimal text. */
+/** A msgpack or JSON number as a Value: a float64 when it holds the number exactly (an integer up to 2^53),
+ * else a BigNumber with its decimal text. A string is read as cty reads it: "", " 1" or "0x10" are refused. */
 export function numberFrom(n: number | bigint | string): number | BigNumber {
-  if (typeof n === "number") return n;
-  if (typeof n === "bigint") return new BigNumber(n.toString());
-  const f = Number(n);
-  if (Number.isNaN(f)) throw new ValueError(`invalid number ${JSON.stringify(n)}`);
-  return canonical(f) === canonical(n) ? f : new BigNumber(n);
-}
-
-/** Normalises decimal text so "1.50" and "1.5" compare equal. */
-function canonical(n: number | string): string {
-  const s = typeof n === "number" ? (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toString() : String(n)) : n;
-  return s.includes(".") && !s.includes("e") ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
+  if (typeof n === "number") {
+    if (Number.isNaN(n)) throw new ValueError("NaN is not a number Terraform knows");
+    return n;
+  }
+  if (typeof n === "bigint") return Number.isSafeInteger(Number(n)) ? Number(n) : new BigNumber(n.toString());
+  const form = parseNumber(n);
+  if (!form) throw new ValueError(`invalid number ${JSON.stringify(n)}`);
+  if ("float" in form) return form.float;
+  if ("int" in form) return numberFrom(form.int);
+  return new BigNumber(n);
 }
 
 export function isObject(v: Value): v is ObjectValue {
@@ -152,7 +179,7 @@ export function fromJSON(type: CtyType, json: unknown): Value {
     case "object": {
       if (typeof json !== "object") throw new ValueError("expected object");
       const src = json as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(type[1]).map(([k, t]) => [k, fromJSON(t, src[k])]));
+      return Object.fromEntries(Object.entries(type[1]).map(([k, t]) => [k, fromJSON(t, Object.hasOwn(src, k) ? src[k] : null)]));
     }
   }
   throw new ValueError(`unsupported type ${JSON.stringify(type)}`);
@@ -176,7 +203,7 @@ export function equal(a: Value, b: Value): boolean {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length) return false;
-    return ka.every((k) => k in b && equal(a[k]!, b[k]!));
+    return ka.every((k) => Object.hasOwn(b, k) && equal(a[k]!, b[k]!));
   }
   return false;
 }

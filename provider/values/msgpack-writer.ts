@@ -40,24 +40,23 @@ export class Writer {
     this.byte(v ? 0xc3 : 0xc2);
   }
 
+  /** An integer in the fewest bytes, as go-cty's encoder writes it (vmihailenco/msgpack EncodeInt). */
   int(v: number | bigint): void {
     if (typeof v === "number" && Number.isSafeInteger(v)) {
-      if (v >= 0 && v <= 0x7f) return this.byte(v);
-      if (v < 0 && v >= -32) return this.byte(v & 0xff);
-      if (v >= -0x80000000 && v <= 0xffffffff) {
-        this.ensure(5);
-        if (v >= 0) {
-          this.buf[this.pos++] = 0xce;
-          this.buf.writeUInt32BE(v, this.pos);
-        } else {
-          this.buf[this.pos++] = 0xd2;
-          this.buf.writeInt32BE(v, this.pos);
-        }
-        this.pos += 4;
-        return;
+      if (v >= 0) {
+        if (v <= 0x7f) return this.byte(v);
+        if (v <= 0xff) return this.fixed(0xcc, 1, v);
+        if (v <= 0xffff) return this.fixed(0xcd, 2, v);
+        if (v <= 0xffffffff) return this.fixed(0xce, 4, v);
+      } else {
+        if (v >= -32) return this.byte(v & 0xff);
+        if (v >= -0x80) return this.fixed(0xd0, 1, v);
+        if (v >= -0x8000) return this.fixed(0xd1, 2, v);
+        if (v >= -0x80000000) return this.fixed(0xd2, 4, v);
       }
     }
     const big = BigInt(v);
+    if (big >= -0x80000000n && big <= 0xffffffffn) return this.int(Number(big));
     this.ensure(9);
     if (big >= 0n) {
       this.buf[this.pos++] = 0xcf;
@@ -67,6 +66,15 @@ export class Writer {
       this.buf.writeBigInt64BE(big, this.pos);
     }
     this.pos += 8;
+  }
+
+  /** A type byte and a big-endian integer of `size` bytes (two's complement when negative). */
+  private fixed(code: number, size: number, v: number): void {
+    this.ensure(1 + size);
+    this.buf[this.pos++] = code;
+    if (v >= 0) this.buf.writeUIntBE(v, this.pos, size);
+    else this.buf.writeIntBE(v, this.pos, size);
+    this.pos += size;
   }
 
   float(v: number): void {

@@ -1,5 +1,6 @@
 // Low-level MessagePack reading (writing: msgpack-writer.ts): exactly the wire formats cty (Terraform's type
 // system) uses. Conversion to Terraform values by type lives in cty-msgpack.ts; this file knows no types.
+import { isUtf8 } from "node:buffer";
 
 export class MsgpackError extends Error {
   override name = "MsgpackError";
@@ -9,13 +10,15 @@ export class MsgpackError extends Error {
  * Buffer#toString costs more than the loop for them. */
 export const SHORT_STRING = 64;
 
-function shortString(buf: Uint8Array, start: number, n: number): string {
-  let s = "";
-  for (let i = start, end = start + n; i < end; i++) {
-    const c = buf[i]!;
-    if (c >= 0x80) return Buffer.from(buf.buffer, buf.byteOffset + start, n).toString("utf8"); // not ASCII
-    s += String.fromCharCode(c);
-  }
+/** Refinements longer than this are refused, as go-cty refuses them ("oversize unknown value refinement"). */
+const MAX_REFINEMENTS = 1024;
+/** go-cty's extension type for an unknown value with refinements (msgpack/unknown.go). */
+const REFINED_UNKNOWN = 0x0c;
+
+/** Decodes UTF-8, refusing invalid input: it decodes to U+FFFD, so only then are the bytes checked. */
+function utf8(bytes: Buffer, start: number, end: number): string {
+  const s = bytes.toString("utf8", start, end);
+  if (s.includes("\ufffd") && !isUtf8(bytes.subarray(start, end))) throw new MsgpackError("string is not valid UTF-8");
   return s;
 }
 
@@ -73,10 +76,21 @@ export class Reader {
     return out;
   }
 
-  /** Skips one complete value and returns its raw bytes (used to carry unknowns through untouched). */
-  raw(): Uint8Array {
+  /** An unknown value (an extension) as its raw bytes, carried through untouched. As in go-cty, an
+   * extension of more than one byte must be type 12 (refinements) and at most 1 KiB. */
+  unknown(): Uint8Array {
     const start = this.pos;
-    this.skip();
+    const b = this.u8();
+    let n: number;
+    if (b >= 0xd4 && b <= 0xd8) n = 1 << (b - 0xd4);
+    else if (b === 0xc7) n = this.u8();
+    else if (b === 0xc8) n = this.u16();
+    else if (b === 0xc9) n = this.u32();
+    else throw new MsgpackError(`expected an extension, got 0x${b.toString(16)}`);
+    const type = this.u8();
+    if (n > 1 && type !== REFINED_UNKNOWN) throw new MsgpackError(`unsupported extension type 0x${type.toString(16)} with length ${n}`);
+    if (n > MAX_REFINEMENTS) throw new MsgpackError("oversize unknown value refinement");
+    this.bytes(n);
     return this.buf.slice(start, this.pos);
   }
 
@@ -176,7 +190,16 @@ export class Reader {
     this.need(n);
     const start = this.pos;
     this.pos += n;
-    return n <= SHORT_STRING ? shortString(this.buf, start, n) : this.text.toString("utf8", start, start + n);
+    if (n <= SHORT_STRING) {
+      let s = "";
+      for (let i = start, end = start + n; i < end; i++) {
+        const c = this.buf[i]!;
+        if (c >= 0x80) return utf8(this.text, start, start + n); // not ASCII
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return utf8(this.text, start, start + n);
   }
 
   /** The input as a Buffer, without copying: for toString() of long strings. */

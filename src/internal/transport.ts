@@ -82,6 +82,7 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
     const code = (err as { code?: string }).code;
     throw new APIConnectionError(`Connection error${code ? ` (${code})` : ""}: ${(err as Error).message}`, { cause: err });
   } finally {
+    let redacted: Record<string, string> | undefined;
     t.logger?.({
       kind: "response",
       method: init.method,
@@ -90,7 +91,10 @@ export async function sendOnce(t: Transport, { init, authorization, idempotencyK
       durationMs: Number((process.hrtime.bigint() - started) / 100_000n) / 10,
       requestId,
       attempt: attempt + 1,
-      requestHeaders: redactHeaders(headers),
+      // Redacted when read: most loggers (the provider's) look only at retries, and this runs at every response.
+      get requestHeaders() {
+        return (redacted ??= redactHeaders(headers));
+      },
     });
   }
 }

@@ -24,6 +24,17 @@ describe("DER", () => {
     ).toBe("260102030405Z");
     expect(time(new Date("2056-01-02T03:04:05Z"))[0]).toBe(0x18); // GeneralizedTime from 2050
   });
+
+  it("OIDs whose first sub-identifier is 128 or more, and times before 1950 (issue 53)", () => {
+    // 2.999.3 (X.690's example): 40 * 2 + 999 = 1079 takes two bytes
+    expect(hex(oid("2.999.3"))).toBe("0603883703");
+    expect(hex(oid("2.48"))).toBe("06028100"); // 128
+    expect(hex(oid("2.47"))).toBe("06017f");
+    expect(Buffer.from(time(new Date("1949-12-31T23:59:59Z"))).toString("latin1")).toBe("\x18\x0f19491231235959Z");
+    expect(Buffer.from(time(new Date("1950-01-01T00:00:00Z"))).toString("latin1")).toBe("\x17\x0d500101000000Z");
+    expect(Buffer.from(time(new Date("2049-12-31T23:59:59Z"))).toString("latin1")).toBe("\x17\x0d491231235959Z");
+    expect(Buffer.from(time(new Date("2050-01-01T00:00:00Z"))).toString("latin1")).toBe("\x18\x0f20500101000000Z");
+  });
 });
 
 describe("server certificate", () => {

@@ -1,6 +1,6 @@
 // The provider's cty msgpack codec on its own: primitives, unknowns kept byte for byte, collections, objects.
 import { describe, expect, it } from "vitest";
-import { BigNumber, Dynamic, UNKNOWN, Unknown, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
+import { BigNumber, Dynamic, UNKNOWN, Unknown, ValueError, equal, fromJSON, type CtyType, type Value } from "../../provider/values/cty.js";
 import { decodeMsgpack, encodeMsgpack } from "../../provider/values/cty-msgpack.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -20,9 +20,31 @@ describe("cty msgpack: primitives", () => {
   });
 
   it("numbers: ints of every width, floats, and arbitrary precision", () => {
-    for (const n of [0, 1, 127, 128, -1, -32, -33, 255, 65_535, 2 ** 31, -(2 ** 31), 2 ** 40, Number.MAX_SAFE_INTEGER, 1.5, -0.25, 1e300]) {
+    for (const n of [
+      0,
+      1,
+      127,
+      128,
+      -1,
+      -32,
+      -33,
+      255,
+      65_535,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 40,
+      Number.MAX_SAFE_INTEGER,
+      1.5,
+      -0.25,
+      1e-300,
+      Infinity,
+      -Infinity,
+    ]) {
       expect(roundTrip("number", n)).toBe(n);
     }
+    // a float64 integer beyond int64 goes as cty writes it: its shortest decimal, then read at cty's precision
+    expect(hex(encodeMsgpack("number", 1e300))).toBe(`da012d${Buffer.from(`1${"0".repeat(300)}`).toString("hex")}`);
+    expect(String(roundTrip("number", 1e300))).toBe(`1${"0".repeat(300)}`);
     // cty writes numbers that fit neither int64 nor float64 as decimal strings
     const big = new BigNumber("123456789012345678901234567890.000000000000000001");
     const wire = encodeMsgpack("number", big);
@@ -122,6 +144,10 @@ describe("state JSON and equality", () => {
     const type: CtyType = ["object", { id: "string", n: "number", tags: ["set", "string"], on: "bool" }];
     expect(fromJSON(type, { id: "x", n: 2, tags: ["a"], on: true, removed: 1 })).toEqual({ id: "x", n: 2, tags: ["a"], on: true });
     expect(fromJSON(type, { id: "x" })).toEqual({ id: "x", n: null, tags: null, on: null });
+    // an attribute named like an inherited member is null when the state does not hold it (issue 53)
+    expect(fromJSON(["object", JSON.parse('{"constructor": "string", "toString": "string"}')], {})).toEqual(
+      JSON.parse('{"constructor": null, "toString": null}'),
+    );
   });
 
   it("equal compares deeply, unknowns by bytes", () => {
@@ -130,5 +156,114 @@ describe("state JSON and equality", () => {
     expect(equal(UNKNOWN, new Unknown(Uint8Array.of(0xd4, 0, 0)))).toBe(true);
     expect(equal(UNKNOWN, null)).toBe(false);
     expect(equal(new BigNumber("1e400"), new BigNumber("1e400"))).toBe(true);
+  });
+});
+
+// Issue 53: values where the codec and go-cty disagreed.
+describe("cty msgpack: names that objects inherit, infinities, and cty's bytes", () => {
+  const wire = (h: string) => Buffer.from(h.replace(/ /g, ""), "hex");
+  const str = (s: string) => {
+    const b = Buffer.from(s);
+    return Buffer.concat([Buffer.from([0xa0 | b.length]), b]).toString("hex");
+  };
+
+  it("keeps __proto__, constructor and toString as map keys, and as attribute names", () => {
+    // map(string) {"__proto__": unknown, "a": "x"}: the whole map turned unknown
+    const m = decodeMsgpack(["map", "string"], wire(`82 ${str("__proto__")} d40000 ${str("a")} ${str("x")}`)) as Record<string, Value>;
+    expect(m).not.toBeInstanceOf(Unknown);
+    expect(Object.keys(m)).toEqual(["__proto__", "a"]);
+    expect(Object.getOwnPropertyDescriptor(m, "__proto__")?.value).toBeInstanceOf(Unknown);
+    const m2 = decodeMsgpack(["map", "string"], wire(`83 ${str("__proto__")} ${str("p")} ${str("constructor")} ${str("c")} ${str("toString")} ${str("t")}`));
+    expect(Object.entries(m2 as object)).toEqual([
+      ["__proto__", "p"],
+      ["constructor", "c"],
+      ["toString", "t"],
+    ]);
+    expect(hex(encodeMsgpack(["map", "string"], m2))).toBe(`83${str("__proto__")}${str("p")}${str("constructor")}${str("c")}${str("toString")}${str("t")}`);
+    // object attributes of those names: read and written back, null when absent
+    const type: CtyType = ["object", JSON.parse('{"__proto__": "string", "constructor": "number", "toString": "bool"}')];
+    const bytes = wire(`83 ${str("__proto__")} ${str("p")} ${str("constructor")} 01 ${str("toString")} c3`);
+    const o = decodeMsgpack(type, bytes);
+    expect(hex(encodeMsgpack(type, o))).toBe(hex(bytes));
+    expect(hex(encodeMsgpack(type, {}))).toBe(`83${str("__proto__")}c0${str("constructor")}c0${str("toString")}c0`);
+    // a schema without them does not reach Object.prototype's members for an attribute of that name
+    expect(decodeMsgpack(["object", { a: "string" }], wire(`82 ${str("a")} ${str("x")} ${str("constructor")} 01`))).toEqual({ a: "x" });
+    expect(decodeMsgpack(["object", { a: "string" }], wire(`81 ${str("toString")} 01`))).toEqual({ a: null });
+  });
+
+  it("writes infinities back as cty does (a float64), and refuses NaN", () => {
+    for (const h of ["cb7ff0000000000000", "cbfff0000000000000"]) expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(h))))).toBe(h);
+    expect(decodeMsgpack("number", wire(str("Inf")))).toBe(Infinity);
+    expect(decodeMsgpack("number", wire(str("-inf")))).toBe(-Infinity);
+    expect(() => decodeMsgpack("number", wire("cb7ff8000000000000"))).toThrow(/NaN/);
+  });
+
+  it("writes integers in the fewest bytes, as cty does", () => {
+    const cases: [string, string][] = [
+      ["ce00000080", "cc80"],
+      ["d2ffffff80", "d080"],
+      ["cd00ff", "ccff"],
+      ["d1ff00", "d1ff00"],
+      ["cf0000000100000000", "cf0000000100000000"],
+      ["cb4330000000000000", "cf0010000000000000"], // 2^52 as a float64: an int, as cty writes it
+      // 2^63 as a float64, just beyond int64: the shortest decimal that reads back to it, in text
+      ["cb43e0000000000000", `b3${Buffer.from("9223372036854776000").toString("hex")}`],
+      ["cb3ff0000000000000", "01"],
+      ["cb8000000000000000", "00"], // -0
+    ];
+    for (const [input, output] of cases) expect([input, hex(encodeMsgpack("number", decodeMsgpack("number", wire(input))))]).toEqual([input, output]);
+    // 2^60 as a float64 (not a safe integer): an int64 to cty
+    expect(hex(encodeMsgpack("number", 2 ** 60))).toBe("cf1000000000000000");
+    expect(hex(encodeMsgpack("number", -(2 ** 63)))).toBe("d38000000000000000");
+  });
+
+  it("keeps decimal strings cty wrote as strings, and reads number strings as cty does", () => {
+    // 0.1 is no float64: cty writes it as text, and so does the codec after reading it
+    expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(str("0.1")))))).toBe(str("0.1"));
+    expect(decodeMsgpack("number", wire(str("0.1")))).toBeInstanceOf(BigNumber);
+    // exact float64 or int64 values in text are written as cty writes them
+    expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(str("1.5")))))).toBe("cb3ff8000000000000");
+    expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(str("1e2")))))).toBe("64");
+    expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(str("9007199254740993.0")))))).toBe("cf0020000000000001");
+    expect(hex(encodeMsgpack("number", decodeMsgpack("number", wire(str("18446744073709551616")))))).toBe(str("18446744073709551616"));
+    for (const bad of ["", " 1", "1 ", "0x10", "1_000", "Infinity", "NaN", "1e", ".", "--1"]) {
+      expect(() => decodeMsgpack("number", wire(str(bad))), bad).toThrow(/invalid number/);
+    }
+    expect(decodeMsgpack("number", wire(str("+.5e1")))).toBe(5);
+    // the provider's code reads 0.1 as the float64 0.1 (as terraform-plugin-framework's Float64 does)
+    expect(new BigNumber("0.1").nearestFloat()).toBe(0.1);
+    expect(new BigNumber("0.10000000000000000001").nearestFloat()).toBeUndefined();
+    expect(new BigNumber("9007199254740993").nearestFloat()).toBeUndefined();
+  });
+
+  it("orders map keys and attribute names by their UTF-8 bytes, as Go does", () => {
+    // U+FF5E sorts before U+1F600 in UTF-8, after it in UTF-16
+    const keys = ["\u{1f600}", "\uff5e", "a", "é"];
+    const value = Object.fromEntries(keys.map((k) => [k, "v"]));
+    const order = (bytes: Uint8Array) => Object.keys(decodeMsgpack(["map", "string"], bytes) as object);
+    expect(order(encodeMsgpack(["map", "string"], value))).toEqual(["a", "é", "\uff5e", "\u{1f600}"]);
+    const objectType: CtyType = ["object", Object.fromEntries(keys.map((k) => [k, "string"]))];
+    expect(order(encodeMsgpack(objectType, value))).toEqual(["a", "é", "\uff5e", "\u{1f600}"]);
+  });
+
+  it("writes a dynamic value's type as go-cty does, and refuses a type that is not one", () => {
+    const d = new Dynamic(["object", { b: "string", "a<b": ["list", "number"] }], { b: "x", "a<b": [1] });
+    const bytes = encodeMsgpack("dynamic", d);
+    const typeJSON = '["object",{"a\\u003cb":["list","number"],"b":"string"}]';
+    expect(hex(bytes.subarray(0, 3 + typeJSON.length))).toBe(`92c4${typeJSON.length.toString(16)}${Buffer.from(typeJSON).toString("hex")}`);
+    expect(hex(encodeMsgpack("dynamic", decodeMsgpack("dynamic", bytes)))).toBe(hex(bytes));
+    for (const t of ['["list"]', '"strin"', '["object",{"a":"string"},["a"]]', "{", '["tuple",{}]']) {
+      const b = Buffer.concat([wire("92c4"), Buffer.from([t.length]), Buffer.from(t), wire("c0")]);
+      expect(() => decodeMsgpack("dynamic", b), t).toThrow(ValueError);
+    }
+  });
+
+  it("refuses invalid UTF-8 and extensions cty would not read as unknown", () => {
+    expect(() => decodeMsgpack("string", wire("a2c328"))).toThrow(/not valid UTF-8/);
+    expect(() => decodeMsgpack("string", wire(`d941${"61".repeat(64)}ff`))).toThrow(/not valid UTF-8/);
+    expect(decodeMsgpack("string", wire("a3efbfbd"))).toBe("\ufffd"); // a real U+FFFD is kept
+    expect(() => decodeMsgpack("string", wire("d5010000"))).toThrow(/unsupported extension type 0x1/);
+    expect(() => decodeMsgpack("string", Buffer.concat([wire("c80401 0c"), Buffer.alloc(1025)]))).toThrow(/oversize/);
+    expect(decodeMsgpack("string", wire("d40500"))).toBeInstanceOf(Unknown); // one byte: any type, as in cty
   });
 });

@@ -203,6 +203,26 @@ describe("ProviderServer RPCs", () => {
     expect(calls).toContain("delete");
   });
 
+  it("a refresh and a plan of an unchanged object answer with the request's own bytes; a change is encoded", async () => {
+    await server.configureProvider({ config: { msgpack: encodeMsgpack(blockType(def.schema), { endpoint: null }) } });
+    const stored = wire({ ...base, id: "t_1", size: 3, tags: ["all"], status: "ok", rule: [] });
+    const refreshed = await server.readResource({ type_name: "test_thing", current_state: stored });
+    expect(refreshed.new_state!.msgpack).toBe(stored.msgpack);
+    const noop = await server.planResourceChange({ type_name: "test_thing", prior_state: stored, proposed_new_state: stored, config: wire(base) });
+    expect(noop.diagnostics).toEqual([]);
+    expect(noop.planned_state!.msgpack).toBe(stored.msgpack);
+    const renamed = { ...read(stored), name: "b" };
+    const changed = await server.planResourceChange({
+      type_name: "test_thing",
+      prior_state: stored,
+      proposed_new_state: wire(renamed),
+      config: wire({ ...base, name: "b" }),
+    });
+    expect(changed.planned_state!.msgpack).not.toBe(stored.msgpack);
+    expect(read(changed.planned_state)).toMatchObject({ id: "t_1", name: "b" });
+    expect(read(changed.planned_state).status).toBeInstanceOf(Unknown);
+  });
+
   it("import fills the other attributes with null", async () => {
     const res = await server.importResourceState({ type_name: "test_thing", id: "t_9" });
     expect(res.imported_resources![0]!.type_name).toBe("test_thing");

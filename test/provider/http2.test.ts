@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrpcServer, GrpcError, GrpcStatus, type GrpcServer } from "../../provider/protocol/grpc-server.js";
 import { HpackDecoder } from "../../provider/protocol/http2/hpack.js";
 import { huffmanDecode } from "../../provider/protocol/http2/huffman.js";
+import { call, grpcBody } from "./differential/h2-wire.js";
 
 let listener: Server;
 let grpc: GrpcServer;
@@ -36,34 +37,6 @@ afterAll(async () => {
   grpc?.close();
   await new Promise((resolve) => listener?.close(resolve));
 });
-
-const framed = (message: Buffer) => {
-  const out = Buffer.alloc(5 + message.length);
-  out.writeUInt32BE(message.length, 1);
-  message.copy(out, 5);
-  return out;
-};
-
-interface Reply {
-  headers: http2.IncomingHttpHeaders;
-  trailers: http2.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function call(session: http2.ClientHttp2Session, method: string, message: Buffer, extra: http2.OutgoingHttpHeaders = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": `/test.Echo/${method}`, "content-type": "application/grpc", te: "trailers", ...extra });
-    let headers: http2.IncomingHttpHeaders = {};
-    let trailers: http2.IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    req.on("response", (h) => (headers = h));
-    req.on("trailers", (t) => (trailers = t));
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve({ headers, trailers, body: Buffer.concat(chunks).subarray(5) }));
-    req.on("error", reject);
-    req.end(framed(message));
-  });
-}
 
 describe("HTTP/2 server", () => {
   it("answers many concurrent unary calls, each with its own reply", async () => {
@@ -121,7 +94,7 @@ describe("HTTP/2 server", () => {
     await new Promise<void>((resolve, reject) => session.ping((err) => (err ? reject(err) : resolve())));
     const req = session.request({ ":method": "POST", ":path": "/test.Echo/Slow", "content-type": "application/grpc" });
     req.on("error", () => {});
-    req.end(framed(Buffer.alloc(0)));
+    req.end(grpcBody(Buffer.alloc(0)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     req.close(http2.constants.NGHTTP2_CANCEL);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,9 +1,10 @@
 // HPACK (RFC 7541) for the provider's HTTP/2 server: a full decoder for request header blocks (static and
 // dynamic tables, Huffman-coded literals), and the encoding of the few fixed response fields gRPC needs,
 // written as literals that never enter the client's dynamic table (so this side keeps no encoder state).
-import { huffmanDecode } from "./huffman.js";
+import { HuffmanError, huffmanDecode } from "./huffman.js";
 
-class HpackError extends Error {
+/** A header block this side cannot decode: a connection error of type COMPRESSION_ERROR (RFC 9113 4.3). */
+export class HpackError extends Error {
   override name = "HpackError";
 }
 
@@ -89,32 +90,44 @@ export class HpackDecoder {
     this.maxSize = limit;
   }
 
+  /** The size of the last decoded header list as RFC 9113 6.5.2 counts it (name + value + 32 per field),
+   * for SETTINGS_MAX_HEADER_LIST_SIZE: the whole block is always decoded, so the table stays in step. */
+  listSize = 0;
+
   decode(block: Uint8Array): HeaderList {
     const out: HeaderList = [];
     const r = { pos: 0 };
+    let size = 0;
     while (r.pos < block.length) {
       const b = block[r.pos]!;
       if (b & 0x80) {
         const [name, value] = this.entry(integer(block, r, 7));
         out.push([name, value]);
+        size += name.length + value.length + ENTRY_OVERHEAD;
       } else if ((b & 0xc0) === 0x40) {
         const index = integer(block, r, 6);
         const name = index === 0 ? literal(block, r) : this.entry(index)[0];
         const value = literal(block, r);
         out.push([name, value]);
+        size += name.length + value.length + ENTRY_OVERHEAD;
         this.insert(name, value);
       } else if ((b & 0xe0) === 0x20) {
-        const size = integer(block, r, 5);
-        if (size > this.limit) throw new HpackError(`dynamic table size ${size} above the announced ${this.limit}`);
-        this.maxSize = size;
+        // RFC 7541 4.2: size updates come first in a block; one after a field is a decoding error (6.3).
+        if (out.length) throw new HpackError("dynamic table size update after a header field");
+        const max = integer(block, r, 5);
+        if (max > this.limit) throw new HpackError(`dynamic table size ${max} above the announced ${this.limit}`);
+        this.maxSize = max;
         this.evict(0);
       } else {
         // Literal without indexing (0000) or never indexed (0001): the same to a decoder.
         const index = integer(block, r, 4);
         const name = index === 0 ? literal(block, r) : this.entry(index)[0];
-        out.push([name, literal(block, r)]);
+        const value = literal(block, r);
+        out.push([name, value]);
+        size += name.length + value.length + ENTRY_OVERHEAD;
       }
     }
+    this.listSize = size;
     return out;
   }
 
@@ -164,7 +177,12 @@ function literal(block: Uint8Array, r: { pos: number }): string {
   if (r.pos + length > block.length) throw new HpackError("truncated string in header block");
   const bytes = block.subarray(r.pos, r.pos + length);
   r.pos += length;
-  return (huffman ? huffmanDecode(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("latin1");
+  if (!huffman) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  try {
+    return huffmanDecode(bytes).toString("latin1");
+  } catch (err) {
+    throw err instanceof HuffmanError ? new HpackError(err.message) : err;
+  }
 }
 
 // ---- encoding the response fields ----

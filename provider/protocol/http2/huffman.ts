@@ -33,7 +33,7 @@ const OFFSET = new Array<number>(MAX_LENGTH + 1).fill(0);
   }
 }
 
-class HuffmanError extends Error {
+export class HuffmanError extends Error {
   override name = "HuffmanError";
 }
 
