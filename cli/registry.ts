@@ -36,6 +36,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: "users", aliases: ["user"], load: async () => (await import("./commands/account/index.js")).users },
   { name: "emulator", aliases: [], load: (host) => separate("emulator", host) },
   { name: "provider", aliases: [], load: (host) => separate("provider", host) },
+  { name: "visual", aliases: [], load: async () => (await import("./commands/visual/index.js")).default },
 ];
 
 export function findCommand(name: string): Entry | undefined {

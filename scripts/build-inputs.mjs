@@ -9,7 +9,7 @@ import path from "node:path";
 export const STAMP = "dist/.build-inputs";
 
 /** What the build reads: folders walked recursively (those that do not exist are skipped) and single files. */
-const INPUT_DIRS = ["src", "common", "wire", "cli", "emulator", "provider", "action/src", "bin"];
+const INPUT_DIRS = ["src", "common", "wire", "cli", "visual", "emulator", "provider", "action/src", "bin"];
 const INPUT_FILES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "tsconfig.cdktf.json", "tsconfig.cdktn.json"];
 /** Written by the build inside the input folders: not inputs. */
 const BUILD_WRITES = new Set(["provider/docs"]);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // CI check (.ci/run runs every scripts/check-*.mjs): what the parts of the repository may import from each other
 // (docs/project-layout.md, "Public and package-private").
-//   - The core (src/) imports none of the parts built on it: cli/, action/, provider/, emulator/.
-//   - The parts (cli/, action/src/, provider/, emulator/, examples/) import the core through its public entries,
+//   - The core (src/) imports none of the parts built on it: cli/, action/, provider/, emulator/, visual/.
+//   - The parts (cli/, action/src/, provider/, emulator/, visual/, examples/) import the core through its public entries,
 //     src/index.ts (the package "siteops") and src/fleet.ts ("siteops/fleet"); nothing else of src/ by path:
 //     src/internal/ is the core's own.
 //     ALLOWED lists the exceptions, each with its reason. What the parts share and users should not rely on
@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PARTS = ["cli", "action/src", "provider", "emulator", "examples"];
+const PARTS = ["cli", "action/src", "provider", "emulator", "visual", "examples"];
 const GENERATED = /^provider\/(cdktf|cdktn)\//;
 /** Importer -> core module allowed by path, and why. */
 const ALLOWED = {
@@ -55,7 +55,7 @@ for (const file of sources("common")) {
 }
 for (const file of sources("src")) {
   for (const target of importsOf(file)) {
-    const part = ["cli/", "action/", "provider/", "emulator/"].find((p) => target.startsWith(p));
+    const part = ["cli/", "action/", "provider/", "emulator/", "visual/"].find((p) => target.startsWith(p));
     if (part) problems.push(`${file} imports ${target}: the core must not depend on ${part}`);
   }
 }

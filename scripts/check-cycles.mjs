@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const SOURCE_DIRS = ["emulator", "src", "common", "wire", "cli", "provider", "action/src", "bench", "test", "examples", "scripts"];
+export const SOURCE_DIRS = ["emulator", "src", "common", "wire", "cli", "visual", "provider", "action/src", "bench", "test", "examples", "scripts"];
 const EXCLUDE = [/node_modules/, /(^|\/)provider\/cdktf\//, /(^|\/)action\/dist\//, /(^|\/)dist\//, /\.d\.ts$/, /(^|\/)\.terraform\//];
 
 /** Every cycle madge finds under `dirs` (paths relative to `root`), type-only imports included. */

@@ -28,6 +28,7 @@ const GUIDES = {
   "upgrade rollout": "upgrade-rollouts.md",
   vulns: "vulnerabilities.md",
   export: "terraform-adoption.md",
+  visual: "visual-checks.md",
 };
 
 const cliModule = (file) => tsImport(pathToFileURL(path.join(ROOT, CLI_DIR, file)).href, import.meta.url);

@@ -11,11 +11,13 @@ import {
   formatTarget,
   rolloutRows,
   rolloutTotals,
+  visualGateLine,
   vulnerabilityReportMarkdown,
   waveLine,
   type RolloutResult,
   type RolloutRow,
   type Shard,
+  type VisualGateReport,
   type VulnerabilityReport,
 } from "../../src/fleet.js";
 import { clean } from "../../common/sanitize.js";
@@ -97,8 +99,9 @@ export function pipelineSummary(title: string, site: Site, pipeline: UpgradePipe
 
 /** A rollout's summary, read at 300 sites: the totals line first; each wave's verdict against its budget; the sites
  * that did not pass, grouped by reason (each said once), before those that passed, which are folded with the sites
- * already at the target; the count of sites left untouched and how to continue. `undefined`: no site selected. */
-export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo): void {
+ * already at the target; the count of sites left untouched and how to continue; with the visual gate, its failing
+ * pages and where its report is. `undefined`: no site selected. */
+export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo, visual?: VisualGateReport): void {
   if (!result) {
     core.summary.addHeading("Site Operations: rollout", 3).addRaw("<p>No site to upgrade.</p>", true);
     footer(run);
@@ -145,7 +148,23 @@ export function rolloutSummary(result: RolloutResult | undefined, run: RunInfo):
       true,
     );
   }
+  if (visual?.report) visualSection(visual, run);
   footer(run);
+}
+
+/** The visual gate: each page that changed beyond the threshold or could not be compared, and where the images and
+ * reports are (the workflow's artifact: the run's page lists it). */
+function visualSection(visual: VisualGateReport, run: RunInfo): void {
+  core.summary.addRaw(`<h4>Visual gate: ${visualGateLine(visual)}</h4>`, true);
+  if (visual.failing.length)
+    core.summary.addTable([
+      header("Site", "Path", "Viewport", "Changed"),
+      ...visual.failing.map((f): Row => [escapeHtml(f.site.name), code(f.path), escapeHtml(f.viewport), escapeHtml(f.detail)].map(cell)),
+    ]);
+  const artifacts = run.runUrl
+    ? ` (uploaded with the run's artifacts: <a href="${escapeHtml(run.runUrl.replace(/\/attempts\/\d+$/, ""))}#artifacts">this run's artifacts</a>)`
+    : "";
+  core.summary.addRaw(`<p>Before, after and diff images and the HTML report: ${code(visual.report)} in ${code(visual.dir)}${artifacts}.</p>`, true);
 }
 
 /** A site of a rollout: its wave, its pipeline and (passed sites) what the gates found. */

@@ -1,21 +1,25 @@
 // The evidence a rollout judges each upgraded site on, one gate at a time: the pipeline's outcome (a rollback is a
-// failure), the site's health check taken after the upgrade, and HTTP requests to paths of the site itself (a
-// status below 400, no WordPress fatal-error page, within a response-time budget). Each gate answers a GateCheck
-// that says why in one phrase; none throws for a site that failed, only for an abort or a credential failure.
-// The HTTP gate never reaches a link-local address or a cloud metadata service, and a check path stays on the
-// site's origin and under its path (site-requests.ts).
+// failure), the site's health check taken after the upgrade, HTTP requests to paths of the site itself (a status
+// below 400, no WordPress fatal-error page, within a response-time budget), and screenshots of those paths before
+// and after, compared (the pictures taken by whoever drives a browser: VisualEvidence, visual-verdict.ts). Each
+// gate answers a GateCheck that says why in one phrase; none throws for a site that failed, only for an abort or a
+// credential failure. The HTTP gate never reaches a link-local address or a cloud metadata service, and a check
+// path stays on the site's origin and under its path (site-requests.ts).
 
 import { refusedHost } from "../../common/addresses.js";
 import { APIUserAbortError, PaginationError, WaitTimeoutError } from "../errors.js";
 import type { HealthCheck, HealthChecks } from "../resources/health-checks.js";
 import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
 import { checkPathProblem, getSite, guardedLookup, type HttpGateLookup, REFUSED_ADDRESS, type SiteAnswer } from "./site-requests.js";
+import { formatShare, type PageCheck, type SiteCheck, siteDetail } from "./visual-verdict.js";
 import { waitUntil } from "./wait.js";
 
-/** What a rollout may judge a site on. The pipeline's outcome always counts; `health` and `http` can be left out. */
-export type RolloutGate = "pipeline" | "health" | "http";
+/** What a rollout may judge a site on. The pipeline's outcome always counts; the others can be left out. */
+export type RolloutGate = "pipeline" | "health" | "http" | "visual";
 /** Every gate, in the order they are judged. */
-export const ROLLOUT_GATES: readonly RolloutGate[] = ["pipeline", "health", "http"];
+export const ROLLOUT_GATES: readonly RolloutGate[] = ["pipeline", "health", "http", "visual"];
+/** The gates judged unless the rollout names its own: all but `visual`, which needs a browser on the machine. */
+export const DEFAULT_ROLLOUT_GATES: readonly RolloutGate[] = ["pipeline", "health", "http"];
 
 /** One gate's verdict on one site. */
 export interface GateCheck {
@@ -32,6 +36,10 @@ export interface GateCheck {
   status?: number | null;
   /** `http`: how long the answer took, in ms. */
   ms?: number;
+  /** `visual`: each page in each viewport, compared (its share changed, its verdict, its images). */
+  pages?: PageCheck[];
+  /** `visual`: the site's HTML report (before | after | diff), relative to the folder the pictures are kept in. */
+  report?: string;
 }
 
 /** How long an HTTP check may take unless `checkBudgetMs` says otherwise. */
@@ -238,7 +246,7 @@ export async function checkHttp(
     }
     const { why, unreachable } = connectionFailure(typeof code === "string" ? code : undefined, (err as Error).message);
     const hint = unreachable
-      ? `; where the sites cannot be reached from this machine, judge them without the http gate (gates ${ROLLOUT_GATES.filter((g) => g !== "http").join(",")})`
+      ? `; where the sites cannot be reached from this machine, judge them without the http gate (gates ${DEFAULT_ROLLOUT_GATES.filter((g) => g !== "http").join(",")})`
       : "";
     return { ...base, ms: took(), ok: false, detail: `GET ${url.href}: ${why}${hint}`, reason: `GET ${path}: ${why}${hint}` };
   } finally {
@@ -262,4 +270,17 @@ function connectionFailure(code: string | undefined, message: string): { why: st
   const known = code ? CONNECTION_FAILURES[code] : undefined;
   if (known) return { why: `${known.why} (${code})`, unreachable: known.unreachable };
   return { why: code ?? message, unreachable: false };
+}
+
+/** The visual gate's verdict on a site from its pages compared: it fails when any page changed beyond the
+ * threshold or could not be compared. `reason` names the first failing page without its share (what every site that
+ * broke alike shares). */
+export function judgeVisual(check: SiteCheck, threshold: number): GateCheck {
+  const first = check.pages.find((p) => p.verdict !== "passed");
+  const reason = !first
+    ? "no page changed beyond the visual threshold"
+    : first.verdict === "failed"
+      ? `GET ${first.path} (${first.viewport}) changed beyond the ${formatShare(threshold)} threshold`
+      : `GET ${first.path} (${first.viewport}) could not be compared`;
+  return { gate: "visual", ok: check.ok, detail: siteDetail(check), reason, pages: check.pages, report: check.report };
 }

@@ -5,9 +5,21 @@
 // one set of checks, each problem naming the option as that surface spells it.
 
 import { formatDurationText, parseDurationText } from "../../common/format.js";
-import { DEFAULT_CHECK_BUDGET_MS, ROLLOUT_GATES, type RolloutGate } from "./rollout-gates.js";
+import { DEFAULT_CHECK_BUDGET_MS, DEFAULT_ROLLOUT_GATES, ROLLOUT_GATES, type RolloutGate } from "./rollout-gates.js";
 import { DEFAULT_WAVES, type FailureBudget, parseFailureBudget, parseWaves, RolloutSpecError, type WaveSpec } from "./rollout-plan.js";
 import type { RolloutSettings } from "./rollout-types.js";
+import {
+  DEFAULT_PAGE_TIMEOUT_MS,
+  DEFAULT_VIEWPORTS,
+  DEFAULT_VISUAL_CONCURRENCY,
+  DEFAULT_VISUAL_THRESHOLD,
+  MAX_VISUAL_PATHS,
+  parseSelector,
+  parseThreshold,
+  parseViewports,
+  type VisualSettings,
+  VisualSettingsError,
+} from "./visual-settings.js";
 import { checkPathProblem } from "./site-requests.js";
 
 /** Pipelines opened and followed at a time within a wave unless `concurrency` says otherwise. */
@@ -28,7 +40,19 @@ export const DEFAULT_MAX_FAILURES = "0";
 const DAY_MS = 24 * 60 * 60_000;
 
 /** What an option's value is, which says how it is read and checked. */
-export type RolloutOptionKind = "version" | "waves" | "budget" | "gates" | "paths" | "duration" | "count" | "boolean";
+export type RolloutOptionKind =
+  | "version"
+  | "waves"
+  | "budget"
+  | "gates"
+  | "paths"
+  | "duration"
+  | "count"
+  | "boolean"
+  | "viewports"
+  | "selectors"
+  | "percent"
+  | "file";
 
 /** One option as a person writes it. */
 export interface RolloutOptionDeclaration {
@@ -87,8 +111,8 @@ export const ROLLOUT_OPTIONS: readonly RolloutOptionDeclaration[] = [
     value: "LIST",
     kind: "gates",
     list: true,
-    default: ROLLOUT_GATES,
-    description: `what each site is judged on: ${ROLLOUT_GATES.join(", ")} (the pipeline's outcome always counts; health: a health check after the upgrade is healthy; http: GET of each check path on the site's URL answers below 400, without a WordPress fatal-error page, within the check budget)`,
+    default: DEFAULT_ROLLOUT_GATES,
+    description: `what each site is judged on: ${ROLLOUT_GATES.join(", ")} (the pipeline's outcome always counts; health: a health check after the upgrade is healthy; http: GET of each check path on the site's URL answers below 400, without a WordPress fatal-error page, within the check budget; visual: each check path shot before the pipeline is opened and after it succeeded changes no more than the visual threshold, in the machine's Chrome or Chromium)`,
   },
   {
     key: "checkPaths",
@@ -98,7 +122,7 @@ export const ROLLOUT_OPTIONS: readonly RolloutOptionDeclaration[] = [
     kind: "paths",
     list: true,
     default: [DEFAULT_CHECK_PATH],
-    description: "the paths of each site's URL the http gate asks for",
+    description: "the paths of each site's URL the http gate asks for and the visual gate shoots",
   },
   {
     key: "checkBudget",
@@ -178,6 +202,64 @@ export const ROLLOUT_OPTIONS: readonly RolloutOptionDeclaration[] = [
       "how long a pipeline may sit in a state siteops does not know, with no change to it or its site, before the site fails for it (the site's versions reaching the target pass it at once)",
   },
   {
+    key: "viewports",
+    flag: "viewport",
+    input: "viewports",
+    value: "NAME",
+    kind: "viewports",
+    list: true,
+    default: DEFAULT_VIEWPORTS.map((v) => v.name),
+    description: "the visual gate: the viewports each path is shot in: desktop (1280x800), mobile (390x844), WIDTHxHEIGHT or mobile:WIDTHxHEIGHT",
+  },
+  {
+    key: "visualIgnore",
+    flag: "visual-ignore",
+    input: "visual-ignore",
+    value: "SELECTOR",
+    kind: "selectors",
+    list: true,
+    description: "the visual gate: CSS selectors painted over in both shots: dates, carousels, ads (one per flag; the action's input: one per line)",
+  },
+  {
+    key: "visualThreshold",
+    flag: "visual-threshold",
+    input: "visual-threshold",
+    value: "PERCENT",
+    kind: "percent",
+    default: DEFAULT_VISUAL_THRESHOLD,
+    description: "the visual gate: the share of a page's pixels that may change, in percent, before the site fails",
+  },
+  {
+    key: "visualTimeout",
+    flag: "visual-timeout",
+    input: "visual-timeout-seconds",
+    value: "DURATION",
+    kind: "duration",
+    unit: "seconds",
+    min: 1,
+    max: 10 * 60_000,
+    default: DEFAULT_PAGE_TIMEOUT_MS,
+    description: "the visual gate: how long one page may take to load, settle and be shot",
+  },
+  {
+    key: "browser",
+    flag: "browser",
+    input: "browser",
+    value: "PATH",
+    kind: "file",
+    description:
+      "the visual gate: the Chrome or Chromium to drive (by default $SITEOPS_BROWSER, else google-chrome or chromium on PATH; nothing is downloaded)",
+  },
+  {
+    key: "artifacts",
+    flag: "artifacts",
+    input: "artifacts",
+    value: "DIR",
+    kind: "file",
+    description:
+      "the visual gate: the folder its pictures (before, after, diff per site, path and viewport) and HTML reports go in; a rerun given the same folder compares with the pictures taken before the upgrade (by default: the CLI's, a folder of the job's own under its state directory; the action's, siteops-visual in the workspace)",
+  },
+  {
     key: "dryRun",
     flag: "dry-run",
     input: "dry-run",
@@ -186,6 +268,9 @@ export const ROLLOUT_OPTIONS: readonly RolloutOptionDeclaration[] = [
     description: "show the waves and their sites, and the sites already at the target; open nothing",
   },
 ];
+
+/** The options only the visual gate reads: given without it, they are a mistake to say. */
+const VISUAL_KEYS = ["viewports", "visualIgnore", "visualThreshold", "visualTimeout", "browser", "artifacts"] as const;
 
 /** The declaration of the option that gives `key`. */
 export function rolloutOption(key: RolloutOptionDeclaration["key"]): RolloutOptionDeclaration {
@@ -259,13 +344,38 @@ export function readRolloutSettings(
   const gateWords = items("gates");
   const badGate = gateWords.find((g) => !(ROLLOUT_GATES as readonly string[]).includes(g));
   if (badGate !== undefined) problems.push(`${name("gates")} must name ${ROLLOUT_GATES.join(", ")} (got ${quote(badGate)})`);
-  const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...ROLLOUT_GATES];
+  const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...DEFAULT_ROLLOUT_GATES];
   const paths = items("checkPaths");
   for (const p of paths) {
     const problem = checkPathProblem(p);
     if (problem) problems.push(`${name("checkPaths")} ${problem} (got ${quote(p)})`);
   }
-  if (paths.length && !gates.includes("http")) problems.push(`${name("checkPaths")} is for the http gate: add http to ${name("gates")}`);
+  const visual = gates.includes("visual");
+  if (paths.length && !gates.includes("http") && !visual)
+    problems.push(`${name("checkPaths")} is for the http and visual gates: add http or visual to ${name("gates")}`);
+  if (visual && paths.length > MAX_VISUAL_PATHS)
+    problems.push(`${name("checkPaths")}: at most ${MAX_VISUAL_PATHS} paths with the visual gate (each is a shot per viewport, before and after)`);
+  for (const key of VISUAL_KEYS)
+    if (read(rolloutOption(key)) !== undefined && !visual) problems.push(`${name(key)} is for the visual gate: add visual to ${name("gates")}`);
+  const checked = <T>(key: RolloutOptionDeclaration["key"], parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof VisualSettingsError)) throw err;
+      problems.push(`${name(key)} ${err.message}`);
+      return fallback;
+    }
+  };
+  const viewports = checked("viewports", () => parseViewports(items("viewports")), [...DEFAULT_VIEWPORTS]);
+  // A selector may hold commas (`.a, .b`): one per flag, or one per line of the action's input.
+  const visualIgnore = (read(rolloutOption("visualIgnore")) ?? [])
+    .flatMap((v) => v.split("\n"))
+    .filter((v) => v.trim() !== "")
+    .map((v) => checked("visualIgnore", () => parseSelector(v), ""))
+    .filter(Boolean);
+  const thresholdText = one("visualThreshold");
+  const visualThreshold =
+    thresholdText === undefined ? DEFAULT_VISUAL_THRESHOLD : checked("visualThreshold", () => parseThreshold(thresholdText), DEFAULT_VISUAL_THRESHOLD);
 
   const duration = (key: RolloutOptionDeclaration["key"]): number => {
     const option = rolloutOption(key);
@@ -328,8 +438,27 @@ export function readRolloutSettings(
     waveTimeout: duration("waveTimeout"),
     healthWait: duration("healthWait"),
     unknownStateWait: duration("unknownStateWait"),
+    viewports,
+    visualIgnore,
+    visualThreshold,
+    visualTimeout: duration("visualTimeout"),
+    browser: one("browser"),
+    artifacts: one("artifacts"),
   };
   return { settings, dryRun: flag("dryRun"), problems };
+}
+
+/** What a rollout's visual gate is told to shoot and how to judge it, from the rollout's settings (the CLI's and the
+ * action's gate alike). */
+export function rolloutVisualSettings(settings: RolloutSettings): VisualSettings {
+  return {
+    paths: settings.checkPaths,
+    viewports: settings.viewports,
+    ignore: settings.visualIgnore,
+    threshold: settings.visualThreshold,
+    timeoutMs: settings.visualTimeout,
+    concurrency: DEFAULT_VISUAL_CONCURRENCY,
+  };
 }
 
 function quote(value: string): string {

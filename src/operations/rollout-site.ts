@@ -8,7 +8,7 @@ import { apiErrorPhrase } from "../internal/format.js";
 import type { Site } from "../resources/sites.js";
 import type { UpgradePipeline } from "../resources/upgrade-pipelines.js";
 import { followPipeline } from "./rollout-follow.js";
-import { checkHttp, type GateCheck, judgeHealth, judgePipeline } from "./rollout-gates.js";
+import { checkHttp, type GateCheck, judgeHealth, judgePipeline, judgeVisual } from "./rollout-gates.js";
 import { existingPipeline, newRequestKey, openPipeline, pipelineParams, TargetRefusedError } from "./rollout-open.js";
 import { formatTarget, reachesTarget } from "./rollout-plan.js";
 import type {
@@ -87,10 +87,13 @@ export async function rolloutSite(
       guard.atTarget();
       return done();
     }
+    const visual = options.gates.includes("visual") ? options.visual : undefined;
     if (pipeline) {
       result.adopted = true;
       if (prior?.pipelineId !== pipeline.id) options.onRequest?.(adoptedRecord(site, pipeline, prior));
       onProgress?.({ type: "site.adopted", wave, site, pipeline });
+      // An adopted pipeline that has not started to apply leaves the site as it was: its pictures can still be taken.
+      if (visual && !visual.hasBefore(site) && NOT_APPLIED.has(pipeline.status)) await abortable(visual.before(site, signal), signal);
     } else {
       // A create is the one request that puts a site at risk: never after the wave's deadline or budget.
       if (guard.closed()) {
@@ -98,6 +101,27 @@ export async function rolloutSite(
         return done();
       }
       const resend = prior && !prior.pipelineId ? prior : undefined;
+      // The visual gate's pictures from before: the last moment the site is as it was. A page that cannot be shot
+      // leaves nothing to compare with after: the site fails now, with no pipeline opened. (A request sent again
+      // may have opened its pipeline already: its pictures are the earlier run's, when it kept them.)
+      if (visual && !resend) {
+        const missed = await abortable(visual.before(site, signal), signal);
+        if (missed !== null) {
+          const check: GateCheck = {
+            gate: "visual",
+            ok: false,
+            detail: `${missed}; no pipeline opened`,
+            reason: "a page could not be shot before the upgrade",
+          };
+          result.checks.push(check);
+          result.failure = { code: "GATE_FAILED", status: null, request_id: null, message: check.detail, reason: check.reason };
+          return done();
+        }
+        if (guard.closed()) {
+          result.outcome = "untouched";
+          return done();
+        }
+      }
       const params = resend?.params ?? pipelineParams(site, target, options.requireApproval);
       const record: PipelineRequestRecord = {
         siteId: site.id,
@@ -139,6 +163,19 @@ export async function rolloutSite(
     settleFailure(result, err, guard, signal);
   }
   return done();
+}
+
+/** Pipeline states in which nothing was applied to the site yet. */
+const NOT_APPLIED = new Set(["pending", "awaiting_approval"]);
+
+/** `work`, its failure after an abort the rollout's own (an APIUserAbortError, as the API client's). */
+async function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (signal?.aborted) throw new APIUserAbortError("The rollout was aborted.", { cause: err });
+    throw err;
+  }
 }
 
 /** A record of a pipeline adopted without a request of this run, for the caller's state. */
@@ -213,6 +250,20 @@ async function judge(
       const check = await checkHttp(result.site.url, path, { budgetMs: options.checkBudget, signal: options.signal, lookup: options.lookup });
       if (!verdict(check)) return;
     }
+  }
+  if (gates.has("visual") && options.visual) {
+    if (Date.now() >= deadline) throw new WaitTimeoutError("Timed out waiting: the wave's deadline passed before the gates.");
+    // Pictures from before exist when this run took them (or an earlier run into the same folder); a site adopted
+    // from an earlier run that kept none was judged by that run: said, not compared.
+    const check: GateCheck = options.visual.hasBefore(result.site)
+      ? judgeVisual(await abortable(options.visual.after(result.site, options.signal), options.signal), options.visualThreshold)
+      : {
+          gate: "visual",
+          ok: true,
+          detail: `not compared: no picture from before its upgrade (pipeline ${pipeline.id} was opened by an earlier run; give that run's artifacts folder to compare)`,
+          reason: "not compared: no picture from before its upgrade",
+        };
+    if (!verdict(check)) return;
   }
   result.outcome = "passed";
 }

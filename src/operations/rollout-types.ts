@@ -10,6 +10,8 @@ import type { OperationsClient } from "./client.js";
 import type { GateCheck, RolloutGate } from "./rollout-gates.js";
 import type { FailureBudget, MergedWave, RolloutTarget, WaveSpec } from "./rollout-plan.js";
 import type { HttpGateLookup } from "./site-requests.js";
+import type { Viewport } from "./visual-settings.js";
+import type { VisualEvidence } from "./visual-verdict.js";
 
 /** What a rollout needs of a client (SiteOps has it). */
 export interface RolloutClient extends OperationsClient {
@@ -182,9 +184,9 @@ export interface RolloutSettings {
   target: RolloutTarget;
   /** The waves (`parseWaves`). */
   waves: readonly WaveSpec[];
-  /** Gates beyond the pipeline's outcome (always judged). Default: all of {@link ROLLOUT_GATES}. */
+  /** Gates beyond the pipeline's outcome (always judged). Default: {@link DEFAULT_ROLLOUT_GATES} (all but `visual`). */
   gates: readonly RolloutGate[];
-  /** Paths of each site's URL the `http` gate asks for. Default `["/"]`. */
+  /** Paths of each site's URL the `http` gate asks for and the `visual` gate shoots. Default `["/"]`. */
   checkPaths: readonly string[];
   /** Response-time budget of an HTTP check in ms. Default DEFAULT_CHECK_BUDGET_MS (5 s). */
   checkBudget: number;
@@ -205,6 +207,19 @@ export interface RolloutSettings {
   /** How long a pipeline may sit in a state siteops does not know, with no change to it or its site, before the
    * site fails for it (PIPELINE_STATE_UNKNOWN), in ms. Default DEFAULT_UNKNOWN_STATE_WAIT_MS (10 min). */
   unknownStateWait: number;
+  /** The `visual` gate: the viewports each path is shot in. Default {@link DEFAULT_VIEWPORTS} (desktop, mobile). */
+  viewports: readonly Viewport[];
+  /** The `visual` gate: CSS selectors painted over in both shots (dates, carousels, ads). Default none. */
+  visualIgnore: readonly string[];
+  /** The `visual` gate: the share of a page's pixels that may change, in percent. Default
+   * {@link DEFAULT_VISUAL_THRESHOLD} (1). */
+  visualThreshold: number;
+  /** The `visual` gate: one page's time, load to picture, in ms. Default {@link DEFAULT_PAGE_TIMEOUT_MS} (30 s). */
+  visualTimeout: number;
+  /** The `visual` gate: the browser to drive (its path); undefined: the machine's, found by the surface. */
+  browser?: string | undefined;
+  /** The `visual` gate: the folder its pictures and reports go in; undefined: the surface's default. */
+  artifacts?: string | undefined;
 }
 
 export interface RolloutOptions extends Partial<Omit<RolloutSettings, "target" | "waves">> {
@@ -237,4 +252,7 @@ export interface RolloutOptions extends Partial<Omit<RolloutSettings, "target" |
   /** How the `http` gate resolves a site's names (each address it connects to is checked: never link-local or a
    * metadata service). Default node:dns's lookup; a test maps a name to an address. */
   lookup?: HttpGateLookup | undefined;
+  /** The `visual` gate's pictures: required when `gates` names it. The core drives no browser; the CLI and the action
+   * give visual/gate.ts's, an SDK user any {@link VisualEvidence}. */
+  visual?: VisualEvidence | undefined;
 }

@@ -10,7 +10,7 @@
 import { sleep } from "../internal/sleep.js";
 import { mapPool } from "../pool.js";
 import type { Site } from "../resources/sites.js";
-import { DEFAULT_CHECK_BUDGET_MS, ROLLOUT_GATES } from "./rollout-gates.js";
+import { DEFAULT_CHECK_BUDGET_MS, DEFAULT_ROLLOUT_GATES } from "./rollout-gates.js";
 import {
   DEFAULT_CHECK_PATH,
   DEFAULT_HEALTH_WAIT_MS,
@@ -21,6 +21,7 @@ import {
 import { allowedFailures, type FailureBudget, planRollout, RolloutSpecError } from "./rollout-plan.js";
 import { rolloutCounts } from "./rollout-rows.js";
 import { rolloutSite, type SiteRunOptions, siteResult, type WaveGuard } from "./rollout-site.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, DEFAULT_VIEWPORTS, DEFAULT_VISUAL_THRESHOLD } from "./visual-settings.js";
 import type {
   RolloutClient,
   RolloutOptions,
@@ -36,7 +37,7 @@ import type {
 function withDefaults(options: RolloutOptions): SiteRunOptions {
   return {
     ...options,
-    gates: options.gates ?? ROLLOUT_GATES,
+    gates: options.gates ?? DEFAULT_ROLLOUT_GATES,
     checkPaths: options.checkPaths ?? [DEFAULT_CHECK_PATH],
     checkBudget: options.checkBudget ?? DEFAULT_CHECK_BUDGET_MS,
     maxFailures: options.maxFailures ?? { count: 0 },
@@ -46,6 +47,10 @@ function withDefaults(options: RolloutOptions): SiteRunOptions {
     waveTimeout: options.waveTimeout ?? DEFAULT_WAVE_TIMEOUT_MS,
     healthWait: options.healthWait ?? DEFAULT_HEALTH_WAIT_MS,
     unknownStateWait: options.unknownStateWait ?? DEFAULT_UNKNOWN_STATE_WAIT_MS,
+    viewports: options.viewports ?? DEFAULT_VIEWPORTS,
+    visualIgnore: options.visualIgnore ?? [],
+    visualThreshold: options.visualThreshold ?? DEFAULT_VISUAL_THRESHOLD,
+    visualTimeout: options.visualTimeout ?? DEFAULT_PAGE_TIMEOUT_MS,
   };
 }
 
@@ -93,6 +98,9 @@ class Wave implements WaveGuard {
  */
 export async function rolloutUpgrade(client: RolloutClient, sites: readonly Site[], rolloutOptions: RolloutOptions): Promise<RolloutResult> {
   const options = withDefaults(rolloutOptions);
+  // The pictures come from whoever drives a browser: a visual gate without them would judge nothing.
+  if (options.gates.includes("visual") && !options.visual)
+    throw new RolloutSpecError("the visual gate needs its pictures: give `visual` (a VisualEvidence: the CLI and the action give visual/gate.ts's)");
   const earlier = new Map((options.adopt ?? []).map((r) => [r.siteId, r]));
   const plan = planRollout(sites, options.waves, options.target, { earlier: new Set(earlier.keys()) });
   const only = options.onlyWave;

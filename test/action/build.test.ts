@@ -25,11 +25,25 @@ it("builds the same bytes twice, with no absolute path of this machine in them",
   const build = await load();
   const a = await build.default({ root, outDir: path.join(dir, "a"), quiet: true });
   await build.default({ root, outDir: path.join(dir, "b"), quiet: true });
-  const files = readdirSync(path.join(dir, "a")).sort();
-  expect(files).toEqual(["index.js", "llhttp.wasm", "llhttp_simd.wasm", "package.json"]);
+  const files = (readdirSync(path.join(dir, "a"), { recursive: true }) as string[]).filter((f) => !f.endsWith("lib") && f !== "playwright-core").sort();
+  expect(files).toEqual([
+    "index.js",
+    "llhttp.wasm",
+    "llhttp_simd.wasm",
+    "package.json",
+    // The visual gate's engine and playwright-core, imported only by a rollout with the visual gate.
+    "playwright-core/LICENSE",
+    "playwright-core/NOTICE",
+    "playwright-core/browsers.json",
+    "playwright-core/lib/index.mjs",
+    "playwright-core/package.json",
+    "visual.js",
+  ]);
   for (const file of files) expect([file, readFileSync(path.join(dir, "a", file)).equals(readFileSync(path.join(dir, "b", file)))]).toEqual([file, true]);
   const bundle = readFileSync(a.outfile, "utf8");
   expect(bundle).not.toContain(root);
+  for (const file of ["visual.js", "playwright-core/lib/index.mjs"])
+    expect([file, readFileSync(path.join(dir, "a", file), "utf8").includes(root)]).toEqual([file, false]);
   // undici's parser is read from the .wasm files beside the bundle, not from base64 inside it.
   expect(bundle).not.toContain("AGFzbQ");
   expect(JSON.parse(readFileSync(path.join(dir, "a", "package.json"), "utf8"))).toEqual({ type: "module", private: true });

@@ -134,12 +134,12 @@ describe("command: rollout", () => {
     for (const part of [
       "give the target: 'wp-version' X.Y and/or 'php-version' X.Y",
       "'waves': the last wave must be 100%",
-      `'gates' must name pipeline, health, http (got "smoke")`,
+      `'gates' must name pipeline, health, http, visual (got "smoke")`,
       `'max-failures': failure budget "lots"`,
       "'wave' must be a wave's number, from 1 to 20",
     ])
       expect(r.errors[0]).toContain(part);
     const paths = await run({ "wp-version": "6.9", gates: "health", "check-paths": "/shop" });
-    expect(paths.errors[0]).toContain("'check-paths' is for the http gate: add http to 'gates'");
+    expect(paths.errors[0]).toContain("'check-paths' is for the http and visual gates: add http or visual to 'gates'");
   });
 });

@@ -2,6 +2,8 @@
 // the way a user or cron does, against the emulator on a port-0 listener, each test with its own config and
 // runtime dirs. Every output is kept so that a suite can check that no token ever appeared in any of them.
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import type { EmulatorOptions } from "../../emulator/index.js";
@@ -136,4 +138,23 @@ export function runInTerminal(
     transcripts.push(r.stdout, r.stderr);
     return r;
   });
+}
+
+/** A webhook receiver on loopback (a --notify URL, its path `hookPath`): the bodies it got. */
+export async function startReceiver(hookPath: string): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      bodies.push(body);
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${hookPath}`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

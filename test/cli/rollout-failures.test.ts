@@ -7,8 +7,6 @@
 // failing site and why. The canary and the kill run against both emulator
 // profiles (PROFILES: the minimal one pages by 5 without headers and stores URLs with a trailing slash).
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProfileName } from "../../emulator/index.js";
@@ -17,7 +15,7 @@ import { parseWaves, planWaves } from "../../src/fleet.js";
 import { OWNER_TOKEN, startTestEmulator, type TestEmulator } from "../core/helpers.js";
 import { PROFILES } from "../support/emulator.js";
 import { startWordPressSites, type WordPressBehaviour, type WordPressSites } from "../support/wordpress-sites.js";
-import { runCli, sandbox, startCli, type Sandbox } from "./helpers.js";
+import { runCli, sandbox, startCli, startReceiver, type Sandbox } from "./helpers.js";
 
 let emu: TestEmulator;
 let box: Sandbox;
@@ -66,24 +64,6 @@ async function fleet(n: number): Promise<{ sites: Site[]; server: (site: Site) =
 
 const TARGET = { wp: "6.8" };
 
-/** A webhook receiver on loopback (the --notify URL): the bodies it got. */
-async function receiver(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      bodies.push(body);
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/rollout-secret-key`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 const siteFlags = (sites: readonly Site[]) => sites.flatMap((s) => ["--site", s.id]);
 
 /** Pipelines the service holds per site id. */
@@ -106,7 +86,7 @@ describe.each(PROFILES)("a rollout stops at a failing wave (profile %s)", (profi
     await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: canary.id, outcome: "roll_back" }] });
     const file = path.join(box.dir, "canary.json");
     const metrics = path.join(box.dir, "rollout.prom");
-    const hook = await receiver();
+    const hook = await startReceiver("/hooks/rollout-secret-key");
     const r = await runCli(
       ["upgrade", "rollout", ...siteFlags(sites), "--to-wp", "6.8", "--waves", "1,50%,100%", "--report", file, "--metrics-file", metrics],
       { env: { ...env, SITEOPS_NOTIFY_URL: hook.url } },
@@ -164,7 +144,7 @@ describe("a stopped rollout told in Slack's format", () => {
     const waves = planWaves(sites, parseWaves("1,100%"), TARGET);
     const canary = waves[0]![0]!;
     await emu.control("POST", "pipeline-outcomes", { rules: [{ site_id: canary.id, outcome: "roll_back" }] });
-    const hook = await receiver();
+    const hook = await startReceiver("/hooks/rollout-secret-key");
     const r = await runCli(
       ["upgrade", "rollout", ...siteFlags(sites), "--to-wp", "6.8", "--waves", "1,100%", "--notify", hook.url, "--notify-format", "slack"],
       {

@@ -1,7 +1,7 @@
 // Browser tests of the web console: Debian's Chromium driven by playwright-core (no browser download),
 // one browser per test file, an emulator with the standard seed, sign-in helpers and screenshots under
 // .tmp/console/. Without Chromium the tests skip with a message, except in CI (.ci/run installs it).
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
@@ -9,23 +9,15 @@ import { generate } from "otplib";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { EmulatorOptions, RunningEmulator } from "../../emulator/index.js";
 import { OTP_SECRET, PASSWORD, startTestEmulator } from "../emulator/helpers.js";
+import { CHROMIUM, haveChromium as haveBrowser } from "../support/chromium.js";
 
 export { PASSWORD, TOKENS, USERS } from "../emulator/helpers.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SCREENSHOTS = path.join(ROOT, ".tmp", "console");
 
-/** The Chromium binary: $CHROMIUM_PATH, else Debian's. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
-
-/** True when the browser tests can run; in CI a missing Chromium is a failure, not a skip. */
-export function haveChromium(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (inCi) throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package`);
-  console.warn(`test/console: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  return false;
-}
+/** True when the browser tests can run (test/support/chromium.ts: in CI a missing Chromium fails the file). */
+export const haveChromium = (): boolean => haveBrowser("test/console");
 
 export interface ConsoleEnv {
   emu: RunningEmulator;

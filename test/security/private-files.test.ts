@@ -1,13 +1,13 @@
 // Issue 38 item 2: every writer of a file at a path a user gave goes through the one exclusive-create-then-rename
 // helper, common/private-file.ts (a link planted beside or at the target never receives the bytes). This reads
-// the source of the core, the CLI, the shared helpers, the Action and the CLI's entry, and fails naming any file
+// the source of the core, the CLI, the shared helpers, the Action, the visual engine and the CLI's entry, and fails naming any file
 // that writes a file another way and is not listed below with the reason it is safe.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../cli/helpers.js";
 
-const SCANNED = ["src", "cli", "common", "action/src", "bin"];
+const SCANNED = ["src", "cli", "common", "action/src", "visual", "bin"];
 /** Calls that write a file (or make one) by path; openSync/open are matched when their flags can write. */
 const WRITERS =
   /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|cpSync|linkSync|symlinkSync|renameSync|rename)\s*\(/g;

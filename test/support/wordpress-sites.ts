@@ -18,6 +18,14 @@
 //   error500  500 with the same page, as WordPress sends it when the fatal struck before any output
 //   slow      the healthy page after `slowMs` (default 30 s: longer than any check's budget in the tests)
 //
+// Looks (the visual tests, issue 50): a site given `look` serves a themed front page on every path, with its
+// stylesheet, web fonts and images (test/support/wordpress-theme.ts), in place of the plain healthy page; once
+// `upgradedWhen()` says the service upgraded the site, it serves `lookAfterUpgrade` instead (a stylesheet dropped,
+// a block moved, a hero gone, or the same look: a site whose upgrade changed nothing visible).
+//
+//   const [shop] = await startWordPressSites(1, { look: "theme", lookAfterUpgrade: "stylesheet-dropped" });
+//   shop.upgradedWhen = async () => (await so.sites.get(id)).wp_version === "6.8";
+//
 // Loopback URLs: the emulator accepts any absolute http(s) URL with a host (emulator/site-urls.ts), so
 // `http://127.0.0.1:PORT` is a site's URL as is, each port another site (test/emulator/
 // pipeline-outcomes-wordpress-sites.test.ts creates sites on them through the API and a seed); the `minimal`
@@ -25,6 +33,7 @@
 // `site-1.localhost` is not needed, and would not resolve everywhere (glibc without systemd-resolved does not).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { themeAsset, themedPage, type WordPressLook } from "./wordpress-theme.js";
 
 export type WordPressBehaviour = "healthy" | "fatal" | "error500" | "slow";
 
@@ -38,6 +47,10 @@ export interface WordPressSiteOptions {
   wpVersion?: string;
   /** The site's title on its pages. Default "WordPress Site". */
   title?: string;
+  /** A themed page with assets (wordpress-theme.ts) in place of the plain healthy page. */
+  look?: WordPressLook;
+  /** The look once `upgradedWhen()` is true. Default: `look`. */
+  lookAfterUpgrade?: WordPressLook;
 }
 
 export interface WordPressSite {
@@ -49,6 +62,10 @@ export interface WordPressSite {
   readonly paths: Map<string, WordPressBehaviour>;
   slowMs: number;
   wpVersion: string;
+  look: WordPressLook | undefined;
+  lookAfterUpgrade: WordPressLook | undefined;
+  /** Whether the service upgraded the site (asked at each request of a page or asset when the site has a look). */
+  upgradedWhen: (() => boolean | Promise<boolean>) | undefined;
   /** Every request, in the order it arrived (path with its query). */
   readonly requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -118,23 +135,47 @@ export async function startWordPressSite(options: WordPressSiteOptions = {}): Pr
   const title = options.title ?? "WordPress Site";
   const held = new Set<NodeJS.Timeout>();
   let site!: WordPressSite;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const lookNow = async (): Promise<WordPressLook | undefined> =>
+    site.look && site.upgradedWhen && (await site.upgradedWhen()) ? (site.lookAfterUpgrade ?? site.look) : site.look;
+  const later = (ms: number, then: () => void): void => {
+    const timer = setTimeout(() => {
+      held.delete(timer);
+      then();
+    }, ms);
+    held.add(timer);
+  };
+  const healthy = async (path: string): Promise<string> => {
+    const look = await lookNow();
+    return look ? themedPage(title, site.wpVersion, look, new Date()) : healthyPage(title, site.wpVersion, path);
+  };
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = req.url ?? "/";
     site.requests.push({ method: req.method ?? "GET", path });
-    const behaviour = site.paths.get(path.split("?")[0]!) ?? site.behaviour;
-    const send = (status: number, body: string): void => {
-      res.writeHead(status, { "content-type": "text/html; charset=UTF-8", "content-length": Buffer.byteLength(body), "x-powered-by": "PHP/8.3.14" });
+    const pathname = path.split("?")[0]!;
+    const behaviour = site.paths.get(pathname) ?? site.behaviour;
+    const send = (status: number, body: string | Buffer, type = "text/html; charset=UTF-8"): void => {
+      res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body), "x-powered-by": "PHP/8.3.14" });
       res.end(req.method === "HEAD" ? undefined : body);
     };
+    if (site.look && pathname.startsWith("/wp-content/")) {
+      const asset = themeAsset(pathname, (await lookNow())!);
+      // Fonts and images come late, each by a random share of its most: a capture that does not wait differs.
+      if (asset) later(Math.random() * asset.delayMs, () => send(200, asset.body(), asset.type));
+      else send(404, "Not Found", "text/plain");
+      return;
+    }
     if (behaviour === "fatal") send(200, FATAL_ERROR_PAGE);
     else if (behaviour === "error500") send(500, FATAL_ERROR_PAGE);
     else if (behaviour === "slow") {
-      const timer = setTimeout(() => {
-        held.delete(timer);
-        send(200, healthyPage(title, site.wpVersion, path));
-      }, site.slowMs);
-      held.add(timer);
-    } else send(200, healthyPage(title, site.wpVersion, path));
+      const page = await healthy(path);
+      later(site.slowMs, () => send(200, page));
+    } else send(200, await healthy(path));
+  };
+  const server: Server = createServer((req, res) => {
+    // upgradedWhen() asks the emulator, which a test may have closed already: the page fails, the test goes on.
+    answer(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(503).end();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -147,6 +188,9 @@ export async function startWordPressSite(options: WordPressSiteOptions = {}): Pr
     paths: new Map(Object.entries(options.paths ?? {})),
     slowMs: options.slowMs ?? DEFAULT_SLOW_MS,
     wpVersion: options.wpVersion ?? "6.8",
+    look: options.look,
+    lookAfterUpgrade: options.lookAfterUpgrade,
+    upgradedWhen: undefined,
     requests: [],
     async close() {
       for (const t of held) clearTimeout(t);

@@ -18,6 +18,7 @@ import {
   RolloutSpecError,
   eventLines,
   planLines,
+  visualGateLine,
   type RolloutEvent,
   type RolloutResult,
 } from "../../../src/fleet.js";
@@ -29,6 +30,7 @@ import { rolloutPlanSummary, rolloutSummary } from "../summary.js";
 import { selectedSites } from "./fleet-sites.js";
 import { pipelineRequestKey } from "./request-keys.js";
 import type { CommandContext, CommandOutcome } from "./outcome.js";
+import { type ActionVisual, startActionVisual } from "./rollout-visual.js";
 
 export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { run, secrets, signal }: CommandContext): Promise<CommandOutcome> {
   const selected = await selectedSites(client, inputs, signal);
@@ -48,9 +50,29 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
     rolloutSummary(undefined, run);
     return { outputs: { status: "done", result: safeJson({ command: "rollout", status: "done", results: [] }) } };
   }
+  // The visual gate's browser before the first pipeline: missing, the step fails having opened nothing.
+  const visual = await startActionVisual(settings, process.env);
+  if (typeof visual === "string") return { outputs: {}, failure: visual };
+  try {
+    return await rollout(client, selected.sites, inputs, { run, secrets, signal }, visual);
+  } finally {
+    await visual?.close();
+  }
+}
+
+/** The rollout itself, its summary and outputs (and the visual gate's report, when it ran). */
+async function rollout(
+  client: SiteOps,
+  sites: Parameters<typeof rolloutUpgrade>[1],
+  inputs: RolloutInputs,
+  { run, secrets, signal }: CommandContext,
+  visual: ActionVisual | undefined,
+): Promise<CommandOutcome> {
+  const { settings } = inputs;
+  const target = formatTarget(settings.target);
   let result: RolloutResult;
   try {
-    result = await rolloutUpgrade(client, selected.sites, {
+    result = await rolloutUpgrade(client, sites, {
       ...settings,
       onlyWave: inputs.wave,
       requestKey: pipelineRequestKey(run),
@@ -59,13 +81,17 @@ export async function rolloutCommand(client: SiteOps, inputs: RolloutInputs, { r
       pollInterval: inputs.pollIntervalMs,
       signal,
       onProgress: logEvents(),
+      visual: visual?.evidence,
     });
   } catch (err) {
     if (!(err instanceof RolloutSpecError)) throw err;
     return { outputs: {}, failure: `'wave': ${err.message} ('waves' ${settings.waves.map(formatWave).join(",")}).` };
   }
-  rolloutSummary(result, run);
-  const outputs = { status: result.outcome, result: safeJson({ command: "rollout", status: result.outcome, ...rolloutReport(result) }) };
+  const pictures = visual?.finish();
+  if (pictures?.report) log.info(`Visual report: ${pictures.report} (${visualGateLine(pictures)})`);
+  rolloutSummary(result, run, pictures);
+  const report = { command: "rollout", status: result.outcome, ...rolloutReport(result), ...(pictures ? { visual: pictures } : {}) };
+  const outputs = { status: result.outcome, result: safeJson(report), ...(pictures?.report ? { "visual-report": pictures.report } : {}) };
   return { outputs, failure: failureLine(result, target, secrets) };
 }
 

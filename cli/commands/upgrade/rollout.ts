@@ -43,6 +43,7 @@ import { renderTable, type Column } from "../../output/table.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
+import { startRolloutVisual } from "./rollout-visual.js";
 
 /** A rerun within this long adopts the earlier run's pipelines: a rollout stopped on Friday and continued on Monday
  * still never opens a second pipeline for a site. */
@@ -87,7 +88,9 @@ export const rolloutLeaf: LeafSpec = {
     "of them, in a stable order: a rerun picks the same canaries; sites already at the target are listed apart),\n" +
     "waits for each wave and judges each site: its pipeline succeeded (a rollback is a failure; a state siteops does\n" +
     "not know is judged on the site's own versions), a health check after the upgrade is healthy, and GET of each\n" +
-    "--check-path on the site's URL answers below 400, without a WordPress fatal-error page, within --check-budget.\n" +
+    "--check-path on the site's URL answers below 400, without a WordPress fatal-error page, within --check-budget;\n" +
+    "with --gate visual, each --check-path shot before its pipeline is opened and after, in the machine's Chrome or\n" +
+    "Chromium, changes no more than --visual-threshold (the images and HTML reports in --artifacts).\n" +
     "When a wave's failures exceed --max-failures, or its --timeout passes, it opens nothing more and the rollout\n" +
     "stops: later waves are not touched. A rerun of the same command continues where it stopped and never opens a\n" +
     "second pipeline for a site.\n" +
@@ -114,40 +117,49 @@ export const rolloutLeaf: LeafSpec = {
   async run(ctx, parsed) {
     const selection = selectionOf(parsed);
     const { settings, dryRun, windowMs } = settingsOf(parsed);
-    return runJob(ctx, parsed, {
-      command: JOB,
-      selection,
-      /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
-       * part of it: a rerun with a larger --max-failures continues the same rollout. */
-      identity: { target: { wp: settings.target.wp ?? null, php: settings.target.php ?? null } },
-      async work({ job, sites }) {
-        const state = windowMs > 0 ? openRolloutState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
-        try {
-          if (dryRun) return showPlan(ctx, sites, settings, state?.earlier.map((r) => r.siteId) ?? []);
-          const progress = createProgress(ctx.stderr, ctx.quiet);
-          const started = Date.now();
+    // The visual gate's browser first: missing, it is one line and exit 2 before any request.
+    const visual = await startRolloutVisual(ctx, settings, dryRun);
+    try {
+      return await runJob(ctx, parsed, {
+        command: JOB,
+        selection,
+        /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
+         * part of it: a rerun with a larger --max-failures continues the same rollout. */
+        identity: { target: { wp: settings.target.wp ?? null, php: settings.target.php ?? null } },
+        async work({ job, sites }) {
+          const state = windowMs > 0 ? openRolloutState(ctx.env, job.name, windowMs, (line) => ctx.stderr.write(`warning: ${line}\n`)) : undefined;
           try {
-            const result = await rolloutUpgrade(await ctx.client(), sites, {
-              ...settings,
-              adopt: state?.earlier,
-              onRequest: state ? (request) => state.record(request) : undefined,
-              pollInterval: pollIntervalFrom(ctx.env),
-              signal: ctx.signal,
-              onProgress: onEvent(ctx, progress),
-            });
-            const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
-            printEnd(ctx, progress, result, again, Date.now() - started);
-            progress.close();
-            printRows(ctx, rolloutRows(result));
-            return { code: exitCode(ctx, result), report: { ...rolloutReport(result), continue: result.outcome === "done" ? null : again } };
+            if (dryRun) return showPlan(ctx, sites, settings, state?.earlier.map((r) => r.siteId) ?? []);
+            const progress = createProgress(ctx.stderr, ctx.quiet);
+            const started = Date.now();
+            try {
+              const result = await rolloutUpgrade(await ctx.client(), sites, {
+                ...settings,
+                adopt: state?.earlier,
+                onRequest: state ? (request) => state.record(request) : undefined,
+                pollInterval: pollIntervalFrom(ctx.env),
+                signal: ctx.signal,
+                onProgress: onEvent(ctx, progress),
+                visual: visual?.open(job.name),
+              });
+              const again = `siteops upgrade rollout ${shellCommand(redactArgv(ctx.argv))}`.trim();
+              printEnd(ctx, progress, result, again, Date.now() - started);
+              progress.close();
+              const pictures = visual?.finish();
+              printRows(ctx, rolloutRows(result));
+              const report = { ...rolloutReport(result), continue: result.outcome === "done" ? null : again, ...(pictures ? { visual: pictures } : {}) };
+              return { code: exitCode(ctx, result), report };
+            } finally {
+              progress.close();
+            }
           } finally {
-            progress.close();
+            state?.close();
           }
-        } finally {
-          state?.close();
-        }
-      },
-    });
+        },
+      });
+    } finally {
+      await visual?.close();
+    }
   },
 };
 

@@ -27,6 +27,7 @@ export function slackNotification(job: string, facts: RunFacts, id: string): Del
   const head = [
     `${ok ? ":white_check_mark:" : ":x:"} *siteops ${facts.command}* (job \`${mrkdwn(job)}\`) ${ok ? "succeeded" : "failed"}: ${exitLine(facts.exitCode)}, in ${formatDuration(facts.durationMs)}`,
     sitesLine(facts),
+    ...(facts.visualReport ? [`visual report (before | after | diff): \`${mrkdwn(facts.visualReport)}\``] : []),
   ];
   const sites = facts.failures.map((f) => (f.site ? `• *${mrkdwn(f.site.name)}* (\`${mrkdwn(f.site.id)}\`): ${mrkdwn(f.message)}` : `• ${mrkdwn(f.message)}`));
   const text = capLines([...head, ...sites], SLACK_TEXT_LIMIT, (n) => `... and ${n} more`, head.length + SLACK_SITES).trimEnd();

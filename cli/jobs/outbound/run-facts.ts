@@ -79,6 +79,8 @@ export interface RunFacts {
   vulnerabilities?: VulnsSummary;
   /** The failed sites (in report order), or the run's own error when it failed before any site. */
   failures: Failure[];
+  /** The visual gate's index report, a path (`upgrade rollout --gate visual` only). */
+  visualReport?: string;
 }
 
 const CREATE_OUTCOMES = ["completed", "requested", "failed", "timed_out", "interrupted", "not_started", "skipped"] as const;
@@ -127,6 +129,8 @@ export function runFacts(report: JobReport): RunFacts {
     const counts = rolloutCounts(rows);
     for (const outcome of SITE_ROLLOUT_OUTCOMES) facts.sites[outcome] = counts[outcome];
     for (const r of rows) if (r.error) facts.failures.push({ site: { id: r.site.id, name: r.site.name }, message: r.error.message });
+    const visual = report.visual as { report?: unknown } | undefined;
+    if (typeof visual?.report === "string") facts.visualReport = visual.report;
   } else {
     const records = results as CreateRecord[];
     for (const outcome of CREATE_OUTCOMES) facts.sites[outcome] = 0;

@@ -1,0 +1,154 @@
+// One page captured as a picture that is the same every time the page is the same: a fresh browser context (no
+// cookie, cache or storage of an earlier capture), the page loaded and let settle (its network quiet, lazy images
+// made to load by scrolling, every image decoded, web fonts loaded), then the full page shot with CSS animations
+// and transitions stopped (finite ones finished, infinite ones back at their start), the text caret hidden and each
+// masked element painted over in one colour. What a capture does not freeze, a mask hides (`--visual-ignore`).
+
+import type { Page } from "playwright-core";
+import type { VisualBrowser } from "./browser.js";
+import type { Viewport } from "../src/fleet.js";
+
+/** What a capture needs besides the page's URL. */
+export interface CaptureOptions {
+  viewport: Viewport;
+  /** CSS selectors painted over in both shots. */
+  ignore: readonly string[];
+  /** The whole capture's time, load to picture, in ms. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** A page's picture. */
+export interface Capture {
+  /** The full page as PNG. */
+  png: Buffer;
+  width: number;
+  height: number;
+  /** The HTTP status of the page (null when none was seen, e.g. a page served from a service worker). */
+  status: number | null;
+  /** How long the capture took, in ms. */
+  ms: number;
+}
+
+/** The mask colour: magenta, rare on real pages, so a masked area reads as masked in the images. */
+const MASK_COLOR = "#FF00FF";
+
+/** A phone's user agent for the mobile viewport (Chrome on Android), so sites that serve phones other markup do. */
+const MOBILE_USER_AGENT =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 siteops-visual";
+
+/** The longest wait for the network to go quiet: a page that polls never does, and is captured anyway. */
+const NETWORK_QUIET_MS = 5_000;
+/** The longest wait for images and fonts after the scroll. */
+const ASSETS_MS = 10_000;
+
+/** The URL of `path` on the site at `siteUrl` (a path is taken below the site's own path, as the http gate does). */
+export function pageUrl(siteUrl: string, path: string): string {
+  return new URL(path.replace(/^\/+/, ""), siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`).href;
+}
+
+/** Captures `url` in `viewport`. Throws when the page cannot be loaded or captured within the time. */
+export async function capturePage(browser: VisualBrowser, url: string, options: CaptureOptions): Promise<Capture> {
+  const begin = performance.now();
+  const deadline = Date.now() + options.timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  const { viewport } = options;
+  const context = await browser.browser.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    deviceScaleFactor: 1,
+    isMobile: viewport.mobile,
+    hasTouch: viewport.mobile,
+    ...(viewport.mobile ? { userAgent: MOBILE_USER_AGENT } : {}),
+    // A page's own "prefers-reduced-motion" styles stop what CSS cannot be told to stop from outside.
+    reducedMotion: "reduce",
+    colorScheme: "light",
+    locale: "en-US",
+    timezoneId: "UTC",
+    serviceWorkers: "block",
+  });
+  // One bound over the whole capture, whatever step it is in: at the deadline the context closes, and the step
+  // under way fails with it.
+  let phase = "loading";
+  let timedOut = false;
+  const close = () => void context.close().catch(() => {});
+  const timer = setTimeout(() => {
+    timedOut = true;
+    close();
+  }, options.timeoutMs);
+  options.signal?.addEventListener("abort", close, { once: true });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(options.timeoutMs);
+    const response = await page.goto(url, { waitUntil: "load", timeout: left() });
+    phase = "waiting for it to settle";
+    await settle(page, left);
+    phase = "shooting it";
+    const png = await page.screenshot({
+      fullPage: true,
+      animations: "disabled",
+      caret: "hide",
+      scale: "css",
+      mask: options.ignore.map((selector) => page.locator(selector)),
+      maskColor: MASK_COLOR,
+      timeout: left(),
+    });
+    const { width, height } = pngSize(png);
+    return { png, width, height, status: response?.status() ?? null, ms: Math.round(performance.now() - begin) };
+  } catch (err) {
+    if (timedOut || (err as Error).name === "TimeoutError")
+      throw new Error(`the page took longer than its ${Math.round(options.timeoutMs / 1000)} s (${phase})`, { cause: err });
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", close);
+    await context.close().catch(() => {});
+  }
+}
+
+/**
+ * Lets the page reach the state it rests in: the network quiet; `loading="lazy"` images and iframes made eager;
+ * the page scrolled through a screen at a time (images and blocks that load when scrolled near, as lazysizes and
+ * themes' own observers do) and back to the top; every image loaded and decoded; web fonts loaded. Each wait is
+ * bounded: a page that never rests is captured as it is at the deadline.
+ */
+async function settle(page: Page, left: () => number): Promise<void> {
+  const quiet = () => page.waitForLoadState("networkidle", { timeout: Math.min(NETWORK_QUIET_MS, left()) }).catch(() => {});
+  await quiet();
+  await page.evaluate(SCROLL_THROUGH);
+  await quiet();
+  await page.evaluate(`(${IMAGES_AND_FONTS})(${Math.min(ASSETS_MS, left())})`).catch(() => {});
+}
+
+// The scripts settle() runs in the page, as source text: a function of this module would be serialised as the
+// compiler wrote it, with the helpers a bundler or test runner adds (esbuild's __name) that the page lacks.
+
+/** Lazy images and iframes made eager; the page scrolled through a screen at a time, then back to the top. */
+const SCROLL_THROUGH = `(async () => {
+  for (const el of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) el.setAttribute("loading", "eager");
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const step = Math.max(200, window.innerHeight);
+  for (let y = 0; y < document.documentElement.scrollHeight && y < 50000; y += step) {
+    window.scrollTo(0, y);
+    await frame();
+  }
+  window.scrollTo(0, 0);
+  await frame();
+})()`;
+
+/** Every image loaded (or failed) and decoded, and the web fonts loaded; at most \`ms\`. */
+const IMAGES_AND_FONTS = `async (ms) => {
+  const images = Array.from(document.images, async (img) => {
+    if (!img.complete)
+      await new Promise((resolve) => {
+        img.addEventListener("load", resolve, { once: true });
+        img.addEventListener("error", resolve, { once: true });
+      });
+    await img.decode().catch(() => {});
+  });
+  await Promise.race([Promise.all([...images, document.fonts.ready]), new Promise((resolve) => setTimeout(resolve, ms))]);
+}`;
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
