@@ -20,10 +20,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Packed (gzip) size budget; 0.1.0 packs to about 250 kB, about 490 kB since the CLI ships as one bundle
  * (dist/cli/siteops.cjs with undici's llhttp, for its start-up time: BENCHMARKS.md, CLI), about 560 kB with issue
  * 39's error sentences, about 660 kB with issues 41-42 (the vulnerability reports, policies and SARIF, rollouts, and
- * the YAML parser the CLI bundles for policy files: about 37 kB of it). Raise it deliberately, with a reason in the
+ * the YAML parser the CLI bundles for policy files: about 37 kB of it), about 790 kB with issues 47-53 (measured
+ * against the tree before them, gzip per file: the core's operations +45 kB, the rollout's options, texts and results
+ * declared once and the vulnerability rules; the CLI's bundles +46 kB, of which the visual engine's own module 19.5
+ * kB; the provider +11 kB, the codecs' checks). Raise it deliberately, with a reason in the
  * commit. The size the docs state is checked too
  * (sizeClaimProblems). */
-const PACKED_BUDGET = 700_000;
+const PACKED_BUDGET = 820_000;
 const ALLOWED = [/^bin\/[\w.-]+\.js$/, /^bin\/package\.json$/, /^dist\//, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/];
 
 function run(cmd, args, opts = {}) {

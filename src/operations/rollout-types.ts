@@ -184,7 +184,7 @@ export interface RolloutSettings {
   target: RolloutTarget;
   /** The waves (`parseWaves`). */
   waves: readonly WaveSpec[];
-  /** Gates beyond the pipeline's outcome (always judged). Default: {@link DEFAULT_ROLLOUT_GATES} (all but `visual`). */
+  /** Gates beyond the pipeline's outcome (always judged). Default: the core's `DEFAULT_ROLLOUT_GATES` (every gate but `visual`). */
   gates: readonly RolloutGate[];
   /** Paths of each site's URL the `http` gate asks for and the `visual` gate shoots. Default `["/"]`. */
   checkPaths: readonly string[];
