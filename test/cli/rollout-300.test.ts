@@ -96,7 +96,7 @@ it("on a terminal, the wave's live header counts the sites done and running and 
 it("the help says each default once and names this job's default name", async () => {
   const r = await runCli(["upgrade", "rollout", "--help"], { env });
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/--check-path PATH +the paths of each site's URL the http gate asks for \(default \/\) \(repeatable\)\n/);
+  expect(r.stdout).toMatch(/--check-path PATH +the paths of each site's URL the http gate asks for and the visual gate shoots \(default \/\) \(repeatable\)\n/);
   expect(r.stdout).not.toMatch(/repeatable.*repeatable/);
   expect(r.stdout).toMatch(/--job-name NAME +the job's name in metrics \(job_name label\), pings and notifications \(default upgrade-rollout\)/);
   expect(r.stdout).toMatch(/--timeout DURATION +the time for each wave, its pipelines then its checks; no pipeline is opened after it \(default 1h\)/);

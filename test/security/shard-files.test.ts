@@ -118,7 +118,7 @@ describe.skipIf(!isRoot)("shard files and another local user (real users, as roo
   }
 
   async function snapshotFrom(home: string, file: string) {
-    const run = runAs(victim, ["snapshot", "create", "--sites-from", file, "--no-lock", "--window", "0"], {
+    const run = runAs(victim, ["snapshot", "create", "--sites-from", file, "--no-lock", "--window", "0", "--allow-empty"], {
       HOME: home,
       SITEOPS_BASE_URL: emu.url,
       SITEOPS_API_TOKEN: TOKENS.owner,
