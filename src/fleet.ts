@@ -173,7 +173,7 @@ export {
   type GateCheck,
   type RolloutGate,
 } from "./operations/rollout-gates.js";
-export { checkPathProblem, type HttpGateLookup } from "./operations/site-requests.js";
+export { checkPathProblem, guardedLookup, type HttpGateLookup, REFUSED_ADDRESS } from "./operations/site-requests.js";
 export {
   DEFAULT_CHECK_PATH,
   DEFAULT_HEALTH_WAIT_MS,

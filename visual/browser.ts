@@ -6,6 +6,8 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
+import type { HttpGateLookup } from "../src/fleet.js";
+import { type GuardedProxy, type ProxyProblem, startGuardedProxy } from "./guarded-proxy.js";
 
 /** Why the visual check cannot run at all: no browser, no playwright-core, a browser that does not start. */
 export class VisualSetupError extends Error {
@@ -99,6 +101,8 @@ export interface VisualBrowser {
   /** `Chromium 156.0.8078.108` (the product and version the browser reports). */
   readonly version: string;
   readonly executable: string;
+  /** Why the guarded proxy refused the host of `url`, or why its latest connection there failed (guarded-proxy.ts). */
+  proxyProblem(url: string): ProxyProblem | undefined;
   close(): Promise<void>;
 }
 
@@ -106,24 +110,30 @@ export interface VisualBrowser {
  * Starts the browser headless: playwright-core first (what the package lacks is said before what the machine
  * lacks), then the executable (findBrowser). Playwright passes --no-sandbox by default (its chromiumSandbox option
  * is off): CI containers run as root, where Chromium's sandbox cannot start. /dev/shm is small in containers (64 MB
- * in Docker), too small for full-page shots: --disable-dev-shm-usage keeps shared memory in /tmp. `flag`: how the
- * surface names the browser option in its messages (default `--browser`).
+ * in Docker), too small for full-page shots: --disable-dev-shm-usage keeps shared memory in /tmp. Every request
+ * goes through the guarded proxy (guarded-proxy.ts), loopback too: `<-loopback>` subtracts Chromium's implicit
+ * bypass, which covers link-local literals (169.254/16, fe80::/10) besides loopback; the proxy allows loopback as
+ * the HTTP gate does. `flag`: how the surface names the browser option in its messages (default `--browser`);
+ * `lookup`: the proxy's resolver (node:dns's by default).
  */
 export async function launchBrowser(
   explicit: string | undefined,
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; flag?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; flag?: string; lookup?: HttpGateLookup } = {},
 ): Promise<VisualBrowser> {
   const chromium = await loadChromium();
   const executablePath = findBrowser(explicit, options.env, process.platform, options.flag);
+  const proxy: GuardedProxy = await startGuardedProxy(options.lookup);
   let browser: Browser;
   try {
     browser = await chromium.launch({
       executablePath,
       headless: true,
       args: ["--disable-dev-shm-usage", "--hide-scrollbars", "--font-render-hinting=none", "--disable-lcd-text"],
+      proxy: { server: proxy.server, bypass: "<-loopback>" },
       timeout: options.timeoutMs ?? 60_000,
     });
   } catch (err) {
+    await proxy.close();
     const first = String((err as Error).message ?? err)
       .split("\n")
       .find((line) => line.trim() !== "");
@@ -131,10 +141,12 @@ export async function launchBrowser(
       cause: err,
     });
   }
+  browser.on("disconnected", () => void proxy.close());
   return {
     browser,
     version: `Chromium ${browser.version()}`,
     executable: executablePath,
-    close: () => browser.close(),
+    proxyProblem: (url) => proxy.problem(url),
+    close: () => browser.close().finally(() => proxy.close()),
   };
 }

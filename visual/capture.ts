@@ -3,6 +3,8 @@
 // made to load by scrolling, every image decoded, web fonts loaded), then the full page shot with CSS animations
 // and transitions stopped (finite ones finished, infinite ones back at their start), the text caret hidden and each
 // masked element painted over in one colour. What a capture does not freeze, a mask hides (`--visual-ignore`).
+// A page whose address, or a redirect hop's, the guarded proxy refused (guarded-proxy.ts) is not captured: its
+// capture fails naming the refusal, as the HTTP gate's does.
 
 import type { Page } from "playwright-core";
 import type { VisualBrowser } from "./browser.js";
@@ -79,10 +81,28 @@ export async function capturePage(browser: VisualBrowser, url: string, options: 
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs);
-    const response = await page.goto(url, { waitUntil: "load", timeout: left() });
+    // The main frame's latest navigation request: each redirect hop is a request of its own.
+    let last = url;
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) last = request.url();
+    });
+    // What the guarded proxy says of it: a refusal fails the page whatever was shown; a failed connection when the
+    // page failed to load (a tunnel that could not be made) or is the proxy's own 502 answer.
+    const proxied = (failed: boolean) => {
+      const problem = browser.proxyProblem(last);
+      const hop = last === url ? "" : ` (redirected to ${new URL(last).origin})`;
+      if (problem?.refused) throw new Error(`refused${hop}: ${problem.why}`);
+      if (problem && failed) throw new Error(`${problem.why} at ${last}`);
+    };
+    const response = await page.goto(url, { waitUntil: "load", timeout: left() }).catch((err: unknown) => {
+      proxied(true);
+      throw err;
+    });
+    proxied(response?.status() === 502);
     phase = "waiting for it to settle";
     await settle(page, left);
     phase = "shooting it";
+    proxied(false);
     const png = await page.screenshot({
       fullPage: true,
       animations: "disabled",

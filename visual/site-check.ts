@@ -40,10 +40,11 @@ export function createLimiter(n: number): <T>(task: () => Promise<T>) => Promise
 /** The key of a page in a viewport among a site's shots. */
 export const shotKey = (stem: string, viewport: string): string => `${stem}@${viewport}`;
 
-/** A failure as one phrase: the first line of playwright's message, without its call log. */
+/** A failure as one phrase: the first line of playwright's message, without its call log and the call it names
+ * (`page.goto: `). */
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return (text.split("\n").find((l) => l.trim() !== "") ?? text).replace(/^[a-zA-Z.]+: /, "").trim();
+  return (text.split("\n").find((l) => l.trim() !== "") ?? text).replace(/^[a-zA-Z]+\.[a-zA-Z.]+: /, "").trim();
 }
 
 /** Shoots every path of `site` in every viewport, `limit` deciding how many at a time. Never throws for a page

@@ -1,8 +1,10 @@
 // The security suite's tools (issue 17): raw HTTP requests for what fetch will not send (a foreign or
 // malformed Host, an encoded path, a broken Content-Length), from a chosen loopback source address so a
-// test can be two clients; and a local webhook receiver that records what reaches it.
+// test can be two clients; a local webhook receiver that records what reaches it; and a resolver stub for the
+// HTTP gate's and the visual check's guarded lookup (names mapped to addresses, nothing asked of DNS).
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
+import type { HttpGateLookup } from "../../src/fleet.js";
 
 export interface RawResponse {
   status: number;
@@ -153,4 +155,20 @@ export class ConsoleClient {
     const res = await this.request("POST", "/sign-in", { email, password, _csrf: await this.csrf("/sign-in") });
     if (res.status !== 303) throw new Error(`sign-in: ${res.status} ${res.text.slice(0, 200)}`);
   }
+}
+
+/** A resolver of these names only (anything else: ENOTFOUND), recording what it was asked. */
+export function resolverStub(names: Record<string, string[]>): HttpGateLookup & { asked: string[] } {
+  const asked: string[] = [];
+  const lookup = ((hostname, _options, callback) => {
+    asked.push(hostname);
+    const addresses = names[hostname];
+    if (!addresses) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+    );
+  }) as HttpGateLookup & { asked: string[] };
+  lookup.asked = asked;
+  return lookup;
 }

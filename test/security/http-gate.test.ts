@@ -11,11 +11,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkHttp, checkPathProblem, type HttpGateLookup } from "../../src/fleet.js";
+import { checkHttp, checkPathProblem } from "../../src/fleet.js";
 import { SiteOps } from "../../src/index.js";
 import { runAction } from "../action/run-action.js";
 import { runCli, sandbox } from "../cli/helpers.js";
 import { PROFILES, startSeededEmulator, ownerSeed } from "../support/emulator.js";
+import { resolverStub as stub } from "./helpers.js";
 
 /** A loopback server that answers each path as `routes` says, and records every request it gets. */
 interface Recorder {
@@ -43,22 +44,6 @@ async function recorder(host: string, routes: Record<string, { status: number; l
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A resolver of these names only (anything else: ENOTFOUND), recording what it was asked. */
-function stub(names: Record<string, string[]>): HttpGateLookup & { asked: string[] } {
-  const asked: string[] = [];
-  const lookup = ((hostname, _options, callback) => {
-    asked.push(hostname);
-    const addresses = names[hostname];
-    if (!addresses) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
-    callback(
-      null,
-      addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
-    );
-  }) as HttpGateLookup & { asked: string[] };
-  lookup.asked = asked;
-  return lookup;
 }
 
 let site: Recorder;
