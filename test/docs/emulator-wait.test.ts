@@ -2,7 +2,7 @@
 // (`until [ -s FILE ] ...`) must stop waiting when it fails: here each one's lines up to that loop run with its
 // port (4747, or 0) already taken, and must end, showing the emulator's EADDRINUSE, instead of looping forever.
 import { spawnSync } from "node:child_process";
-import { symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,10 @@ describe("a guide's wait for a background emulator", () => {
     port = (taken.address() as { port: number }).port;
     dir = tempDir("docs-wait");
     symlinkSync(ROOT, path.join(dir, "siteops")); // the folder that holds the clone
+    // `siteops` on the PATH, as after the README's install (the README's fleet block runs the command itself).
+    mkdirSync(path.join(dir, "bin"));
+    writeFileSync(path.join(dir, "bin", "siteops"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, "bin/siteops.js")}" "$@"\n`);
+    chmodSync(path.join(dir, "bin", "siteops"), 0o755);
   });
   afterAll(async () => {
     await new Promise((resolve) => taken?.close(resolve));
@@ -43,7 +47,12 @@ describe("a guide's wait for a background emulator", () => {
       const script = upToWait.replace(/\b4747\b/g, String(port)).replace(/--port 0\b/g, `--port ${port}`);
       expect(script).toContain(`--port ${port}`);
       // The limit only turns a hang into a failure; the loop ends as soon as the emulator has exited.
-      const r = spawnSync("bash", ["-c", script], { cwd: dir, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } });
+      const r = spawnSync("bash", ["-c", script], {
+        cwd: dir,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, NO_COLOR: "1", PATH: [path.join(dir, "bin"), process.env.PATH].join(path.delimiter) },
+      });
       expect(r.error, "the loop did not end").toBeUndefined();
       expect(r.stderr).toContain("EADDRINUSE");
     });

@@ -1,6 +1,7 @@
 // The visual check's noise and sensitivity, measured in Chromium on the themed stand-ins (issue 50 item 4):
 // unchanged pages (web fonts answered late, lazy images, CSS animations and a transition, a focused input, a clock
-// masked by its selector) shot again and again differ by nothing: 0 failures in 50 comparisons, and 0 % changed
+// masked by its selector) shot again and again differ by nothing: 0 failures in 20 comparisons (50 with
+// VISUAL_NOISE_RETAKES=5, BENCHMARKS.md's figure), and 0 % changed
 // in each; the same pages with the clock unmasked do differ (the measure is not blind). Each breakage an upgrade
 // brings is seen in both viewports at the default threshold: a stylesheet dropped, a block moved by 2 % of the
 // page's height, a hero image gone; a footer naming the new version stays under it.
@@ -15,7 +16,9 @@ import { startWordPressSites, type WordPressSites } from "../support/wordpress-s
 import { CLOCK_SELECTOR, type WordPressLook } from "../support/wordpress-theme.js";
 
 const SITES = 5;
-const RETAKES = 5; // per page and viewport: 5 sites x 2 viewports x 5 = 50 comparisons
+/** Per page and viewport: 5 sites x 2 viewports x 2 = 20 comparisons in npm test; VISUAL_NOISE_RETAKES=5 makes the 50
+ * BENCHMARKS.md reports (minutes of Chromium on two cores, so not in every run). */
+const RETAKES = Number(process.env.VISUAL_NOISE_RETAKES ?? 2);
 const TIMEOUT_MS = 120_000; // the machine is shared: a page's time is not what is measured here
 
 describe.runIf(haveChromium("test/visual"))("noise and sensitivity of the visual check (Chromium)", () => {
@@ -45,7 +48,7 @@ describe.runIf(haveChromium("test/visual"))("noise and sensitivity of the visual
         }),
       );
       const all = shares.flat();
-      expect(all).toHaveLength(50);
+      expect(all).toHaveLength(SITES * DEFAULT_VIEWPORTS.length * RETAKES);
       expect(all.filter((changed) => !passes(changed, DEFAULT_VISUAL_THRESHOLD))).toEqual([]);
       expect(Math.max(...all)).toBe(0);
       // Every asset was asked for on each shot: the pages were loaded, not taken from a cache.
