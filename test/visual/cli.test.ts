@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { CompareRecord } from "../../cli/commands/visual/records.js";
 import type { Site } from "../../src/index.js";
 import { CHROMIUM, haveChromium } from "../support/chromium.js";
 import { startWordPressSites, type WordPressSites } from "../support/wordpress-sites.js";
@@ -17,19 +18,6 @@ const LOOKS: WordPressLook[] = ["theme", "stylesheet-dropped", "footer-version"]
 const SLOW = { timeoutMs: 600_000 };
 /** The machine is shared: a page's time and the pages at a time are not what these tests measure. */
 const PATIENT = ["--visual-timeout", "5m", "--concurrency", "2"];
-
-interface CompareRecord {
-  site: { id: string; name: string };
-  path: string;
-  viewport: string;
-  verdict: string;
-  changed: number | null;
-  detail: string;
-  before: string | null;
-  after: string | null;
-  diff: string | null;
-  report: string;
-}
 
 describe.runIf(haveChromium("test/visual"))("siteops visual capture|compare (Chromium)", () => {
   const bed = useTestBed();
