@@ -9,6 +9,7 @@ import {
   OperationFailedError,
   PermissionDeniedError,
   ServiceUnreachableError,
+  SiteOpsError,
   WaitTimeoutError,
   WrongBaseURLError,
 } from "./errors.js";
@@ -39,6 +40,25 @@ export interface DescribeErrorOptions {
  * fleet operation ends as refused rather than failing site after site. */
 export function isRefusal(err: unknown): boolean {
   return err instanceof AuthenticationError || err instanceof PermissionDeniedError;
+}
+
+/** A failure as the records of a result give it: one line (a surface's, with its advice), the error's stable code
+ * (`ERROR` for one that is not the client's), and the HTTP status and request id when the service answered. */
+export interface ErrorFacts {
+  message: string;
+  code: string;
+  http_status?: number;
+  request_id?: string;
+}
+
+/** {@link ErrorFacts} of `err`, its line as `describe` words it. */
+export function errorFacts(err: unknown, describe: (err: unknown) => string): ErrorFacts {
+  const facts: ErrorFacts = { message: describe(err), code: err instanceof SiteOpsError ? err.code : "ERROR" };
+  if (err instanceof APIError) {
+    facts.http_status = err.status;
+    if (err.requestId) facts.request_id = err.requestId;
+  }
+  return facts;
 }
 
 /** What kind of failure `err` is. */

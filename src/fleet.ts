@@ -49,7 +49,7 @@ export {
 export { formatShard, inShard, MAX_MATRIX_JOBS, parseShard, shardMatrix, shardOf, ShardSpecError, type Shard } from "./shards.js";
 export { applyRetention, isEmptyPolicy, RetentionPolicyError } from "./retention.js";
 export { mapPool } from "./pool.js";
-export { describeError, errorKind, isRefusal, type DescribeErrorOptions, type ErrorKind } from "./describe-error.js";
+export { describeError, errorFacts, errorKind, isRefusal, type DescribeErrorOptions, type ErrorFacts, type ErrorKind } from "./describe-error.js";
 export {
   DISMISSED_REASONS,
   isOpenRecord,
@@ -142,6 +142,58 @@ export {
   type CoreFixResult,
   type FixCoreVulnerabilitiesOptions,
 } from "./operations/vulnerability-fix.js";
+export {
+  readRecordFilter,
+  readRecordUpdate,
+  readVulnerabilityReportOptions,
+  VULNERABILITY_FIX_OPTIONS,
+  VULNERABILITY_POLICY_OPTIONS,
+  VULNERABILITY_RECORD_OPTIONS,
+  VULNERABILITY_REPORT_FORMATS,
+  VULNERABILITY_REPORT_OPTIONS,
+  VULNERABILITY_STATUSES,
+  type OptionLabel,
+  type ReadReportOptions,
+  type VulnerabilityOptionDeclaration,
+} from "./operations/vulnerability-options.js";
+export {
+  ADVISORY_COLUMNS,
+  openCountsWorstFirst,
+  RECORD_COLUMNS,
+  recordFacts,
+  vulnerabilityAdvisoryLines,
+  vulnerabilityFailingLine,
+  vulnerabilityReportPassed,
+  vulnerabilityReportRecord,
+  vulnerabilitySiteResults,
+  vulnerabilityUnreadLine,
+  type AdvisoryLine,
+  type DescribeError,
+  type TextColumn,
+} from "./operations/vulnerability-report-text.js";
+export {
+  POLICY_CHANGE_COLUMNS,
+  POLICY_CHANGE_ROW_FIELDS,
+  policyChangeRows,
+  policyCountsLine,
+  policyFailureLine,
+  policyLines,
+  policyVerdict,
+  type PolicyChangeRow,
+  type PolicyLine,
+  type PolicyNames,
+} from "./operations/vulnerability-policy-text.js";
+export {
+  CORE_FIX_COLUMNS,
+  CORE_FIX_ROW_FIELDS,
+  coreFixLine,
+  coreFixRows,
+  EXTENSION_COLUMNS,
+  EXTENSIONS_HEADING,
+  fixExtensions,
+  type CoreFixRow,
+  type FixRecordRef,
+} from "./operations/vulnerability-fix-rows.js";
 export {
   allowedFailures,
   DEFAULT_WAVES,

@@ -1,6 +1,6 @@
 // The inputs of `command: vulnerabilities`, each problem one line naming the input: the severities ('fail-on',
-// 'min-severity': the core's parseReportSeverities, in any case), where the SARIF goes ('sarif-file',
-// 'declarations': the core's checkDeclarationsDir) and the accepted risks ('policy-file', read as `siteops vulns
+// 'min-severity') and 'declarations', the core's declared options read by its readVulnerabilityReportOptions as the
+// CLI reads its flags; where the SARIF goes ('sarif-file') and the accepted risks ('policy-file', read as `siteops vulns
 // apply --policy` reads it through common/policy-text.ts and parsed by the core's parseVulnerabilityPolicy when the
 // command starts, the YAML parser loaded only then; 'allow-unmatched').
 
@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileSyntaxError, parseDataText, readPolicyText } from "../../common/policy-text.js";
 import { UserFileError } from "../../common/user-file.js";
-import { checkDeclarationsDir, parseReportSeverities, parseVulnerabilityPolicy, type VulnerabilityPolicy, VulnerabilityPolicyError } from "../../src/fleet.js";
+import {
+  parseVulnerabilityPolicy,
+  readVulnerabilityReportOptions,
+  VULNERABILITY_POLICY_OPTIONS,
+  type VulnerabilityPolicy,
+  VulnerabilityPolicyError,
+} from "../../src/fleet.js";
 import type { VulnerabilitySeverity } from "../../src/index.js";
 import { parseBoolean, quote } from "./input-values.js";
 
@@ -34,19 +40,14 @@ export interface VulnerabilityOptions {
 }
 
 export function parseVulnerabilityInputs(get: (name: string) => string | undefined, env: NodeJS.ProcessEnv, problems: string[]): VulnerabilityOptions {
-  const severities = parseReportSeverities(
-    { minSeverity: get("min-severity"), failOn: get("fail-on") },
-    { "min-severity": "'min-severity'", "fail-on": "'fail-on'" },
-  );
-  problems.push(...severities.problems);
+  const input = (o: { input?: string }) => get(o.input!);
+  const read = readVulnerabilityReportOptions(input, (o) => `'${o.input}'`, "the workspace");
+  problems.push(...read.problems);
   const sarifFile = get("sarif-file") ?? path.join(env.RUNNER_TEMP || mkdtempSync(path.join(tmpdir(), "siteops-")), DEFAULT_SARIF_NAME);
-  const declarations = get("declarations");
-  const problem = declarations === undefined ? undefined : checkDeclarationsDir(declarations);
-  if (problem) problems.push(`'declarations' ${quote(declarations!)} ${problem} (relative paths start at the workspace)`);
-  const policyFile = get("policy-file");
+  const policyFile = input(VULNERABILITY_POLICY_OPTIONS.policy);
   const policy = policyFile === undefined ? undefined : readPolicyInput(policyFile, problems);
-  const allowUnmatched = parseBoolean("allow-unmatched", get("allow-unmatched"), false, problems);
-  return { failOn: severities.failOn, minSeverity: severities.minSeverity, sarifFile, declarations, policy, allowUnmatched };
+  const allowUnmatched = parseBoolean("allow-unmatched", input(VULNERABILITY_POLICY_OPTIONS.allowUnmatched), false, problems);
+  return { failOn: read.failOn, minSeverity: read.minSeverity, sarifFile, declarations: read.declarations, policy, allowUnmatched };
 }
 
 /** Read as the CLI reads `--policy` (common/policy-text.ts), without the owner check: a container job's root

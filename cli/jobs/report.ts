@@ -6,7 +6,7 @@
 
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { APIError, SiteOpsError } from "../../src/index.js";
+import { type ErrorFacts, errorFacts } from "../../src/fleet.js";
 import { VERSION } from "../../common/version.js";
 import { writeFileExclusive } from "../../common/private-file.js";
 import { UsageError } from "../exit-codes.js";
@@ -44,20 +44,10 @@ export function writeReport(file: string, report: ReturnType<typeof buildReport>
   writeFileExclusive(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
-/** The JSON form of a failure in reports and --json output. */
-export interface ErrorInfo {
-  message: string;
-  /** Stable code: the core's (NOT_FOUND, OPERATION_FAILED, WAIT_TIMEOUT, ...) or the CLI's. */
-  code: string;
-  http_status?: number;
-  request_id?: string;
-}
+/** The JSON form of a failure in reports and --json output (the core's ErrorFacts: code, http_status, request_id),
+ * its message the CLI's error line. */
+export type ErrorInfo = ErrorFacts;
 
 export function errorInfo(err: unknown, secrets: readonly string[] = []): ErrorInfo {
-  const info: ErrorInfo = { message: errorLine(err, secrets), code: err instanceof SiteOpsError ? err.code : "ERROR" };
-  if (err instanceof APIError) {
-    info.http_status = err.status;
-    if (err.requestId) info.request_id = err.requestId;
-  }
-  return info;
+  return errorFacts(err, (e) => errorLine(e, secrets));
 }

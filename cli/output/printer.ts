@@ -4,7 +4,7 @@
 
 import type { Context } from "../context.js";
 import { safeJson } from "../../common/sanitize.js";
-import { renderFields, renderTable, type Column } from "./table.js";
+import { paintCell, renderFields, renderTable, type Column, type TableOptions } from "./table.js";
 
 export function pick<T extends object>(value: T, fields: readonly string[] | undefined): object {
   if (!fields) return value;
@@ -76,4 +76,23 @@ export function printObject<T extends object>(ctx: Context, value: T, fields: [s
   if (ctx.format !== "human") return writeLines(ctx, [safeJson(pick(value, ctx.fields), ctx.format === "json" ? 2 : undefined)]);
   if (ctx.quiet) return;
   writeLines(ctx, renderFields(fields, { tty: ctx.stdout.isTTY, style: ctx.stdout.style }));
+}
+
+/** A table's text (a terminal's, fitted to `width`; else tab-separated lines), "" for no line; `paint` colours the
+ * cells of the columns it names by header (the core declares the columns, the CLI their colours). */
+export function tableText<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  options: TableOptions,
+  paint: Record<string, (word: string) => string> = {},
+): string {
+  const painted = columns.map((c) => (paint[c.header] ? { ...c, color: paintCell(paint[c.header]!) } : c));
+  const lines = renderTable(rows, painted, options);
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
+/** {@link tableText} on stdout. */
+export function writeTable<T>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], paint: Record<string, (word: string) => string> = {}): void {
+  const text = tableText(rows, columns, { tty: ctx.stdout.isTTY, style: ctx.stdout.style, width: ctx.stdout.columns }, paint);
+  if (text) ctx.stdout.write(text);
 }

@@ -195,7 +195,7 @@ describe("siteops vulns apply --policy", () => {
       const run = await runCli(["vulns", "apply", "--policy", refused], { env: bed.env });
       expect(run.code, run.stderr).toBe(3);
       expect(run.stderr.match(/^error: .*403.*: 2 changes not made \(left as they are\)$/gm)).toHaveLength(1);
-      expect(run.stderr).not.toMatch(/^error: Blog vuln_/m);
+      expect(run.stderr).not.toMatch(/could not dismiss/);
     } finally {
       await bed.emu.control("DELETE", "faults");
     }

@@ -2,10 +2,11 @@
 // reopening one; report.ts the fleet report (SARIF included), apply.ts and fix.ts the policy and the core fix.
 
 import { flagInt, flagList, flagString } from "../../args.js";
-import type { DismissedReason, Site, VulnerabilityRecord, VulnerabilityRecordUpdateParams, VulnerabilityStatus } from "../../../src/index.js";
-import { DISMISSED_REASONS, VULNERABILITY_SEVERITIES } from "../../../src/fleet.js";
+import type { Site, VulnerabilityRecord } from "../../../src/index.js";
+import { RECORD_COLUMNS, readRecordFilter, readRecordUpdate, recordFacts, VULNERABILITY_RECORD_OPTIONS as OPTIONS } from "../../../src/fleet.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
+import { flagLabel, flagValue, optionFlags, refuseProblems } from "../../option-flags.js";
 import { formatAgo } from "../../output/format.js";
 import { printObject, printStream } from "../../output/printer.js";
 import { severityColor, statusColor } from "../../output/style.js";
@@ -14,39 +15,24 @@ import { defineCommand } from "../../runner.js";
 import { SELECTION_FLAGS, selectionOf, selectSites, siteIdOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { jsonFieldsOf } from "../../wire-fields.js";
-import { hasPolicyMarker } from "../../../src/fleet.js";
 import { report } from "./report.js";
 import { apply } from "./apply.js";
 import { fix } from "./fix.js";
 import { vulnerabilityRecordFields } from "../../../wire/generated/fields.js";
 
 const FIELDS = jsonFieldsOf(vulnerabilityRecordFields);
-const STATUSES = vulnerabilityRecordFields.status.values satisfies readonly VulnerabilityStatus[];
 
+/** The core's columns with the terminal's colours and relative times; SITE first when the listing spans sites. */
 function columns(ctx: Context, sites?: Map<string, Site>): Column<VulnerabilityRecord>[] {
   const style = ctx.stdout.style;
-  const cols: Column<VulnerabilityRecord>[] = [
-    { header: "ID", value: (v) => v.id },
-    { header: "SEVERITY", value: (v) => v.severity, color: paintCell((w) => severityColor(style, w)) },
-    { header: "STATUS", value: (v) => v.status, color: paintCell((w) => statusColor(style, w)) },
-    { header: "SOFTWARE", value: (v) => `${v.software.slug} ${v.software.installed_version}` },
-    { header: "FIXED IN", value: (v) => v.fixed_in },
-    { header: "CVE", value: (v) => v.cve },
-    { header: "DETECTED", value: (v) => v.detected_at, display: (v) => formatAgo(v.detected_at) },
-    { header: "TITLE", value: (v) => v.title },
-  ];
+  const terminal: Record<string, Partial<Column<VulnerabilityRecord>>> = {
+    SEVERITY: { color: paintCell((w) => severityColor(style, w)) },
+    STATUS: { color: paintCell((w) => statusColor(style, w)) },
+    DETECTED: { display: (v) => formatAgo(v.detected_at) },
+  };
+  const cols: Column<VulnerabilityRecord>[] = RECORD_COLUMNS.map((c) => ({ ...c, ...terminal[c.header] }));
   if (sites) cols.unshift({ header: "SITE", value: (v) => sites.get(v.site_id)?.name ?? v.site_id });
   return cols;
-}
-
-function listFilter(values: string[], allowed: readonly string[], flag: string): Set<string> {
-  const items = values
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim().toLowerCase())
-    .filter(Boolean);
-  const bad = items.filter((i) => !allowed.includes(i));
-  if (bad.length) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got ${bad.map((b) => JSON.stringify(b)).join(", ")})`);
-  return new Set(items);
 }
 
 const list: LeafSpec = {
@@ -56,33 +42,22 @@ const list: LeafSpec = {
   flags: [
     // --status is the record's state here; the sites' state filter is --site-status.
     ...SELECTION_FLAGS.map((f) => (f.name === "status" ? { ...f, name: "site-status", description: "with --all: only sites in this state" } : f)),
-    {
-      name: "status",
-      type: "string",
-      multiple: true,
-      value: "STATE",
-      description: "only records in this state (open, ignored, fixed; comma-separated or repeated)",
-    },
-    { name: "severity", type: "string", multiple: true, value: "LEVEL", description: "only these severities (low, medium, high, critical)" },
-    { name: "limit", type: "string", value: "N", description: "at most N records in all" },
+    ...optionFlags([OPTIONS.status, OPTIONS.severity, OPTIONS.limit]),
   ],
   jsonFields: FIELDS,
   examples: ["siteops vulns list --all --status open --severity high,critical"],
   async run(ctx, parsed) {
     const selection = selectionOf({ ...parsed, flags: { ...parsed.flags, status: parsed.flags["site-status"] } });
-    const states = listFilter(flagList(parsed, "status"), STATUSES, "status");
-    const severities = listFilter(flagList(parsed, "severity"), VULNERABILITY_SEVERITIES, "severity");
+    const filter = readRecordFilter({ status: flagList(parsed, "status"), severity: flagList(parsed, "severity") }, flagLabel);
+    refuseProblems(filter.problems);
     const limit = flagInt(parsed, "limit", 1, Number.MAX_SAFE_INTEGER);
     const client = await ctx.client();
     const sites = await selectSites(client, selection, ctx.signal);
     async function* all(): AsyncGenerator<VulnerabilityRecord> {
       for (const site of sites) yield* client.vulnerabilityRecords.list(site.id, { per_page: 100 }, { signal: ctx.signal });
     }
-    await printStream(ctx, all(), columns(ctx, sites.length > 1 ? new Map(sites.map((s) => [s.id, s])) : undefined), {
-      limit,
-      filter: (v) => (states.size === 0 || states.has(v.status)) && (severities.size === 0 || severities.has(v.severity)),
-      empty: "no vulnerability records",
-    });
+    const bySite = sites.length > 1 ? new Map(sites.map((s) => [s.id, s])) : undefined;
+    await printStream(ctx, all(), columns(ctx, bySite), { limit, filter: filter.keep, empty: "no vulnerability records" });
     return EXIT.OK;
   },
 };
@@ -90,46 +65,20 @@ const list: LeafSpec = {
 const update: LeafSpec = {
   name: "update",
   summary: "dismiss (ignore) a vulnerability record with a reason, or reopen it",
-  flags: [
-    { name: "site", short: "s", type: "string", value: "ID|NAME", description: "the record's site (required)" },
-    { name: "status", type: "string", value: "STATE", choices: ["ignored", "open"] satisfies VulnerabilityStatus[], description: "the new state" },
-    { name: "reason", type: "string", value: "REASON", choices: DISMISSED_REASONS, description: "why it is ignored (required with --status ignored)" },
-    { name: "comment", type: "string", value: "TEXT", description: "a note with the dismissal" },
-  ],
+  flags: optionFlags([OPTIONS.site, OPTIONS.newStatus, OPTIONS.reason, OPTIONS.comment]),
   args: [{ name: "VULN_ID", required: true }],
   jsonFields: FIELDS,
   examples: ["siteops vulns update vuln_... --site Blog --status ignored --reason not_used --comment 'plugin disabled'"],
   async run(ctx, parsed) {
     const ref = flagString(parsed, "site");
     if (!ref) throw new UsageError("--site ID|NAME is required: records are addressed within their site");
-    const status = flagString(parsed, "status");
-    const reason = flagString(parsed, "reason") as DismissedReason | undefined;
-    const comment = flagString(parsed, "comment");
-    if (!status) throw new UsageError("--status ignored|open is required");
-    if (comment !== undefined && hasPolicyMarker(comment))
-      throw new UsageError("--comment: [siteops-policy...] marks the dismissals siteops vulns apply makes; write the comment without it");
-    let body: VulnerabilityRecordUpdateParams;
-    if (status === "ignored") {
-      if (!reason) throw new UsageError(`--status ignored needs --reason (${DISMISSED_REASONS.join(", ")})`);
-      body = { status: "ignored", dismissed_reason: reason, ...(comment !== undefined ? { dismissed_comment: comment } : {}) };
-    } else {
-      if (reason || comment !== undefined) throw new UsageError("--reason and --comment go with --status ignored");
-      body = { status: "open" };
-    }
+    const value = flagValue(parsed);
+    const asked = readRecordUpdate({ status: value(OPTIONS.newStatus), reason: value(OPTIONS.reason), comment: value(OPTIONS.comment) }, flagLabel);
+    if (asked.problem !== undefined) throw new UsageError(asked.problem);
     const client = await ctx.client();
     const siteId = await siteIdOf(client, ref, ctx.signal);
-    const v = await client.vulnerabilityRecords.update(siteId, parsed.args[0]!, body, { signal: ctx.signal });
-    printObject(ctx, v, [
-      ["id", v.id],
-      ["site", v.site_id],
-      ["title", v.title],
-      ["severity", v.severity],
-      ["status", v.status],
-      ["reason", v.dismissed_reason],
-      ["comment", v.dismissed_comment],
-      ["software", `${v.software.slug} ${v.software.installed_version}`],
-      ["fixed in", v.fixed_in],
-    ]);
+    const v = await client.vulnerabilityRecords.update(siteId, parsed.args[0]!, asked.body, { signal: ctx.signal });
+    printObject(ctx, v, recordFacts(v));
     return EXIT.OK;
   },
 };

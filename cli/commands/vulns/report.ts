@@ -7,105 +7,51 @@ import { writeFileExclusive } from "../../../common/private-file.js";
 import { clean, safeJson } from "../../../common/sanitize.js";
 import { VERSION } from "../../../common/version.js";
 import {
+  ADVISORY_COLUMNS,
   buildVulnerabilityReport,
-  checkDeclarationsDir,
   collectVulnerabilityRecords,
-  parseReportSeverities,
+  readVulnerabilityReportOptions,
+  VULNERABILITY_REPORT_OPTIONS as OPTIONS,
   VULNERABILITY_REPORT_ROW_FIELDS,
-  VULNERABILITY_SEVERITIES,
-  type VulnerabilityAdvisory,
-  vulnerabilityAdvisories,
+  vulnerabilityAdvisoryLines,
+  vulnerabilityFailingLine,
   type VulnerabilityReport,
   vulnerabilityReportMarkdown,
+  vulnerabilityReportPassed,
   vulnerabilityReportRows,
   vulnerabilitySarifFile,
   vulnerabilitySummaryLine,
 } from "../../../src/fleet.js";
 import type { Site } from "../../../src/index.js";
-import { flagString, type Parsed } from "../../args.js";
+import type { Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
+import { flagLabel, flagValue, optionFlags, refuseProblems } from "../../option-flags.js";
 import { errorLine } from "../../output/format.js";
-import { pick } from "../../output/printer.js";
+import { pick, tableText } from "../../output/printer.js";
 import { severityColor } from "../../output/style.js";
-import { paintCell, renderTable, type Column } from "../../output/table.js";
-import { ALLOW_EMPTY_FLAG, type CliSelection, SELECTION_FLAGS, selectCheckedFleet, selectionOf } from "../../sites.js";
+import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectCheckedFleet, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
 import { isScheduled, REPORT_JOB_FLAGS, runScheduledReport } from "./scheduled.js";
 
-const FORMATS = ["table", "json", "markdown", "sarif"] as const;
-type ReportFormat = (typeof FORMATS)[number] | "jsonl";
-/** Sites a table line names before it counts the rest ("16: Blog, Shop, Legacy, +13"). */
-const SITES_NAMED = 3;
+type ReportFormat = (typeof OPTIONS.format.choices)[number] | "jsonl";
 
-/** What the flags of `vulns report` ask for, checked before any request. */
-interface ReportOptions {
-  selection: CliSelection;
-  format: ReportFormat;
-  minSeverity: ReturnType<typeof parseReportSeverities>["minSeverity"];
-  failOn: ReturnType<typeof parseReportSeverities>["failOn"];
-  /** --out FILE; undefined: stdout. */
-  out: string | undefined;
-  /** --declarations DIR (SARIF locations). */
-  declarations: string | undefined;
-}
-
-const REPORT_FLAGS = [
-  ...SELECTION_FLAGS,
-  ALLOW_EMPTY_FLAG,
-  {
-    name: "format",
-    type: "string",
-    value: "FORMAT",
-    choices: FORMATS,
-    description:
-      "table (one line per advisory, the default), json (as --json: one row per record), markdown (a PR comment or job summary) or sarif (GitHub code scanning)",
-  },
-  {
-    name: "min-severity",
-    type: "string",
-    value: "LEVEL",
-    choices: VULNERABILITY_SEVERITIES,
-    ignoreCase: true,
-    description: "leave out records below this severity (low, medium, high, critical, in any case; default low)",
-  },
-  {
-    name: "fail-on",
-    type: "string",
-    value: "LEVEL",
-    choices: VULNERABILITY_SEVERITIES,
-    ignoreCase: true,
-    description: "exit 1 when a record at or above this severity is open (dismissed records do not count)",
-  },
-  { name: "out", type: "string", value: "FILE", description: "write the report to FILE (replaced whole, 0600) instead of stdout" },
-  {
-    name: "declarations",
-    type: "string",
-    value: "DIR",
-    description: "with --format sarif: point each result at the line of the .tf or CDK .ts file under DIR that declares its site (by URL or id)",
-  },
-] as const satisfies LeafSpec["flags"];
-
-/** The flags' options; a UsageError naming the flag for anything wrong. */
-function reportOptions(ctx: Context, parsed: Parsed): ReportOptions {
-  const selection = selectionOf(parsed);
-  const given = flagString(parsed, "format") as (typeof FORMATS)[number] | undefined;
+/** The flags' options, read and checked by the core (a UsageError naming the flag), and which output they ask for. */
+function reportOptions(ctx: Context, parsed: Parsed) {
+  const value = flagValue(parsed);
+  const read = readVulnerabilityReportOptions(value, flagLabel, "the current directory");
+  refuseProblems(read.problems);
+  const given = value(OPTIONS.format) as ReportFormat | undefined;
   if (ctx.format !== "human" && given !== undefined && given !== "json")
     throw new UsageError(`--${ctx.format} prints JSON: give it without --format ${given} (or use --format ${given} alone)`);
   const format: ReportFormat = ctx.format !== "human" ? ctx.format : (given ?? "table");
-  const { minSeverity, failOn, problems } = parseReportSeverities(
-    { minSeverity: flagString(parsed, "min-severity"), failOn: flagString(parsed, "fail-on") },
-    { "min-severity": "--min-severity", "fail-on": "--fail-on" },
-  );
-  if (problems.length) throw new UsageError(problems[0]!);
-  const out = flagString(parsed, "out");
+  const out = value(OPTIONS.out);
   if (out === "") throw new UsageError("--out needs a file name");
-  const declarations = flagString(parsed, "declarations");
-  if (declarations !== undefined && format !== "sarif") throw new UsageError("--declarations goes with --format sarif (it sets the results' locations)");
-  const problem = declarations === undefined ? undefined : checkDeclarationsDir(declarations);
-  if (problem) throw new UsageError(`--declarations: ${declarations} ${problem}`);
-  return { selection, format, minSeverity, failOn, out, declarations };
+  if (read.declarations !== undefined && format !== "sarif") throw new UsageError("--declarations goes with --format sarif (it sets the results' locations)");
+  return { ...read, selection: selectionOf(parsed), format, out };
 }
+
+type ReportOptions = ReturnType<typeof reportOptions>;
 
 /** Reads the sites' records and builds the report. Refused credentials and an interrupt are thrown; a site whose
  * records cannot be read is in `failures`. */
@@ -114,8 +60,8 @@ async function collectReport(ctx: Context, options: ReportOptions, sites: readon
   return buildVulnerabilityReport(collected, { minSeverity: options.minSeverity, failOn: options.failOn });
 }
 
-/** Prints or writes the report, says on stderr what failed, and returns the exit code: 1 when a site could not be
- * read or a record at or above --fail-on is open, else 0. */
+/** Prints or writes the report, says on stderr what failed (the core's words), and returns the exit code: 1 unless
+ * the report passed (vulnerabilityReportPassed), else 0. */
 function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
   const text = renderReport(ctx, report, options);
   if (options.out !== undefined) {
@@ -128,63 +74,36 @@ function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOp
   } else if (text && !(ctx.quiet && options.format === "table")) ctx.stdout.write(text);
   for (const { site, error } of report.failures) ctx.stderr.write(`error: ${site.name} (${site.id}): ${errorLine(error, ctx.secrets)}\n`);
   if (!ctx.quiet) ctx.stderr.write(`${vulnerabilitySummaryLine(report)}${options.out !== undefined ? `; written to ${options.out}` : ""}\n`);
-  if (report.failing > 0)
-    ctx.stderr.write(`error: ${report.failing} open record${report.failing === 1 ? "" : "s"} at or above ${report.failOn} (--fail-on ${report.failOn})\n`);
-  return report.failures.length || report.failing > 0 ? EXIT.FAILED : EXIT.OK;
+  const failing = vulnerabilityFailingLine(report, `--fail-on ${report.failOn}`);
+  if (failing) ctx.stderr.write(`error: ${failing}\n`);
+  return vulnerabilityReportPassed(report) ? EXIT.OK : EXIT.FAILED;
 }
 
 function renderReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): string {
+  const rows = () => vulnerabilityReportRows(report).map((r) => pick(r, ctx.fields));
   switch (options.format) {
     case "json":
-      return `${safeJson(
-        vulnerabilityReportRows(report).map((r) => pick(r, ctx.fields)),
-        2,
-      )}\n`;
+      return `${safeJson(rows(), 2)}\n`;
     case "jsonl":
-      return vulnerabilityReportRows(report)
-        .map((r) => `${safeJson(pick(r, ctx.fields))}\n`)
+      return rows()
+        .map((r) => `${safeJson(r)}\n`)
         .join("");
     case "markdown":
       return vulnerabilityReportMarkdown(report);
     case "sarif": {
-      const sarif = vulnerabilitySarifFile(report, {
-        toolVersion: VERSION,
-        ...(options.declarations !== undefined ? { declarations: options.declarations } : {}),
-      });
+      const sarif = vulnerabilitySarifFile(report, { toolVersion: VERSION, declarations: options.declarations });
       for (const w of sarif.warnings) if (!ctx.quiet || w.kind === "cut") ctx.stderr.write(`warning: ${clean(w.message)}\n`);
       return sarif.text;
     }
-    case "table":
-      return tableText(ctx, report, options.out === undefined && ctx.stdout.isTTY);
+    case "table": {
+      // One line per advisory, the open ones worst first, then the dismissed; a terminal shows no empty table.
+      const tty = options.out === undefined && ctx.stdout.isTTY;
+      const lines = vulnerabilityAdvisoryLines(report);
+      if (tty && lines.length === 0) return "";
+      const style = ctx.stdout.style;
+      return tableText(lines, ADVISORY_COLUMNS, { tty, style, width: tty ? ctx.stdout.columns : undefined }, { SEVERITY: (w) => severityColor(style, w) });
+    }
   }
-}
-
-/** One line per advisory (the core's vulnerabilityAdvisories), the open ones worst first, then the dismissed. */
-function tableText(ctx: Context, report: VulnerabilityReport, tty: boolean): string {
-  const style = ctx.stdout.style;
-  const rows = vulnerabilityReportRows(report);
-  const lines = [
-    ...vulnerabilityAdvisories(rows.filter((r) => !r.suppressed)).map((a) => ({ a, status: "open" })),
-    ...vulnerabilityAdvisories(rows.filter((r) => r.suppressed)).map((a) => ({ a, status: "dismissed" })),
-  ];
-  const sites = ({ sites }: VulnerabilityAdvisory) =>
-    `${sites.length}: ${sites
-      .slice(0, SITES_NAMED)
-      .map((s) => s.site_name)
-      .join(", ")}${sites.length > SITES_NAMED ? `, +${sites.length - SITES_NAMED}` : ""}`;
-  const columns: Column<(typeof lines)[number]>[] = [
-    { header: "SEVERITY", value: ({ a }) => a.severity, color: paintCell((w) => severityColor(style, w)) },
-    { header: "CVSS", value: ({ a }) => a.cvss_score, align: "right" },
-    { header: "ADVISORY", value: ({ a }) => a.cve ?? a.advisory },
-    { header: "SOFTWARE", value: ({ a }) => a.software_slug },
-    { header: "FIXED IN", value: ({ a }) => a.fixed_in.join(", ") },
-    { header: "SITES", value: ({ a }) => sites(a) },
-    { header: "STATUS", value: ({ status }) => status },
-    { header: "TITLE", value: ({ a }) => a.title },
-  ];
-  if (tty && lines.length === 0) return "";
-  const out = renderTable(lines, columns, { tty, style, width: tty ? ctx.stdout.columns : undefined });
-  return out.length ? `${out.join("\n")}\n` : "";
 }
 
 export const report: LeafSpec = {
@@ -194,7 +113,7 @@ export const report: LeafSpec = {
     "Open records at or above --min-severity, one line per advisory (the worst first) with its sites and the version that fixes it; " +
     "dismissed records are listed apart (suppressed in SARIF, with the reason and comment as the justification). --json gives one row " +
     "per record. Exit 1 when a record at or above --fail-on is open, or a site's records could not be read; 6 when no site is selected.",
-  flags: [...REPORT_FLAGS, ...REPORT_JOB_FLAGS],
+  flags: [...SELECTION_FLAGS, ALLOW_EMPTY_FLAG, ...optionFlags(Object.values(OPTIONS)), ...REPORT_JOB_FLAGS],
   jsonFields: VULNERABILITY_REPORT_ROW_FIELDS,
   examples: [
     "siteops vulns report --all --fail-on high",

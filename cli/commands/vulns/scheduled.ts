@@ -6,11 +6,11 @@
 
 import type { Site } from "../../../src/index.js";
 import type { VulnerabilityReport, VulnerabilityReportRow } from "../../../src/fleet.js";
-import { SEVERITIES_WORST_FIRST, vulnerabilityReportRows } from "../../../src/fleet.js";
+import { openCountsWorstFirst, vulnerabilityReportRows, vulnerabilitySiteResults } from "../../../src/fleet.js";
 import type { FlagSpec, Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
 import { anyFlagGiven, JOB_FLAGS } from "../../jobs/flags.js";
-import { errorInfo } from "../../jobs/report.js";
+import { errorLine } from "../../output/format.js";
 import { mrkdwn } from "../../jobs/outbound/notify.js";
 import { capLines } from "../../jobs/outbound/run-facts.js";
 import type { Delivery } from "../../jobs/outbound/delivery.js";
@@ -84,15 +84,8 @@ export function runScheduledReport(
       return {
         code,
         report: {
-          results: report.sites.map((site) => {
-            const failure = report.failures.find((f) => f.site.id === site.id);
-            return {
-              site: { id: site.id, name: site.name },
-              outcome: failure ? "failed" : "read",
-              error: failure ? errorInfo(failure.error, ctx.secrets) : null,
-            };
-          }),
-          vulnerabilities: { open: Object.fromEntries(SEVERITIES_WORST_FIRST.map((s) => [s, report.counts[s] ?? 0])), new: fresh.length },
+          results: vulnerabilitySiteResults(report, (err) => errorLine(err, ctx.secrets)),
+          vulnerabilities: { open: openCountsWorstFirst(report), new: fresh.length },
           new_records: fresh,
         },
         news,
