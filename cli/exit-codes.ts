@@ -26,6 +26,18 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
+/** The exit code of each verdict the core gives a fleet operation's result (rolloutVerdict, policyVerdict,
+ * vulnerabilityReportPassed): one mapping for every command, never decided from error text. */
+export const EXIT_OF_VERDICT = {
+  passed: EXIT.OK,
+  failed: EXIT.FAILED,
+  target_refused: EXIT.USAGE,
+  refused: EXIT.AUTH,
+  timed_out: EXIT.TIMEOUT,
+  stopped: EXIT.STOPPED,
+  interrupted: EXIT.INTERRUPTED,
+} as const;
+
 /** An error whose message is complete as it is (one line, nothing secret) and which decides the exit code. */
 export class CliError extends Error {
   readonly exitCode: number;

@@ -19,7 +19,7 @@ export interface DeclaredOption {
 }
 
 /** The flag of each option, in order; `defaultOf` gives the default the help adds to a non-boolean's description. */
-export function optionFlags(options: readonly DeclaredOption[], defaultOf: (option: DeclaredOption) => string | undefined = () => undefined): FlagSpec[] {
+export function optionFlags<O extends DeclaredOption>(options: readonly O[], defaultOf: (option: O) => string | undefined = () => undefined): FlagSpec[] {
   return options.map((o) => {
     const d = o.kind === "boolean" ? undefined : defaultOf(o);
     return {

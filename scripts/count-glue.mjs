@@ -78,9 +78,7 @@ if (after === undefined) {
   console.log(`${"surface".padEnd(24)} ${before.padStart(8)} ${after.padStart(8)}  ratio`);
   for (const [i, surface] of now.entries()) {
     const ratio = Math.round((surface.lines / old[i].lines) * 100);
-    console.log(
-      `${surface.name.padEnd(24)} ${String(old[i].lines).padStart(8)} ${String(surface.lines).padStart(8)}  ${ratio} %`,
-    );
+    console.log(`${surface.name.padEnd(24)} ${String(old[i].lines).padStart(8)} ${String(surface.lines).padStart(8)}  ${ratio} %`);
     if (verbose) for (const f of surface.perFile) console.log(`  ${f.file} ${f.lines}`);
   }
 }

@@ -69,6 +69,7 @@ export {
   DEFAULT_REPORT_CONCURRENCY,
   findingFingerprint,
   parseReportSeverities,
+  readVulnerabilityReport,
   reportEntries,
   vulnerabilitySummaryLine,
   type CollectVulnerabilityOptions,
@@ -165,12 +166,22 @@ export {
   vulnerabilityFailingLine,
   vulnerabilityReportPassed,
   vulnerabilityReportRecord,
+  vulnerabilityReportText,
   vulnerabilitySiteResults,
   vulnerabilityUnreadLine,
   type AdvisoryLine,
   type DescribeError,
-  type TextColumn,
+  type ReportTextFormat,
 } from "./operations/vulnerability-report-text.js";
+export type { TextColumn } from "./operations/text-column.js";
+export {
+  MAX_NEWS_RECORDS,
+  vulnerabilityNews,
+  vulnerabilityNewsBody,
+  vulnerabilityNewsLines,
+  type SeenRecord,
+  type VulnerabilityNews,
+} from "./operations/vulnerability-news.js";
 export {
   POLICY_CHANGE_COLUMNS,
   POLICY_CHANGE_ROW_FIELDS,
@@ -247,11 +258,27 @@ export {
 export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
 export { TargetRefusedError } from "./operations/rollout-open.js";
 export { rolloutUpgrade } from "./operations/rollout.js";
-export { endLines, eventLines, type LineLevel, planLines, RolloutProgress, stopLine, WAVE_VERDICTS, waveLine } from "./operations/rollout-text.js";
+export {
+  askedRows,
+  continueLines,
+  endLines,
+  eventLines,
+  type LineLevel,
+  notListedLine,
+  planLines,
+  rolloutColumns,
+  rolloutFailureLine,
+  RolloutProgress,
+  rolloutVerdict,
+  stopLine,
+  WAVE_VERDICTS,
+  waveLine,
+} from "./operations/rollout-text.js";
 export {
   failureGroups,
   ROLLOUT_ROW_FIELDS,
   rolloutCounts,
+  rolloutPlanReport,
   rolloutPlanRows,
   rolloutReport,
   rolloutRows,

@@ -8,14 +8,10 @@
 import path from "node:path";
 import { writeFileExclusive } from "../../common/private-file.js";
 import { CliError, EXIT } from "../exit-codes.js";
+// A record told about, its site and when a run first saw it: the core's (vulnerabilityNews decides what to remember).
+import type { SeenRecord as Seen } from "../../src/fleet.js";
 import { privateDir } from "./lock.js";
 import { readOwnFile, stateDir } from "./run-state.js";
-
-/** A record told about: its site, and when a run first saw it. */
-export interface Seen {
-  site: string;
-  at: string;
-}
 
 export interface SeenRecords {
   file: string;

@@ -91,8 +91,9 @@ export function tableText<T>(
   return lines.length ? `${lines.join("\n")}\n` : "";
 }
 
-/** {@link tableText} on stdout. */
+/** {@link tableText} on stdout; nothing (not even the header) for no row. */
 export function writeTable<T>(ctx: Context, rows: readonly T[], columns: readonly Column<T>[], paint: Record<string, (word: string) => string> = {}): void {
+  if (rows.length === 0) return;
   const text = tableText(rows, columns, { tty: ctx.stdout.isTTY, style: ctx.stdout.style, width: ctx.stdout.columns }, paint);
   if (text) ctx.stdout.write(text);
 }

@@ -93,6 +93,18 @@ export function rolloutPlanRows(
   ];
 }
 
+/** The document of a dry run (the CLI's --report): the target, each wave's sites, the sites already at the target
+ * and any waves merged. */
+export function rolloutPlanReport(plan: RolloutPlan<{ id: string }>, target: RolloutTarget) {
+  return {
+    dry_run: true,
+    target,
+    waves: plan.waves.map((w, i) => ({ wave: i + 1, sites: w.map((s) => s.id) })),
+    current: plan.current.map((s) => s.id),
+    merged: plan.merged.map(mergedWaveNote),
+  };
+}
+
 /** A wave in a report: its verdict, its denominator and the budget against it, its counts. */
 export interface RolloutWaveRecord {
   wave: number;

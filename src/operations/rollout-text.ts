@@ -5,8 +5,9 @@
 
 import { formatDuration } from "../../common/format.js";
 import { formatTarget, mergedWaveNote, type RolloutPlan, type RolloutTarget } from "./rollout-plan.js";
-import { failureGroups, rolloutRows, rolloutTotals } from "./rollout-rows.js";
+import { failureGroups, type RolloutRow, rolloutRows, rolloutTotals } from "./rollout-rows.js";
 import type { RolloutEvent, RolloutResult, WaveResult, WaveVerdict } from "./rollout-types.js";
+import type { TextColumn } from "./text-column.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -141,9 +142,10 @@ export function stopLine(result: RolloutResult): string {
   }
 }
 
-/** The end of a run: the headline (why, then the totals), one line per failure reason with its sites (the first
- * five named), and the sites left untouched (null when the rollout is done or its target was refused). */
-export function endLines(result: RolloutResult): { headline: string; failures: string[]; untouched: string | null } {
+/** The end of a run: the headline (why, then the totals) and how much it matters (`level`: a notice when every site
+ * passed, a warning with failures within the budget, else an error), one line per failure reason with its sites (the
+ * first five named), and the sites left untouched (null when the rollout is done or its target was refused). */
+export function endLines(result: RolloutResult): { headline: string; level: LineLevel; failures: string[]; untouched: string | null } {
   const failures = failureGroups(rolloutRows(result))
     .filter((g) => g.code !== "INTERRUPTED")
     .map((g) => {
@@ -159,5 +161,69 @@ export function endLines(result: RolloutResult): { headline: string; failures: s
       ? `left untouched: ${plural(left.length, "site")} (wave${waves.length === 1 ? "" : "s"} ${waves.join(", ")}); nothing was asked of the service for them`
       : "no site was left untouched: every wave ran";
   }
-  return { headline: `${stopLine(result)}: ${rolloutTotals(result.counts, result.target)}`, failures, untouched };
+  const level = result.outcome === "done" ? (result.counts.failed ? "warn" : "notice") : "error";
+  return { headline: `${stopLine(result)}: ${rolloutTotals(result.counts, result.target)}`, level, failures, untouched };
+}
+
+/** The line a run the service refused ends with, or the line a rollout that did not finish fails with; undefined
+ * when it is done. The target refused: nothing was opened; the credentials or permission refused: nothing more was
+ * (`describe` words that error with the surface's advice). */
+export function rolloutFailureLine(result: RolloutResult, describe: (error: unknown) => string): string | undefined {
+  const target = formatTarget(result.target);
+  const refusal = result.refusal;
+  if (refusal?.reason === "target") {
+    const { message, status, request_id } = refusal.failure;
+    const request = request_id ? `, request ${request_id}` : "";
+    return `The rollout to ${target} did not start: ${message} [HTTP ${status}${request}]. Give a version the service offers; no pipeline was opened.`;
+  }
+  if (refusal) return `The rollout to ${target} stopped: ${describe(refusal.error)} Nothing more was opened.`;
+  if (result.outcome === "done") return undefined;
+  const { headline, failures } = endLines(result);
+  return `The rollout to ${target} ${headline}.${failures.length ? ` ${failures.join("; ")}.` : ""}`;
+}
+
+/** How a run ended, as each surface's exit code or step reads it: the service refused the target (a usage error)
+ * or the credentials, it was interrupted, a wave stopped it or timed out, it finished with failures within the
+ * budget, or every site passed. From the result, never from error text. */
+export function rolloutVerdict(result: RolloutResult): "target_refused" | "refused" | "interrupted" | "stopped" | "timed_out" | "failed" | "passed" {
+  if (result.refusal) return result.refusal.reason === "target" ? "target_refused" : "refused";
+  if (result.outcome === "interrupted" || result.outcome === "stopped" || result.outcome === "timed_out") return result.outcome;
+  return result.counts.failed ? "failed" : "passed";
+}
+
+/** After the sites left untouched: how to continue the run, `command` being the same command again, `budget` the
+ * option that raises the failure budget (`--max-failures`). */
+export function continueLines(result: RolloutResult, command: string, budget: string): string[] {
+  const hint = result.outcome === "stopped" ? ` (once the failed sites are dealt with, or with a larger ${budget})` : "";
+  return [`to continue${hint}, run the same command again; it adopts this run's pipelines and opens none twice:`, `  ${command}`];
+}
+
+/** "not listed: 39 sites untouched; 260 sites already at the target, in no wave": the sites a table of the sites
+ * asked something of leaves out, counted; undefined when it leaves none out. */
+export function notListedLine(rows: readonly { wave: number | null; outcome: string }[]): string | undefined {
+  const untouched = rows.filter((r) => r.outcome === "untouched").length;
+  const current = rows.filter((r) => r.wave === null).length;
+  const apart = [
+    ...(untouched ? [`${plural(untouched, "site")} untouched`] : []),
+    ...(current ? [`${plural(current, "site")} already at the target, in no wave`] : []),
+  ];
+  return apart.length ? `not listed: ${apart.join("; ")}` : undefined;
+}
+
+/** The columns of the table of the sites a run asked something of: for a program (`named` false) the site's id
+ * then its name; for a person its name only, and whether its pipeline was adopted beside its outcome. */
+export function rolloutColumns(named: boolean): TextColumn<RolloutRow>[] {
+  return [
+    { header: "WAVE", value: (r) => r.wave, align: "right" },
+    { header: "SITE", value: (r) => (named ? r.site.name : r.site.id) },
+    ...(named ? [] : [{ header: "NAME", value: (r: RolloutRow) => r.site.name }]),
+    { header: "PIPELINE", value: (r) => r.pipeline?.id ?? "" },
+    { header: "RESULT", value: (r) => (named && r.adopted ? `${r.outcome}, adopted` : r.outcome) },
+    { header: "WHY", value: (r) => r.error?.message ?? "" },
+  ];
+}
+
+/** The rows of the sites a run asked something of (in a wave, not left untouched): what its table lists. */
+export function askedRows(rows: readonly RolloutRow[]): RolloutRow[] {
+  return rows.filter((r) => r.wave !== null && r.outcome !== "untouched");
 }

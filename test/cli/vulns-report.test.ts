@@ -81,7 +81,9 @@ describe("siteops vulns report", () => {
     const high = json<{ record_id: string; site_name: string; severity: string }[]>(failing).filter((r) => RANK.indexOf(r.severity) >= 2);
     expect(high.length).toBeGreaterThan(0);
     // The core's line, as the action fails its step with it: the count, the option, and the worst record named.
-    expect(failing.stderr).toContain(`error: ${high.length} open vulnerability record${high.length === 1 ? "" : "s"} at or above high (--fail-on high); the worst: `);
+    expect(failing.stderr).toContain(
+      `error: ${high.length} open vulnerability record${high.length === 1 ? "" : "s"} at or above high (--fail-on high); the worst: `,
+    );
     // --min-severity critical leaves the rest out; --fail-on critical still fails when a critical one is open.
     const critical = await cli("vulns", "report", "--all", "--min-severity", "critical", "--fail-on", "critical", "--json=severity");
     expect(new Set(json<{ severity: string }[]>(critical).map((r) => r.severity))).toEqual(
@@ -140,7 +142,10 @@ describe("siteops vulns report", () => {
       [["--all", "--declarations", "."], /--declarations goes with --format sarif/],
       [["--all", "--format", "xml"], /--format/],
       [["--all", "--fail-on", "severe"], /--fail-on/],
-      [["--all", "--format", "sarif", "--declarations", "no-such-dir"], /--declarations "no-such-dir" is not a directory \(relative paths start at the current directory\)/],
+      [
+        ["--all", "--format", "sarif", "--declarations", "no-such-dir"],
+        /--declarations "no-such-dir" is not a directory \(relative paths start at the current directory\)/,
+      ],
       [["--all", "--format", "sarif", "--declarations", "/"], /--declarations "\/" is outside the current directory/],
       [["--all", "--json", "--format", "markdown"], /--json prints JSON/],
       [[], /which sites\?/],

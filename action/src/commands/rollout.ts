@@ -7,12 +7,12 @@
 
 import { safeJson } from "../../../common/sanitize.js";
 import {
-  endLines,
   formatTarget,
   formatWave,
   planRollout,
   RolloutProgress,
   rolloutPlanRows,
+  rolloutFailureLine,
   rolloutReport,
   rolloutUpgrade,
   RolloutSpecError,
@@ -69,7 +69,6 @@ async function rollout(
   visual: ActionVisual | undefined,
 ): Promise<CommandOutcome> {
   const { settings } = inputs;
-  const target = formatTarget(settings.target);
   let result: RolloutResult;
   try {
     result = await rolloutUpgrade(client, sites, {
@@ -92,7 +91,9 @@ async function rollout(
   rolloutSummary(result, run, pictures);
   const report = { command: "rollout", status: result.outcome, ...rolloutReport(result), ...(pictures ? { visual: pictures } : {}) };
   const outputs = { status: result.outcome, result: safeJson(report), ...(pictures?.report ? { "visual-report": pictures.report } : {}) };
-  return { outputs, failure: failureLine(result, target, secrets) };
+  // The line the step fails with (the core's, from the result, never from error text): the service refused the run,
+  // or a wave did not pass.
+  return { outputs, failure: rolloutFailureLine(result, (err) => errorLine(err, secrets)) };
 }
 
 /** The log (the core's words): each event's line, an error annotation per site that failed, the wave's progress at
@@ -108,15 +109,4 @@ function logEvents(): (event: RolloutEvent) => void {
     }
     if (event.type === "site.finished" && progress.due()) log.info(progress.line());
   };
-}
-
-/** The line the step fails with, from the result (never from error text): the service refused the run, or a wave
- * did not pass (the core's words: why, the totals, each failure reason once). */
-function failureLine(result: RolloutResult, target: string, secrets: readonly string[]): string | undefined {
-  if (result.refusal?.reason === "target")
-    return `The rollout to ${target} did not start: ${result.refusal.failure.message}. Give a version the service offers; no pipeline was opened.`;
-  if (result.refusal) return `The rollout to ${target} stopped: ${errorLine(result.refusal.error, secrets)}`;
-  if (result.outcome === "done") return undefined;
-  const { headline, failures } = endLines(result);
-  return `The rollout to ${target} ${headline}.${failures.length ? ` ${failures.join("; ")}.` : ""}`;
 }

@@ -10,12 +10,11 @@ import { safeJson } from "../../../common/sanitize.js";
 import { VERSION } from "../../../common/version.js";
 import {
   applyVulnerabilityPolicy,
-  buildVulnerabilityReport,
-  collectVulnerabilityRecords,
   formatShard,
   policyCountsLine,
   policyFailureLine,
   policyLines,
+  readVulnerabilityReport,
   type VulnerabilityPolicy,
   type VulnerabilityReport,
   vulnerabilityFailingLine,
@@ -47,8 +46,12 @@ export async function vulnerabilitiesCommand(
   else log.info(`Vulnerability records of ${sites.length} site${sites.length === 1 ? "" : "s"}${shard ? ` (${shardName} of ${fleetSize})` : ""}`);
   const describe = (err: unknown) => errorLine(err, secrets);
   const policyFailure = policy ? await applyPolicy(client, policy, inputs, sites, describe, signal) : undefined;
-  const collected = await collectVulnerabilityRecords(client, sites, { concurrency: inputs.concurrency, signal });
-  const report = buildVulnerabilityReport(collected, { minSeverity: inputs.minSeverity, failOn: inputs.failOn });
+  const report = await readVulnerabilityReport(client, sites, {
+    concurrency: inputs.concurrency,
+    minSeverity: inputs.minSeverity,
+    failOn: inputs.failOn,
+    signal,
+  });
 
   for (const { site, error } of report.failures) log.error(`${site.name}: ${describe(error)}`, { title: `Vulnerability records of ${site.name} not read` });
   const sarifProblem = writeSarif(report, inputs);

@@ -50,8 +50,13 @@ export function writeOut(file: string, text: string, force: boolean): void {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
     writeFileExclusive(file, text, { mode: 0o644, replace: force });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new UsageError(`--out: ${file} exists; give --force to replace it`);
-    throw new UsageError(`--out: cannot write ${file} (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(err))})`);
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`--out: ${file} exists; give --force to replace it`);
+    throw cannotWrite(file, err);
   }
+}
+
+/** The usage error for a file --out names that could not be written, saying why in a word. */
+export function cannotWrite(file: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new UsageError(`--out: cannot write ${file} (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(err))})`);
 }

@@ -4,23 +4,29 @@
 // (src/operations/rollout*.ts, docs/project-layout.md "Where each rollout rule lives"). Here: the job's identity,
 // the progress lines, the end of the run as a person reads it at 300 sites, and the exit code.
 
-import { flagBool, flagList, flagString, type FlagSpec, type Parsed } from "../../args.js";
+import { flagString, type Parsed } from "../../args.js";
 import type { Site } from "../../../src/index.js";
 import {
+  askedRows,
+  continueLines,
   defaultText,
-  mergedWaveNote,
+  endLines,
+  eventLines,
+  notListedLine,
+  planLines,
   planRollout,
   readRolloutSettings,
   ROLLOUT_OPTIONS,
   ROLLOUT_ROW_FIELDS,
+  rolloutColumns,
+  rolloutFailureLine,
+  rolloutPlanReport,
   rolloutPlanRows,
+  RolloutProgress,
   rolloutReport,
   rolloutRows,
-  RolloutProgress,
   rolloutUpgrade,
-  eventLines,
-  planLines,
-  endLines,
+  rolloutVerdict,
   type RolloutEvent,
   type RolloutResult,
   type RolloutRow,
@@ -30,16 +36,16 @@ import { clean } from "../../../common/sanitize.js";
 import { shellCommand } from "../../../common/shell.js";
 import type { Context } from "../../context.js";
 import { parseDuration } from "../../duration.js";
-import { EXIT, UsageError } from "../../exit-codes.js";
+import { EXIT, EXIT_OF_VERDICT } from "../../exit-codes.js";
 import { jobFlagsFor } from "../../jobs/flags.js";
 import { redactArgv } from "../../jobs/outbound.js";
 import { runJob } from "../../jobs/run-job.js";
 import { openRolloutState } from "../../jobs/run-state.js";
+import { flagLabel, flagValues, optionFlags, refuseProblems } from "../../option-flags.js";
 import { errorLine, formatDuration } from "../../output/format.js";
-import { printRecords } from "../../output/printer.js";
+import { printRecords, writeTable } from "../../output/printer.js";
 import { createProgress, type Progress } from "../../output/progress.js";
 import { statusColor } from "../../output/style.js";
-import { renderTable, type Column } from "../../output/table.js";
 import { pollIntervalFrom } from "../../poll-interval.js";
 import { ALLOW_EMPTY_FLAG, SELECTION_FLAGS, selectionOf } from "../../sites.js";
 import type { LeafSpec } from "../../spec.js";
@@ -48,34 +54,11 @@ import { startRolloutVisual } from "./rollout-visual.js";
 /** A rerun within this long adopts the earlier run's pipelines: a rollout stopped on Friday and continued on Monday
  * still never opens a second pipeline for a site. */
 const DEFAULT_WINDOW = "7d";
-const JOB = "upgrade rollout";
-
-/** The rollout's flags, one per option of the core's declaration. */
-const OPTION_FLAGS: FlagSpec[] = ROLLOUT_OPTIONS.map((o) => {
-  const d = defaultText(o, "text");
-  return {
-    name: o.flag,
-    ...(o.short ? { short: o.short } : {}),
-    type: o.kind === "boolean" ? "boolean" : "string",
-    ...(o.list ? { multiple: true } : {}),
-    ...(o.value ? { value: o.value } : {}),
-    description: `${o.description}${d !== undefined && o.kind !== "boolean" ? ` (default ${d})` : ""}`,
-  };
-});
 
 /** The settings the flags give (the core reads and checks them), the first problem as a usage error (exit 2). */
 function settingsOf(parsed: Parsed): { settings: RolloutSettings; dryRun: boolean; windowMs: number } {
-  const { settings, dryRun, problems } = readRolloutSettings(
-    (o) => {
-      if (o.kind === "boolean") return flagBool(parsed, o.flag) === undefined ? undefined : [String(flagBool(parsed, o.flag))];
-      if (o.list) return flagList(parsed, o.flag).length ? flagList(parsed, o.flag) : undefined;
-      const v = flagString(parsed, o.flag);
-      return v === undefined ? undefined : [v];
-    },
-    (o) => `--${o.flag}`,
-    "text",
-  );
-  if (problems.length) throw new UsageError(problems[0]!);
+  const { settings, dryRun, problems } = readRolloutSettings(flagValues(parsed), flagLabel, "text");
+  refuseProblems(problems);
   const window = flagString(parsed, "window") ?? DEFAULT_WINDOW;
   return { settings, dryRun, windowMs: /^\s*0+(\.0+)?[a-z]*\s*$/.test(window) ? 0 : parseDuration(window, "--window") };
 }
@@ -100,7 +83,8 @@ export const rolloutLeaf: LeafSpec = {
   flags: [
     ...SELECTION_FLAGS,
     ALLOW_EMPTY_FLAG,
-    ...OPTION_FLAGS,
+    // One per option of the core's declaration, its default in the help.
+    ...optionFlags(ROLLOUT_OPTIONS, (o) => defaultText(o, "text")),
     {
       name: "window",
       type: "string",
@@ -121,7 +105,7 @@ export const rolloutLeaf: LeafSpec = {
     const visual = await startRolloutVisual(ctx, settings, dryRun);
     try {
       return await runJob(ctx, parsed, {
-        command: JOB,
+        command: "upgrade rollout",
         selection,
         /** The job: the sites as resolved (--all as its flags) and the target. Waves, gates, budget and pace are not
          * part of it: a rerun with a larger --max-failures continues the same rollout. */
@@ -163,8 +147,6 @@ export const rolloutLeaf: LeafSpec = {
   },
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 /** The progress of a rollout's events (the core's words): each event's line; the wave's counts and time as the
  * terminal's live header, or a log line at every 10 % or 30 s; a live line per site in flight. */
 function onEvent(ctx: Context, progress: Progress): (event: RolloutEvent) => void {
@@ -188,86 +170,36 @@ function onEvent(ctx: Context, progress: Progress): (event: RolloutEvent) => voi
 /** The end of the run on stderr (the core's words): why it stopped with the totals, each failure reason once with its
  * sites, the sites left untouched, and the command that continues. */
 function printEnd(ctx: Context, progress: Progress, result: RolloutResult, again: string, elapsedMs: number): void {
-  const { headline, failures, untouched } = endLines(result);
-  if (result.refusal) progress.event(refusalLine(ctx, result), "error");
-  const level = result.outcome === "done" ? (result.counts.failed ? "warn" : "notice") : "error";
+  const { headline, level, failures, untouched } = endLines(result);
+  if (result.refusal) progress.event(clean(rolloutFailureLine(result, (err) => errorLine(err, ctx.secrets))), "error");
   progress.event(`${clean(headline)}, in ${formatDuration(elapsedMs)}`, level);
   for (const line of failures) progress.event(`  ${clean(line)}`, "error");
   if (untouched === null) return;
-  progress.event(untouched, "error");
-  const hint = result.outcome === "stopped" ? " (once the failed sites are dealt with, or with a larger --max-failures)" : "";
-  progress.event(`to continue${hint}, run the same command again; it adopts this run's pipelines and opens none twice:`, "error");
-  progress.event(`  ${again}`, "error");
+  for (const line of [untouched, ...continueLines(result, again, "--max-failures")]) progress.event(line, "error");
 }
 
-/** Why the service refused the run: the credentials or permission with the CLI's advice, or the target in the
- * service's words (a usage error: nothing was opened). */
-function refusalLine(ctx: Context, result: RolloutResult): string {
-  const { reason, failure, error } = result.refusal!;
-  if (reason !== "target") return `${errorLine(error, ctx.secrets)} The rollout stopped there: nothing more was opened.`;
-  const request = failure.request_id ? `, request ${clean(failure.request_id)}` : "";
-  return `${clean(failure.message)} [HTTP ${failure.status}${request}]: give a version the service offers; no pipeline was opened`;
-}
-
-/** 0 done and every site passed; 1 done with failures within the budget; 5 stopped by a gate; 4 a wave timed out; 130
- * interrupted; 3 credentials or permission refused, 2 the target refused: from the result, never from error text. */
+/** The exit code of the core's verdict; an interrupt the core did not see end the run (it came as the run
+ * finished) is still 130. */
 function exitCode(ctx: Context, result: RolloutResult): number {
-  if (result.refusal) return result.refusal.reason === "target" ? EXIT.USAGE : EXIT.AUTH;
-  if (ctx.signal.aborted || result.outcome === "interrupted") return EXIT.INTERRUPTED;
-  if (result.outcome === "stopped") return EXIT.STOPPED;
-  if (result.outcome === "timed_out") return EXIT.TIMEOUT;
-  return result.counts.failed ? EXIT.FAILED : EXIT.OK;
+  return ctx.signal.aborted && !result.refusal ? EXIT.INTERRUPTED : EXIT_OF_VERDICT[rolloutVerdict(result)];
 }
 
 /** The sites on stdout: --json/--jsonl every record; else a table (terminal) or tab-separated lines (piped) of the
  * sites this run asked something of, the others counted on stderr (not one row each). */
 function printRows(ctx: Context, rows: readonly RolloutRow[]): void {
   if (printRecords(ctx, rows) || ctx.quiet) return;
-  const asked = rows.filter((r) => r.wave !== null && r.outcome !== "untouched");
-  const untouched = rows.filter((r) => r.outcome === "untouched").length;
-  const current = rows.filter((r) => r.wave === null).length;
-  const style = ctx.stdout.style;
-  const columns: Column<RolloutRow>[] = [
-    { header: "WAVE", value: (r) => r.wave, align: "right" },
-    { header: "SITE", value: (r) => (ctx.stdout.isTTY ? r.site.name : r.site.id) },
-    ...(ctx.stdout.isTTY ? [] : [{ header: "NAME", value: (r: RolloutRow) => r.site.name }]),
-    { header: "PIPELINE", value: (r) => r.pipeline?.id ?? "" },
-    {
-      header: "RESULT",
-      value: (r) => r.outcome,
-      display: (r) => (r.adopted ? `${r.outcome}, adopted` : r.outcome),
-      color: (text) => text.replace(/[a-z_]+/, (w) => statusColor(style, w)),
-    },
-    { header: "WHY", value: (r) => r.error?.message ?? "" },
-  ];
-  if (asked.length) ctx.stdout.write(`${renderTable(asked, columns, { tty: ctx.stdout.isTTY, style, width: ctx.stdout.columns }).join("\n")}\n`);
-  const apart = [
-    ...(untouched ? [`${plural(untouched, "site")} untouched`] : []),
-    ...(current ? [`${plural(current, "site")} already at the target, in no wave`] : []),
-  ];
-  if (apart.length) ctx.stderr.write(`not listed: ${apart.join("; ")} (--json lists every site)\n`);
+  const paint = (text: string) => text.replace(/[a-z_]+/, (w) => statusColor(ctx.stdout.style, w));
+  writeTable(ctx, askedRows(rows), rolloutColumns(ctx.stdout.isTTY), { RESULT: paint });
+  const apart = notListedLine(rows);
+  if (apart) ctx.stderr.write(`${apart} (--json lists every site)\n`);
 }
 
 /** --dry-run: the waves and their sites, the sites already at the target and any waves merged; nothing opened.
  * `earlier`: the sites an earlier run within --window asked for, which keep their place. */
-function showPlan(
-  ctx: Context,
-  sites: readonly Site[],
-  settings: RolloutSettings,
-  earlier: readonly string[],
-): { code: number; report: Record<string, unknown> } {
+function showPlan(ctx: Context, sites: readonly Site[], settings: RolloutSettings, earlier: readonly string[]) {
   const plan = planRollout(sites, settings.waves, settings.target, { earlier: new Set(earlier) });
   for (const line of planLines(plan, settings.target)) ctx.stderr.write(`${clean(line)}\n`);
   const rows = rolloutPlanRows(plan);
   if (!printRecords(ctx, rows) && !ctx.quiet) for (const r of rows) ctx.stdout.write(`${r.wave ?? "-"}\t${clean(r.site.id)}\t${clean(r.site.name)}\n`);
-  return {
-    code: EXIT.OK,
-    report: {
-      dry_run: true,
-      target: settings.target,
-      waves: plan.waves.map((w, i) => ({ wave: i + 1, sites: w.map((s) => s.id) })),
-      current: plan.current.map((s) => s.id),
-      merged: plan.merged.map(mergedWaveNote),
-    },
-  };
+  return { code: EXIT.OK, report: rolloutPlanReport(plan, settings.target) };
 }

@@ -22,7 +22,7 @@ import {
 } from "../../../src/fleet.js";
 import type { Site } from "../../../src/index.js";
 import type { Context } from "../../context.js";
-import { EXIT, UsageError } from "../../exit-codes.js";
+import { EXIT_OF_VERDICT, UsageError } from "../../exit-codes.js";
 import { LOCK_FLAGS } from "../../jobs/flags.js";
 import { runJob } from "../../jobs/run-job.js";
 import { flagValue, optionFlags } from "../../option-flags.js";
@@ -83,13 +83,13 @@ async function applyPolicy(
   );
   const describe = (err: unknown) => errorLine(err, ctx.secrets);
   const rows = policyChangeRows(result, options.dryRun, describe);
-  if (!printRecords(ctx, rows) && !ctx.quiet && rows.length) writeTable(ctx, rows, POLICY_CHANGE_COLUMNS, { ACTION: (w) => paint(ctx, w) });
+  if (!printRecords(ctx, rows) && !ctx.quiet) writeTable(ctx, rows, POLICY_CHANGE_COLUMNS, { ACTION: (w) => paint(ctx, w) });
   const names = { file, allowUnmatched: "give --allow-unmatched" };
   const style = ctx.stderr.style;
   for (const line of policyLines(result, { ...options, names, describe, changes: false }))
     ctx.stderr.write(`${line.level === "error" ? style.red("error:") : style.yellow("warning:")} ${line.text}\n`);
   if (!ctx.quiet) ctx.stderr.write(`${policyCountsLine(result, { dryRun: options.dryRun, sites: sites.length })}\n`);
-  return { refused: EXIT.AUTH, failed: EXIT.FAILED, passed: EXIT.OK }[policyVerdict(result)];
+  return EXIT_OF_VERDICT[policyVerdict(result)];
 }
 
 /** A change's action in colour: reopened yellow, failed red, the others green. */

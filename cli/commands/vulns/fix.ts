@@ -47,10 +47,8 @@ export const fix: LeafSpec = {
       const paint = (w: string) => (w.startsWith("failed") ? style.red(w) : w.startsWith("opened") || w.startsWith("would") ? style.green(w) : w);
       writeTable(ctx, rows, CORE_FIX_COLUMNS, { PIPELINE: paint });
       const extensions = fixExtensions(rows);
-      if (extensions.length) {
-        ctx.stdout.write(`\n${EXTENSIONS_HEADING}\n`);
-        writeTable(ctx, extensions, EXTENSION_COLUMNS);
-      }
+      if (extensions.length) ctx.stdout.write(`\n${EXTENSIONS_HEADING}\n`);
+      writeTable(ctx, extensions, EXTENSION_COLUMNS);
     }
     for (const r of rows) if (r.error) ctx.stderr.write(`${ctx.stderr.style.red("error:")} ${clean(r.site.name)}: ${r.error.message}\n`);
     const approve = requireApproval ? "siteops upgrade approve --site SITE" : undefined;

@@ -4,28 +4,26 @@
 // the core's (src/operations/vulnerability-*.ts); this file maps the flags to them and their answer to output.
 
 import { writeFileExclusive } from "../../../common/private-file.js";
-import { clean, safeJson } from "../../../common/sanitize.js";
+import { clean } from "../../../common/sanitize.js";
 import { VERSION } from "../../../common/version.js";
 import {
   ADVISORY_COLUMNS,
-  buildVulnerabilityReport,
-  collectVulnerabilityRecords,
+  readVulnerabilityReport,
   readVulnerabilityReportOptions,
   VULNERABILITY_REPORT_OPTIONS as OPTIONS,
   VULNERABILITY_REPORT_ROW_FIELDS,
   vulnerabilityAdvisoryLines,
   vulnerabilityFailingLine,
   type VulnerabilityReport,
-  vulnerabilityReportMarkdown,
   vulnerabilityReportPassed,
-  vulnerabilityReportRows,
-  vulnerabilitySarifFile,
+  vulnerabilityReportText,
   vulnerabilitySummaryLine,
 } from "../../../src/fleet.js";
 import type { Site } from "../../../src/index.js";
 import type { Parsed } from "../../args.js";
 import type { Context } from "../../context.js";
 import { EXIT, UsageError } from "../../exit-codes.js";
+import { cannotWrite } from "../export/out-file.js";
 import { flagLabel, flagValue, optionFlags, refuseProblems } from "../../option-flags.js";
 import { errorLine } from "../../output/format.js";
 import { pick, tableText } from "../../output/printer.js";
@@ -53,13 +51,6 @@ function reportOptions(ctx: Context, parsed: Parsed) {
 
 type ReportOptions = ReturnType<typeof reportOptions>;
 
-/** Reads the sites' records and builds the report. Refused credentials and an interrupt are thrown; a site whose
- * records cannot be read is in `failures`. */
-async function collectReport(ctx: Context, options: ReportOptions, sites: readonly Site[]): Promise<VulnerabilityReport> {
-  const collected = await collectVulnerabilityRecords(await ctx.client(), sites, { signal: ctx.signal });
-  return buildVulnerabilityReport(collected, { minSeverity: options.minSeverity, failOn: options.failOn });
-}
-
 /** Prints or writes the report, says on stderr what failed (the core's words), and returns the exit code: 1 unless
  * the report passed (vulnerabilityReportPassed), else 0. */
 function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): number {
@@ -68,8 +59,7 @@ function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOp
     try {
       writeFileExclusive(options.out, text);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`--out: cannot write ${options.out} (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(err))})`);
+      throw cannotWrite(options.out, err);
     }
   } else if (text && !(ctx.quiet && options.format === "table")) ctx.stdout.write(text);
   for (const { site, error } of report.failures) ctx.stderr.write(`error: ${site.name} (${site.id}): ${errorLine(error, ctx.secrets)}\n`);
@@ -79,31 +69,20 @@ function emitReport(ctx: Context, report: VulnerabilityReport, options: ReportOp
   return vulnerabilityReportPassed(report) ? EXIT.OK : EXIT.FAILED;
 }
 
+/** The report as text: the core's (JSON, Markdown, SARIF with its warnings on stderr), or the advisory table. */
 function renderReport(ctx: Context, report: VulnerabilityReport, options: ReportOptions): string {
-  const rows = () => vulnerabilityReportRows(report).map((r) => pick(r, ctx.fields));
-  switch (options.format) {
-    case "json":
-      return `${safeJson(rows(), 2)}\n`;
-    case "jsonl":
-      return rows()
-        .map((r) => `${safeJson(r)}\n`)
-        .join("");
-    case "markdown":
-      return vulnerabilityReportMarkdown(report);
-    case "sarif": {
-      const sarif = vulnerabilitySarifFile(report, { toolVersion: VERSION, declarations: options.declarations });
-      for (const w of sarif.warnings) if (!ctx.quiet || w.kind === "cut") ctx.stderr.write(`warning: ${clean(w.message)}\n`);
-      return sarif.text;
-    }
-    case "table": {
-      // One line per advisory, the open ones worst first, then the dismissed; a terminal shows no empty table.
-      const tty = options.out === undefined && ctx.stdout.isTTY;
-      const lines = vulnerabilityAdvisoryLines(report);
-      if (tty && lines.length === 0) return "";
-      const style = ctx.stdout.style;
-      return tableText(lines, ADVISORY_COLUMNS, { tty, style, width: tty ? ctx.stdout.columns : undefined }, { SEVERITY: (w) => severityColor(style, w) });
-    }
+  if (options.format !== "table") {
+    const select = (r: object) => pick(r, ctx.fields);
+    const { text, warnings } = vulnerabilityReportText(report, options.format, { toolVersion: VERSION, declarations: options.declarations, select });
+    for (const w of warnings) if (!ctx.quiet || w.kind === "cut") ctx.stderr.write(`warning: ${clean(w.message)}\n`);
+    return text;
   }
+  // One line per advisory, the open ones worst first, then the dismissed; a terminal shows no empty table.
+  const tty = options.out === undefined && ctx.stdout.isTTY;
+  const lines = vulnerabilityAdvisoryLines(report);
+  if (tty && lines.length === 0) return "";
+  const style = ctx.stdout.style;
+  return tableText(lines, ADVISORY_COLUMNS, { tty, style, width: tty ? ctx.stdout.columns : undefined }, { SEVERITY: (w) => severityColor(style, w) });
 }
 
 export const report: LeafSpec = {
@@ -123,7 +102,9 @@ export const report: LeafSpec = {
   async run(ctx, parsed) {
     const options = reportOptions(ctx, parsed);
     const steps = {
-      collect: (sites: readonly Site[]) => collectReport(ctx, options, sites),
+      // Refused credentials and an interrupt are thrown; a site whose records cannot be read is in `failures`.
+      collect: async (sites: readonly Site[]) =>
+        readVulnerabilityReport(await ctx.client(), sites, { minSeverity: options.minSeverity, failOn: options.failOn, signal: ctx.signal }),
       emit: (built: VulnerabilityReport) => emitReport(ctx, built, options),
     };
     if (isScheduled(parsed, ctx.env)) return runScheduledReport(ctx, parsed, { selection: options.selection, ...steps });
