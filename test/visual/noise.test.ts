@@ -39,7 +39,7 @@ describe.runIf(haveChromium("test/visual"))("noise and sensitivity of the visual
     [browser, sites, upgrading] = await Promise.all([
       launchBrowser(CHROMIUM),
       startWordPressSites(SITES, { look: "theme" }),
-      startWordPressSite({ look: "theme" }),
+      startWordPressSite({ title: "Site 1", look: "theme" }),
     ]);
     upgrading.upgradedWhen = () => upgraded;
   }, 120_000);
