@@ -67,6 +67,9 @@ func isoNow() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z"
 
 var created int64
 
+// processStart tells this process's keys from those of an earlier one with the same pid.
+var processStart = time.Now().UnixNano()
+
 type noop struct{}
 
 func (noop) create(_ context.Context, plan cty.Value) result {
@@ -203,8 +206,11 @@ func body(plan cty.Value, names ...string) map[string]string {
 func (r site) create(ctx context.Context, plan cty.Value) result {
 	b := body(plan, "name", "url", "wp_version", "php_version")
 	text, _ := json.Marshal(b)
+	// The process's start in the key: each apply's creates create, as siteops_site's do once the keys a destroy
+	// spent are skipped (provider/resources/spent-keys.ts). With the directory alone, every round after the first
+	// was answered with replays of the sites the last destroy deleted (issue 51).
 	wd, _ := os.Getwd()
-	sum := sha256.Sum256(append(append([]byte(siteType+"\x00"), text...), wd...))
+	sum := sha256.Sum256(append(append([]byte(siteType+"\x00"), text...), fmt.Sprintf("%s\x00%d\x00%d", wd, os.Getpid(), processStart)...))
 	var s siteAnswer
 	if _, err := r.api.call(ctx, http.MethodPost, "/api/v1/sites", b, "gopeer-"+hex.EncodeToString(sum[:16]), &s); err != nil {
 		return apiError("create the site", err)

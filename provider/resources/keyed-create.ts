@@ -11,12 +11,13 @@ import { loadClient } from "../load-core.js";
 import type { Diagnostics } from "../framework/diagnostics.js";
 import { log } from "../log.js";
 import { keyOrigin } from "./request-key-origin.js";
+import { deleted, isSpent, made, spend } from "./spent-keys.js";
 
 /** The header a service sets on an answer it replays for a repeated Idempotency-Key (Stripe's name). */
 const REPLAYED_HEADER = "idempotent-replayed";
 
-/** Generations tried before giving up: one more per object of this configuration deleted within the service's
- * 24 h window; this bounds a service that calls every answer a replay. */
+/** Keys asked with before giving up: one more per object of this configuration deleted within the service's 24 h
+ * window whose key is not recorded spent (spent-keys.ts); this bounds a service that calls every answer a replay. */
 const MAX_GENERATIONS = 20;
 
 /** Ids this provider process handed to a resource: two resources with the same arguments (a webhook endpoint
@@ -48,9 +49,9 @@ export interface KeyedCreate<T> {
 }
 
 /**
- * Creates with the keys of generation 0, 1, ... until an answer is not a replay, or is the replay of an object
- * that still exists and is not taken by another resource of this process. `send` makes the request with the
- * key; `stillThere` asks whether the object of that id is still there. A replayed refusal (a 422 kept with the
+ * Creates with the keys of generation 0, 1, ... (skipping those recorded spent: spent-keys.ts) until an answer is
+ * not a replay, or is the replay of an object that still exists and is not taken by another resource of this
+ * process. `send` makes the request with the key; `stillThere` asks whether the object of that id is still there. A replayed refusal (a 422 kept with the
  * key, e.g. a URL taken at the time) is history, not an answer about now: the next generation asks again.
  */
 export async function keyedCreate<T extends { id: string }>(
@@ -70,6 +71,7 @@ export async function keyedCreate<T extends { id: string }>(
         log.info(`${typeName}: the create request was answered with an earlier refusal kept with its key (${err.status}); asking again with the next key`, {
           generation,
         });
+        spend(key);
         return undefined;
       }
       throw err;
@@ -77,6 +79,7 @@ export async function keyedCreate<T extends { id: string }>(
     const answer = response.data;
     if (response.headers[REPLAYED_HEADER] !== "true") {
       claimed.add(answer.id);
+      made(answer.id, key);
       return { answer, adopted: false };
     }
     if (claimed.has(answer.id)) return undefined;
@@ -84,15 +87,19 @@ export async function keyedCreate<T extends { id: string }>(
       log.info(`${typeName}: the create request was answered with ${answer.id}, made by an earlier apply and deleted since; asking again with the next key`, {
         generation,
       });
+      spend(key);
       return undefined;
     }
     claimed.add(answer.id);
     adopted.add(answer.id);
+    made(answer.id, key);
     log.info(`${typeName}: ${answer.id} was created by an earlier apply of this configuration whose answer was lost; adopting it`, { generation });
     return { answer, adopted: true };
   };
-  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+  for (let generation = 0, asked = 0; asked < MAX_GENERATIONS; generation++) {
     const key = createKey(typeName, body, generation);
+    if (isSpent(key)) continue;
+    asked++;
     // Another resource of this process with the same arguments goes first, up to claiming what it got.
     for (let busy = sending.get(key); busy; busy = sending.get(key)) await busy.then(undefined, () => undefined);
     const step = attempt(key, generation);
@@ -107,6 +114,17 @@ export async function keyedCreate<T extends { id: string }>(
   throw new core.SiteOpsError(
     `The service answered ${MAX_GENERATIONS} create requests of ${typeName} with earlier answers; import the object, or apply again after 24 h.`,
   );
+}
+
+/** Deletes `id`, which a keyed create may have made (then its key is spent: the next create of the same arguments
+ * starts at the next one). A 404 is a delete done; any other failure is thrown. */
+export async function deleteKeyed(id: string, remove: () => Promise<unknown>, errors: { isNotFound(err: unknown): boolean }): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (!errors.isNotFound(err)) throw err;
+  }
+  deleted(id);
 }
 
 /** Whether the read finds the object: false on a 404 (`errors.isNotFound`), any other failure thrown. */

@@ -79,41 +79,55 @@ function backendPlace(): unknown[] | undefined {
   return place.length ? [backend.type, place] : undefined;
 }
 
-/** This directory's salt, made at its first keyed create; undefined without a data directory or when the file there
- * is not a regular file of this user (then the directory's path stands in, as before). */
-function directorySalt(): string | undefined {
+/** Terraform's data directory for this working directory when it is one (`terraform init` ran), else undefined. */
+export function dataDirectory(): string | undefined {
   const dir = dataDir();
   try {
-    if (!lstatSync(dir).isDirectory()) return undefined;
+    return lstatSync(dir).isDirectory() ? dir : undefined;
   } catch {
     return undefined;
   }
-  const file = path.join(dir, SALT_FILE);
-  const read = (): string | undefined => {
-    let fd = -1;
-    try {
-      fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || (process.getuid && stat.uid !== process.getuid())) {
-        log.warn(`${file} is not a regular file of this user: request keys are made from the working directory instead`);
-        return undefined;
-      }
-      return readFileSync(fd, "utf8").trim() || undefined;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      log.warn(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): request keys are made from the working directory instead`);
+}
+
+/**
+ * The text of `file`, read only as a regular file of this user and never through a link; undefined when it is
+ * missing, or (with a warning ending in `otherwise`) not such a file or unreadable.
+ */
+export function readOwnFile(file: string, otherwise: string): string | undefined {
+  let fd = -1;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || (process.getuid && stat.uid !== process.getuid())) {
+      log.warn(`${file} is not a regular file of this user: ${otherwise}`);
       return undefined;
-    } finally {
-      if (fd >= 0) closeSync(fd);
     }
-  };
+    return readFileSync(fd, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    log.warn(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${otherwise}`);
+    return undefined;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+const FROM_DIRECTORY = "request keys are made from the working directory instead";
+
+/** This directory's salt, made at its first keyed create; undefined without a data directory or when the file there
+ * is not a regular file of this user (then the directory's path stands in, as before). */
+function directorySalt(): string | undefined {
+  const dir = dataDirectory();
+  if (!dir) return undefined;
+  const file = path.join(dir, SALT_FILE);
+  const read = () => readOwnFile(file, FROM_DIRECTORY)?.trim() || undefined;
   const found = read();
   if (found) return found;
   try {
     writeFileExclusive(file, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, replace: false });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") {
-      log.warn(`${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)}): request keys are made from the working directory instead`);
+      log.warn(`${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${FROM_DIRECTORY}`);
       return undefined;
     }
   }

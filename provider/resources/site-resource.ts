@@ -12,7 +12,7 @@ import { changes as changed, stateFromAnswer } from "../wire-attributes.js";
 import type { Resource } from "../framework/resource.js";
 import type { Schema } from "../framework/schema.js";
 import type { ProviderData } from "../provider-data.js";
-import { adoptedHere, exists, keyedCreate, tookOver } from "./keyed-create.js";
+import { adoptedHere, deleteKeyed, exists, keyedCreate, tookOver } from "./keyed-create.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { isProtected, refuseDestroy, refuseReplacement, withProtection } from "./site-protection.js";
 import { siteSchema, type SiteModel } from "./site-schema.js";
@@ -219,9 +219,9 @@ export const siteResource: Resource<ProviderData, typeof siteSchema, "id"> = {
     try {
       const client = await ctx.data.client();
       ctx.data.sites.forget(prior.id);
-      await client.sites.delete(prior.id, { signal: ctx.writeSignal });
+      // Already gone (a 404) is the goal of a delete.
+      await deleteKeyed(prior.id, () => client.sites.delete(prior.id, { signal: ctx.writeSignal }), ctx.data.errors);
     } catch (err) {
-      if (ctx.data.errors.isNotFound(err)) return; // already gone: the goal of a delete
       ctx.data.errors.report(err, diags, { action: `delete site ${prior.id}` });
     }
   },

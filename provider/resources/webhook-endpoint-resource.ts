@@ -13,7 +13,7 @@ import type { ProviderData } from "../provider-data.js";
 import { ResponseFields, type Answer } from "../response-fields.js";
 import type { Schema } from "../framework/schema.js";
 import { changes, stateFromAnswer } from "../wire-attributes.js";
-import { adoptedHere, exists, keyedCreate, tookOver } from "./keyed-create.js";
+import { adoptedHere, deleteKeyed, exists, keyedCreate, tookOver } from "./keyed-create.js";
 import { onlyMatch, parseImportId } from "./site-lookup.js";
 import { webhookEndpointSchema } from "./webhook-endpoint-schema.js";
 
@@ -177,9 +177,8 @@ export const webhookEndpointResource: Resource<ProviderData, typeof webhookEndpo
     if (adoptedHere(prior.id)) return tookOver(diags, "webhook endpoint", prior.id);
     try {
       const client = await ctx.data.client();
-      await client.webhookEndpoints.delete(prior.id, { signal: ctx.writeSignal });
+      await deleteKeyed(prior.id, () => client.webhookEndpoints.delete(prior.id, { signal: ctx.writeSignal }), ctx.data.errors);
     } catch (err) {
-      if (ctx.data.errors.isNotFound(err)) return;
       ctx.data.errors.report(err, diags, { action: `delete webhook endpoint ${prior.id}` });
     }
   },

@@ -1,6 +1,6 @@
 // An emulator user's path from the packed tarball: the peers the CLI names, installed beside it; then
 // `siteops emulator --demo` (its JSON line first on stdout), the README's in-process snippet, and its types
-// without skipLibCheck, on the Node that SITEOPS_TEST_NODE names (.ci/run: 22, 24 and 26 in turn). The peers
+// without skipLibCheck, on the Node that SITEOPS_TEST_NODE names (.ci/run: 24 in npm test, then 22 and 26). The peers
 // come from the registry (npm's cache) at the ranges package.json declares; none has a native part to build.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstLine, stop } from "../support/processes.js";

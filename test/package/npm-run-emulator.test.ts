@@ -1,6 +1,6 @@
 // `npm run -s emulator` from a clone, as the README's "The two commands" gives it: the JSON start-up line is the
 // first line of stdout (no npm banner before it), so `head -1` or a script can read it. npm and the emulator run
-// on the Node that SITEOPS_TEST_NODE names (.ci/run: 22, 24 and 26 in turn), first on PATH as in a user's shell.
+// on the Node that SITEOPS_TEST_NODE names (.ci/run: 24 in npm test, then 22 and 26), first on PATH as in a user's shell.
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { firstLine, start } from "../support/processes.js";

@@ -4,10 +4,12 @@
 // create's key adopts and what it must not (a site made by hand, a destroy and a create within the service's 24 h
 // idempotency window, twins, a replacement made before the destroy), a create kept in state when its later step
 // fails, and a 429 storm that must end within the retry budget (item 7).
+import { rmSync, statSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROFILES } from "../support/emulator.js";
 import { start } from "../support/processes.js";
-import { Terraform, api, faults } from "./harness.js";
+import { Terraform, api, faults, recordingProxy } from "./harness.js";
 
 let tf: Terraform | undefined;
 afterEach(async () => {
@@ -146,6 +148,42 @@ describe("an apply interrupted while creates are in flight", () => {
     expect(second.siteops_site!.filter((id) => first.siteops_site!.includes(id))).toEqual([]);
     expect(second.siteops_webhook_endpoint).not.toEqual(first.siteops_webhook_endpoint);
     expect((await tf.plan()).code).toBe(0);
+  });
+
+  it("each destroy and apply again within 24 h asks once per object: the keys the destroy spent are skipped, also without the record", async () => {
+    tf = await Terraform.start();
+    const proxy = await recordingProxy(tf.url);
+    try {
+      tf.write(tf.providerBlock().replace(JSON.stringify(tf.url), JSON.stringify(proxy.url)) + fleet("cycles", 2));
+      await tf.init();
+      const creates = () => proxy.requests.filter((r) => /^POST \/api\/v1\/(sites|webhook_endpoints)$/.test(r));
+      const reads = () => proxy.requests.filter((r) => /^GET \/api\/v1\/(sites|webhook_endpoints)\/[^/?]+$/.test(r));
+      const record = path.join(tf.work, ".terraform", "siteops-spent-keys");
+      const seen = new Set<string>();
+      for (let cycle = 0; cycle < 4; cycle++) {
+        // The third cycle runs without the record (a fresh checkout's): it asks with the spent keys again, reads
+        // the deleted objects, and still makes new ones.
+        if (cycle === 2) rmSync(record);
+        proxy.reset();
+        const r = await tf.apply();
+        expect(r.stdout).toContain("Apply complete! Resources: 3 added, 0 changed, 0 destroyed.");
+        const ids = inState(tf);
+        for (const id of [...ids.siteops_site!, ...ids.siteops_webhook_endpoint!]) {
+          expect(seen.has(id), `${id} was made by an earlier cycle`).toBe(false);
+          seen.add(id);
+        }
+        if (cycle === 2) expect(reads().length).toBe(3 * cycle);
+        else {
+          expect(creates()).toHaveLength(3);
+          expect(reads()).toEqual([]);
+        }
+        await tf.ok(["destroy", "-auto-approve", "-no-color"]);
+      }
+      expect(await onService(tf)).toEqual({ sites: 0, endpoints: 0 });
+      expect(statSync(record).mode & 0o777).toBe(0o600);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
