@@ -246,15 +246,13 @@ export {
   DEFAULT_WAVE_TIMEOUT_MS,
   defaultText,
   MAX_ROLLOUT_CONCURRENCY,
-  readRolloutSettings,
   ROLLOUT_OPTIONS,
   rolloutOption,
-  rolloutVisualSettings,
   type DurationStyle,
-  type ReadRolloutSettings,
   type RolloutOptionDeclaration,
   type RolloutOptionKind,
 } from "./operations/rollout-options.js";
+export { readRolloutSettings, rolloutVisualSettings, type ReadRolloutSettings } from "./operations/rollout-settings.js";
 export { KNOWN_PIPELINE_STATES, UnknownPipelineStateError } from "./operations/rollout-follow.js";
 export { TargetRefusedError } from "./operations/rollout-open.js";
 export { rolloutUpgrade } from "./operations/rollout.js";

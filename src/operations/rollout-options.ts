@@ -1,26 +1,14 @@
 // The options a person gives a rollout, declared once: each one's name as a CLI flag and as an action input, what it
 // is, its default and how it is read and checked. The CLI's flags and help (cli/commands/upgrade/rollout.ts) and the
 // action's inputs (action/src/input-rollout.ts; action.yml checked against it by test/action/rollout-inputs.test.ts)
-// are derived from ROLLOUT_OPTIONS, and both read their values through readRolloutSettings: one set of defaults,
-// one set of checks, each problem naming the option as that surface spells it.
+// are derived from ROLLOUT_OPTIONS, and both read their values through readRolloutSettings (rollout-settings.ts): one
+// set of defaults, one set of checks, each problem naming the option as that surface spells it.
 
-import { formatDurationText, parseDurationText } from "../../common/format.js";
-import { DEFAULT_CHECK_BUDGET_MS, DEFAULT_ROLLOUT_GATES, ROLLOUT_GATES, type RolloutGate } from "./rollout-gates.js";
-import { DEFAULT_WAVES, type FailureBudget, parseFailureBudget, parseWaves, RolloutSpecError, type WaveSpec } from "./rollout-plan.js";
+import { formatDurationText } from "../../common/format.js";
+import { DEFAULT_CHECK_BUDGET_MS, DEFAULT_ROLLOUT_GATES, ROLLOUT_GATES } from "./rollout-gates.js";
+import { DEFAULT_WAVES } from "./rollout-plan.js";
 import type { RolloutSettings } from "./rollout-types.js";
-import {
-  DEFAULT_PAGE_TIMEOUT_MS,
-  DEFAULT_VIEWPORTS,
-  DEFAULT_VISUAL_CONCURRENCY,
-  DEFAULT_VISUAL_THRESHOLD,
-  MAX_VISUAL_PATHS,
-  parseSelector,
-  parseThreshold,
-  parseViewports,
-  type VisualSettings,
-  VisualSettingsError,
-} from "./visual-settings.js";
-import { checkPathProblem } from "./site-requests.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, DEFAULT_VIEWPORTS, DEFAULT_VISUAL_THRESHOLD } from "./visual-settings.js";
 
 /** Pipelines opened and followed at a time within a wave unless `concurrency` says otherwise. */
 export const DEFAULT_ROLLOUT_CONCURRENCY = 8;
@@ -37,7 +25,8 @@ export const DEFAULT_UNKNOWN_STATE_WAIT_MS = 10 * 60_000;
 export const DEFAULT_CHECK_PATH = "/";
 /** A wave fails on its first failure unless `maxFailures` says otherwise. */
 export const DEFAULT_MAX_FAILURES = "0";
-const DAY_MS = 24 * 60 * 60_000;
+/** The longest any duration option may be unless its declaration says otherwise. */
+export const DAY_MS = 24 * 60 * 60_000;
 
 /** What an option's value is, which says how it is read and checked. */
 export type RolloutOptionKind =
@@ -269,9 +258,6 @@ export const ROLLOUT_OPTIONS: readonly RolloutOptionDeclaration[] = [
   },
 ];
 
-/** The options only the visual gate reads: given without it, they are a mistake to say. */
-const VISUAL_KEYS = ["viewports", "visualIgnore", "visualThreshold", "visualTimeout", "browser", "artifacts"] as const;
-
 /** The declaration of the option that gives `key`. */
 export function rolloutOption(key: RolloutOptionDeclaration["key"]): RolloutOptionDeclaration {
   return ROLLOUT_OPTIONS.find((o) => o.key === key)!;
@@ -289,178 +275,7 @@ export function defaultText(option: RolloutOptionDeclaration, style: DurationSty
   return Array.isArray(d) ? d.join(",") : String(d);
 }
 
-function unitMs(option: RolloutOptionDeclaration): number {
+/** What one of a duration option's units is in ms (the action's inputs are numbers of it). */
+export function unitMs(option: RolloutOptionDeclaration): number {
   return option.unit === "seconds" ? 1000 : 60_000;
-}
-
-/** A rollout's settings as read, and whether it is a dry run. */
-export interface ReadRolloutSettings {
-  settings: RolloutSettings;
-  dryRun: boolean;
-}
-
-/**
- * Reads every option through `read` (its raw values: several for a list given several times, `"true"`/`"false"` for
- * a boolean; undefined when not given) and checks it. Every problem is collected, each a line naming the option as
- * `label` spells it (`--max-failures`, `'max-failures'`); with any problem the settings are not to be used.
- */
-export function readRolloutSettings(
-  read: (option: RolloutOptionDeclaration) => readonly string[] | undefined,
-  label: (option: RolloutOptionDeclaration) => string,
-  style: DurationStyle,
-): ReadRolloutSettings & { problems: string[] } {
-  const problems: string[] = [];
-  const name = (key: RolloutOptionDeclaration["key"]) => label(rolloutOption(key));
-  const one = (key: RolloutOptionDeclaration["key"]) => read(rolloutOption(key))?.at(-1)?.trim() || undefined;
-  const items = (key: RolloutOptionDeclaration["key"]) =>
-    (read(rolloutOption(key)) ?? []).flatMap((v) =>
-      v
-        .split(/[,\n]/)
-        .map((w) => w.trim())
-        .filter(Boolean),
-    );
-
-  const version = (key: "wp" | "php") => {
-    const v = one(key);
-    if (v !== undefined && !/^\d+\.\d+$/.test(v)) problems.push(`${name(key)} must be a major.minor version such as 6.8 (got ${quote(v)})`);
-    return v;
-  };
-  const wp = version("wp");
-  const php = version("php");
-  if (wp === undefined && php === undefined) problems.push(`give the target: ${name("wp")} X.Y and/or ${name("php")} X.Y`);
-
-  const spec = <T>(key: "waves" | "maxFailures", parse: (text: string) => T, fallback: T): T => {
-    try {
-      return parse(one(key) ?? String(rolloutOption(key).default));
-    } catch (err) {
-      if (!(err instanceof RolloutSpecError)) throw err;
-      problems.push(`${name(key)}: ${err.message}`);
-      return fallback;
-    }
-  };
-  const waves: WaveSpec[] = spec("waves", parseWaves, [{ percent: 100 }]);
-  const maxFailures: FailureBudget = spec("maxFailures", parseFailureBudget, { count: 0 });
-
-  const gateWords = items("gates");
-  const badGate = gateWords.find((g) => !(ROLLOUT_GATES as readonly string[]).includes(g));
-  if (badGate !== undefined) problems.push(`${name("gates")} must name ${ROLLOUT_GATES.join(", ")} (got ${quote(badGate)})`);
-  const gates = gateWords.length ? [...new Set(gateWords as RolloutGate[])] : [...DEFAULT_ROLLOUT_GATES];
-  const paths = items("checkPaths");
-  for (const p of paths) {
-    const problem = checkPathProblem(p);
-    if (problem) problems.push(`${name("checkPaths")} ${problem} (got ${quote(p)})`);
-  }
-  const visual = gates.includes("visual");
-  if (paths.length && !gates.includes("http") && !visual)
-    problems.push(`${name("checkPaths")} is for the http and visual gates: add http or visual to ${name("gates")}`);
-  if (visual && paths.length > MAX_VISUAL_PATHS)
-    problems.push(`${name("checkPaths")}: at most ${MAX_VISUAL_PATHS} paths with the visual gate (each is a shot per viewport, before and after)`);
-  for (const key of VISUAL_KEYS)
-    if (read(rolloutOption(key)) !== undefined && !visual) problems.push(`${name(key)} is for the visual gate: add visual to ${name("gates")}`);
-  const checked = <T>(key: RolloutOptionDeclaration["key"], parse: () => T, fallback: T): T => {
-    try {
-      return parse();
-    } catch (err) {
-      if (!(err instanceof VisualSettingsError)) throw err;
-      problems.push(`${name(key)} ${err.message}`);
-      return fallback;
-    }
-  };
-  const viewports = checked("viewports", () => parseViewports(items("viewports")), [...DEFAULT_VIEWPORTS]);
-  // A selector may hold commas (`.a, .b`): one per flag, or one per line of the action's input.
-  const visualIgnore = (read(rolloutOption("visualIgnore")) ?? [])
-    .flatMap((v) => v.split("\n"))
-    .filter((v) => v.trim() !== "")
-    .map((v) => checked("visualIgnore", () => parseSelector(v), ""))
-    .filter(Boolean);
-  const thresholdText = one("visualThreshold");
-  const visualThreshold =
-    thresholdText === undefined ? DEFAULT_VISUAL_THRESHOLD : checked("visualThreshold", () => parseThreshold(thresholdText), DEFAULT_VISUAL_THRESHOLD);
-
-  const duration = (key: RolloutOptionDeclaration["key"]): number => {
-    const option = rolloutOption(key);
-    const fallback = option.default as number;
-    const text = one(key);
-    if (text === undefined) return fallback;
-    const min = option.min ?? 0;
-    const max = option.max ?? DAY_MS;
-    if (style === "units") {
-      const n = /^[+]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
-      const ms = Math.round(n * unitMs(option));
-      if (!Number.isFinite(n) || (min === 0 ? ms < 0 : ms <= 0) || ms > max) {
-        problems.push(
-          `${label(option)} must be a number of ${option.unit} ${min === 0 ? "from 0" : "above 0"} to ${max / unitMs(option)} (got ${quote(text)})`,
-        );
-        return fallback;
-      }
-      return ms;
-    }
-    const ms = parseDurationText(text);
-    if (ms === undefined) problems.push(`${label(option)}: ${quote(text)} is not a duration (use a number and a unit: 90s, 30m, 12h, 2d; or 1h30m)`);
-    else if (ms === 0 && min !== 0) problems.push(`${label(option)}: the duration must be above 0 (got ${quote(text)})`);
-    else if (ms > max) problems.push(`${label(option)}: at most ${formatDurationText(max)} (got ${quote(text)})`);
-    else return ms;
-    return fallback;
-  };
-
-  const count = (key: RolloutOptionDeclaration["key"]): number => {
-    const option = rolloutOption(key);
-    const text = one(key);
-    if (text === undefined) return option.default as number;
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= option.min! && n <= option.max!)) {
-      problems.push(`${label(option)} must be a whole number from ${option.min} to ${option.max} (got ${quote(text)})`);
-      return option.default as number;
-    }
-    return n;
-  };
-
-  const flag = (key: RolloutOptionDeclaration["key"]): boolean => {
-    const option = rolloutOption(key);
-    const text = one(key);
-    if (text === undefined) return option.default as boolean;
-    if (/^true$/i.test(text)) return true;
-    if (/^false$/i.test(text)) return false;
-    problems.push(`${label(option)} must be true or false (got ${quote(text)})`);
-    return option.default as boolean;
-  };
-
-  const settings: RolloutSettings = {
-    target: { wp, php },
-    waves,
-    maxFailures,
-    gates,
-    checkPaths: paths.length ? paths : [DEFAULT_CHECK_PATH],
-    checkBudget: duration("checkBudget"),
-    pause: duration("pause"),
-    requireApproval: flag("requireApproval"),
-    concurrency: count("concurrency"),
-    waveTimeout: duration("waveTimeout"),
-    healthWait: duration("healthWait"),
-    unknownStateWait: duration("unknownStateWait"),
-    viewports,
-    visualIgnore,
-    visualThreshold,
-    visualTimeout: duration("visualTimeout"),
-    browser: one("browser"),
-    artifacts: one("artifacts"),
-  };
-  return { settings, dryRun: flag("dryRun"), problems };
-}
-
-/** What a rollout's visual gate is told to shoot and how to judge it, from the rollout's settings (the CLI's and the
- * action's gate alike). */
-export function rolloutVisualSettings(settings: RolloutSettings): VisualSettings {
-  return {
-    paths: settings.checkPaths,
-    viewports: settings.viewports,
-    ignore: settings.visualIgnore,
-    threshold: settings.visualThreshold,
-    timeoutMs: settings.visualTimeout,
-    concurrency: DEFAULT_VISUAL_CONCURRENCY,
-  };
-}
-
-function quote(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 }

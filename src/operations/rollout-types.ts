@@ -179,7 +179,7 @@ export type RolloutEvent =
   | { type: "site.finished"; wave: number; result: SiteRolloutResult; counts: RolloutCounts }
   | { type: "wave.finished"; result: WaveResult; waves: number };
 
-/** What a person decides about a rollout: read from the CLI's flags or the action's inputs by rollout-options.ts. */
+/** What a person decides about a rollout: read from the CLI's flags or the action's inputs by rollout-settings.ts. */
 export interface RolloutSettings {
   target: RolloutTarget;
   /** The waves (`parseWaves`). */
