@@ -18,22 +18,7 @@ async function loadServe(): Promise<ServeModule> {
   return import("./serve.js");
 }
 
-/**
- * V8 without its optimizing compilers (Maglev, TurboFan) for the RPC half: interpreted and baseline (Sparkplug)
- * code. Terraform starts the provider 3-5 times per command and each process serves one phase's RPCs, a few
- * hundred for a few hundred resources, while Terraform works on the same cores: there the optimizing compilers
- * spent more CPU than their code saved in so short a life (provider CPU per resource at 200 per process, busy
- * machine: 863 -> 393 us for siteops_noop, 2,033 -> 1,364 for siteops_site; bench/results/provider-issue-51.md,
- * "Less work per RPC"). SITEOPS_V8_OPTIMIZE=1 keeps Node's default. Set before the RPC half loads, through
- * getBuiltinModule (node:v8 loaded at the top would cost start-up).
- */
-function baselineTiersOnly(env: NodeJS.ProcessEnv): void {
-  if (env.SITEOPS_V8_OPTIMIZE) return;
-  process.getBuiltinModule?.("node:v8")?.setFlagsFromString("--no-maglev --no-turbofan --always-sparkplug");
-}
-
 async function loadRpc(): Promise<RpcModule> {
-  baselineTiersOnly(process.env);
   // After the handshake line, before the RPC half and the API client load: their compiled code is cached.
   enableCompileCache();
   return (await loadServe()).rpc;
