@@ -4,11 +4,13 @@
 // life. So a process serves its first BASELINE_CALLS RPCs on the interpreter and the baseline compiler (Sparkplug)
 // only, then turns the optimizing compilers back on for a long run (thousands of resources), where they pay.
 // Provider CPU per resource, bench provider-rpc on a busy machine (bench/results/provider-issue-51.md, "Less work
-// per RPC"): 200 per process 877 -> 367 us (siteops_noop), 2,147 -> 1,452 (siteops_site); without the switch back,
-// 2,000 per process cost 11-25 % more. SITEOPS_V8_OPTIMIZE=1 keeps Node's default from the start.
+// per RPC"): 200 per process 876 -> 422 us (siteops_noop), 2,432 -> 1,863 (siteops_site); 2,000 per process (6,000
+// RPCs) cost 11-25 % more without the optimizing compilers, so they come back for longer runs. SITEOPS_V8_OPTIMIZE=1
+// keeps Node's default from the start.
 
-/** RPCs served before the optimizing compilers come back: an apply's process serves 3 per resource. */
-export const BASELINE_CALLS = 2_000;
+/** RPCs served before the optimizing compilers come back: an apply's process serves 3 per resource, the process of
+ * a no-op plan 4 (UpgradeResourceState, ReadResource, ValidateResourceConfig, PlanResourceChange). */
+export const BASELINE_CALLS = 5_000;
 const BASELINE = "--no-maglev --no-turbofan --always-sparkplug";
 const DEFAULT = "--maglev --turbofan --no-always-sparkplug";
 
