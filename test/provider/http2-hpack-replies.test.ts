@@ -31,10 +31,7 @@ function replies(calls: number, clientSettings: [number, number][] = [], tableSi
     let next = 1;
     const send = () => {
       socket.write(
-        Buffer.concat([
-          frame(T.HEADERS, F.END_HEADERS, next, e.block(request())),
-          frame(T.DATA, F.END_STREAM, next, grpcBody(Buffer.from(`call ${next}`))),
-        ]),
+        Buffer.concat([frame(T.HEADERS, F.END_HEADERS, next, e.block(request())), frame(T.DATA, F.END_STREAM, next, grpcBody(Buffer.from(`call ${next}`)))]),
       );
       next += 2;
     };

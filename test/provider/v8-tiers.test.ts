@@ -22,5 +22,4 @@ describe("V8 tiers of the provider", () => {
     for (let i = 0; i <= BASELINE_CALLS; i++) tiers.served();
     expect(set).toEqual([]);
   });
-
 });
