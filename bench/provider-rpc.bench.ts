@@ -7,7 +7,9 @@
 // Contenders: siteops_noop (no API call) and siteops_site (against the emulator in its own process).
 // BENCH_RPC_COUNT resources (default 500), BENCH_ROUNDS rounds (default 5) interleaved; medians (min-max).
 // BENCH_PROFILE=1 also writes a CPU profile of one provider process per contender and prints its breakdown
-// (kept in BENCH_PROFILE_DIR when set, to open in Chrome DevTools).
+// (kept in BENCH_PROFILE_DIR when set, to open in Chrome DevTools). BENCH_BEFORE=<another checkout> (e.g.
+// `git worktree add --detach /tmp/before main`) builds that one's provider too and runs its two contenders,
+// "(before)", interleaved in the same rounds: a change's before and after under the same load.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -94,13 +96,22 @@ const out = mkdtempSync(path.join(tmpdir(), "siteops-provider-rpcbench-"));
 const emulator = await spawnEmulator([]);
 try {
   const built = await buildProvider(path.join(out, "build"), { bench: true });
-  const contenders = ["siteops_noop", "siteops_site"];
+  const before = process.env.BENCH_BEFORE;
+  const launchers = new Map([["", built.launcher]]);
+  if (before) launchers.set(" (before)", (await buildProvider(path.join(out, "before"), { bench: true, root: before })).launcher);
+  const types = ["siteops_noop", "siteops_site"];
+  const contenders = [...launchers.keys()].flatMap((suffix) => types.map((t) => t + suffix));
+  /** A contender is a resource type, then the build's suffix. */
+  const run = (c: string) => {
+    const space = c.indexOf(" ");
+    return space < 0 ? runOnce(built.launcher, c, emulator.url) : runOnce(launchers.get(c.slice(space))!, c.slice(0, space), emulator.url);
+  };
   const results = new Map(contenders.map((c) => [c, PHASES.map(() => [] as number[])]));
   await runOnce(built.launcher, "siteops_noop", emulator.url); // warm up the page cache and the emulator
   const load = [loadavg()[0]!];
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of roundOrder(contenders, r)) {
-      const cpu = await runOnce(built.launcher, c, emulator.url);
+      const cpu = await run(c);
       PHASES.forEach((ph, k) => results.get(c)![k]!.push((cpu[ph] * 1000) / COUNT));
     }
   }
@@ -115,7 +126,7 @@ try {
 
   if (process.env.BENCH_PROFILE === "1") {
     const columns = [];
-    for (const c of contenders) {
+    for (const c of types) {
       const kept = process.env.BENCH_PROFILE_DIR ?? path.join(out, "profiles");
       const dir = path.join(kept, c);
       mkdirSync(dir, { recursive: true });

@@ -5,6 +5,7 @@
 import { loadProtocol } from "./descriptor.js";
 import { createGrpcServer, type GrpcServer, type UnaryHandler } from "./grpc-server.js";
 import type { ProviderService } from "./tfplugin6.js";
+import { baselineTiersFirst } from "./v8-tiers.js";
 
 type Handler = (req: never) => Promise<object> | object;
 
@@ -18,10 +19,12 @@ const SHUTDOWN = "/plugin.GRPCController/Shutdown";
 
 export async function startRpcServer(provider: ProviderService, options: RpcOptions): Promise<GrpcServer> {
   const proto = loadProtocol();
+  const tiers = baselineTiersFirst(process.env);
   const unary: Record<string, UnaryHandler> = {};
   for (const method of proto.services.get("tfplugin6.Provider") ?? []) {
     const fn = methodHandler(provider, method.name);
     unary[`/tfplugin6.Provider/${method.name}`] = async (bytes) => {
+      tiers.served();
       const reply = await fn(proto.decode(method.requestType, bytes) as never);
       return proto.encode(method.responseType, reply as Record<string, unknown>);
     };

@@ -99,6 +99,13 @@ describe("keepEquivalent", () => {
     expect(await keepEquivalent(schema, changed, kept)).toBe(changed);
     expect(await keepEquivalent(schema, changed, null)).toBe(changed);
   });
+
+  it("answers at once, without a promise, when no value needs its semantic equality asked (nearly every plan and apply)", () => {
+    const kept = { ...config("https://a.example", "n", ["https://x.example"]), id: "t_1" };
+    const next = { ...kept, hook: [{ target: "https://x.example" }] };
+    expect(keepEquivalent(schema, next, kept)).toBe(next);
+    expect(keepEquivalent(schema, { ...next, url: "https://A.example" }, kept)).toBeInstanceOf(Promise);
+  });
 });
 
 describe("semantic equality through the RPCs", () => {

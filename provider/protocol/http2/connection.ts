@@ -39,7 +39,7 @@ import {
   unpad,
   windowUpdate,
 } from "./frames.js";
-import { GRPC_RESPONSE_HEADERS, HpackDecoder, HpackError } from "./hpack.js";
+import { HpackDecoder, HpackError } from "./hpack.js";
 import { checkRequest, checkTrailers } from "./request-headers.js";
 import { Sender } from "./send.js";
 import type { Stream } from "./stream.js";
@@ -232,7 +232,8 @@ export class Http2Connection {
   }
 
   private setting(key: number, value: number): void {
-    if (key === Setting.INITIAL_WINDOW_SIZE) this.out.setInitialWindow(value);
+    if (key === Setting.HEADER_TABLE_SIZE) this.out.hpack.setTableSize(value);
+    else if (key === Setting.INITIAL_WINDOW_SIZE) this.out.setInitialWindow(value);
     else if (key === Setting.MAX_FRAME_SIZE) this.out.setMaxFrame(value);
     else if (key === Setting.ENABLE_PUSH && value > 1) throw new ConnectionError(H2Error.PROTOCOL_ERROR, `enable push ${value}`);
   }
@@ -285,7 +286,7 @@ export class Http2Connection {
   /** A request larger than the limits: answered RESOURCE_EXHAUSTED, as a gRPC server answers one. */
   private exhausted(s: Stream): void {
     this.forget(s);
-    this.refuse(s.id, trailersOnly(s.id, RESOURCE_EXHAUSTED, "request larger than the server accepts"), 0);
+    this.refuse(s.id, trailersOnly(this.out.hpack, s.id, RESOURCE_EXHAUSTED, "request larger than the server accepts"), 0);
   }
 
   /** A complete response before the request's end: the rest of the request is refused with RST_STREAM
@@ -332,11 +333,11 @@ export class Http2Connection {
     if (id % 2 === 0 || id <= this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, `HEADERS on stream ${id} after stream ${this.lastStreamId}`);
     this.lastStreamId = id;
     if (this.streams.size + this.orphans >= this.limits.streams) throw new StreamError(id, H2Error.REFUSED_STREAM, `more than ${this.limits.streams} streams`);
-    if (this.hpack.listSize > this.limits.headerList) return this.refuse(id, statusOnly(id, 431), flags);
+    if (this.hpack.listSize > this.limits.headerList) return this.refuse(id, statusOnly(this.out.hpack, id, 431), flags);
     const request = checkRequest(headers);
     if (typeof request === "string") throw new StreamError(id, H2Error.PROTOCOL_ERROR, `malformed request: ${request}`);
     const kind = this.handlers.kind(request.path);
-    if (!kind) return this.refuse(id, trailersOnly(id, 12, `unknown method ${request.path}`), flags);
+    if (!kind) return this.refuse(id, trailersOnly(this.out.hpack, id, 12, `unknown method ${request.path}`), flags);
     const s: Stream = {
       id,
       path: request.path,
@@ -352,7 +353,7 @@ export class Http2Connection {
       sendWindow: this.out.streamWindow,
     };
     this.streams.set(id, s);
-    if (kind === "idle") this.out.write(frame(HEADERS, END_HEADERS, id, GRPC_RESPONSE_HEADERS));
+    if (kind === "idle") this.out.write(frame(HEADERS, END_HEADERS, id, this.out.hpack.responseHeaders()));
     if (flags & END_STREAM) this.onEnd(s);
   }
 
@@ -377,7 +378,7 @@ export class Http2Connection {
         this.settle(s);
         if (s.reset || this.out.closed) return;
         this.streams.delete(s.id);
-        this.out.write(trailersOnly(s.id, err.grpcStatus, err.message));
+        this.out.write(trailersOnly(this.out.hpack, s.id, err.grpcStatus, err.message));
       },
     );
   }

@@ -1,6 +1,7 @@
 // HTTP/2 frames (RFC 9113 section 6) as the provider's server writes and reads them: types, flags, error
 // codes and the two kinds of error, and builders for the few frames it sends.
-import { GRPC_RESPONSE_HEADERS, literalField } from "./hpack.js";
+import { literalField } from "./hpack.js";
+import type { ResponseEncoder } from "./hpack-encoder.js";
 
 export const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 export const DATA = 0x0,
@@ -109,14 +110,14 @@ export function settings(values: [id: number, value: number][]): Buffer {
 }
 
 /** A failed call: status, content type and gRPC status in one HEADERS frame that ends the stream. */
-export function trailersOnly(id: number, status: number, message: string): Buffer {
-  const block = Buffer.concat([GRPC_RESPONSE_HEADERS, literalField("grpc-status", String(status)), literalField("grpc-message", encodeURIComponent(message))]);
+export function trailersOnly(hpack: ResponseEncoder, id: number, status: number, message: string): Buffer {
+  const block = hpack.block([hpack.responseHeaders(), literalField("grpc-status", String(status)), literalField("grpc-message", encodeURIComponent(message))]);
   return frame(HEADERS, END_STREAM | END_HEADERS, id, block);
 }
 
 /** A response of `status` that ends the stream (431 for a header list over the limit, RFC 9113 10.5.1). */
-export function statusOnly(id: number, status: number): Buffer {
-  return frame(HEADERS, END_STREAM | END_HEADERS, id, literalField(8, String(status)));
+export function statusOnly(hpack: ResponseEncoder, id: number, status: number): Buffer {
+  return frame(HEADERS, END_STREAM | END_HEADERS, id, hpack.block([literalField(8, String(status))]));
 }
 
 /** The payload without its padding (and `skip` bytes after the pad length: HEADERS' priority fields);

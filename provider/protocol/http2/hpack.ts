@@ -1,6 +1,6 @@
 // HPACK (RFC 7541) for the provider's HTTP/2 server: a full decoder for request header blocks (static and
-// dynamic tables, Huffman-coded literals), and the encoding of the few fixed response fields gRPC needs,
-// written as literals that never enter the client's dynamic table (so this side keeps no encoder state).
+// dynamic tables, Huffman-coded literals), and the literals the response fields are written with (the
+// encoder that decides which enter the client's dynamic table: hpack-encoder.ts).
 import { HuffmanError, huffmanDecode } from "./huffman.js";
 
 /** A header block this side cannot decode: a connection error of type COMPRESSION_ERROR (RFC 9113 4.3). */
@@ -210,6 +210,3 @@ export function literalField(name: string | number, value: string): Buffer {
   const head = typeof name === "number" ? Buffer.from(encodeInteger(name, 4, 0)) : Buffer.concat([Buffer.from([0]), encodeString(name)]);
   return Buffer.concat([head, encodeString(value)]);
 }
-
-/** `:status: 200` (static index 8) and `content-type: application/grpc` (name at static index 31). */
-export const GRPC_RESPONSE_HEADERS = Buffer.concat([Buffer.from([0x88]), literalField(31, "application/grpc")]);

@@ -3,16 +3,17 @@
 // answers to control frames, and the writes of one event-loop turn corked into one TLS record.
 import type { Duplex } from "node:stream";
 import { ConnectionError, DATA, END_HEADERS, END_STREAM, H2Error, HEADERS, MAX_WINDOW, StreamError, frame } from "./frames.js";
-import { GRPC_RESPONSE_HEADERS, literalField } from "./hpack.js";
+import { ResponseEncoder } from "./hpack-encoder.js";
 import type { Stream } from "./stream.js";
 
 const DEFAULT_WINDOW = 65_535;
 /** The protocol's default largest frame, until the client's SETTINGS_MAX_FRAME_SIZE says more. */
 const DEFAULT_MAX_FRAME = 16_384;
-const OK_TRAILERS = literalField("grpc-status", "0");
 
 export class Sender {
   closed = false;
+  /** The response header blocks, encoded as they are written (the client's HPACK table follows that order). */
+  readonly hpack = new ResponseEncoder();
   private corked = false;
   private window = DEFAULT_WINDOW;
   private initialWindow = DEFAULT_WINDOW;
@@ -64,8 +65,8 @@ export class Sender {
     data[0] = 0;
     data.writeUInt32BE(message.length, 1);
     data.set(message, 5);
-    s.pending = { data, trailers: frame(HEADERS, END_STREAM | END_HEADERS, s.id, OK_TRAILERS), done };
-    this.send(s, [frame(HEADERS, END_HEADERS, s.id, GRPC_RESPONSE_HEADERS)]);
+    s.pending = { data, done };
+    this.send(s, [frame(HEADERS, END_HEADERS, s.id, this.hpack.responseHeaders())]);
   }
 
   /** Writes as much of a stream's pending reply as the windows allow (`out`: frames to write before it). */
@@ -83,7 +84,7 @@ export class Sender {
       if (out.length) this.write(Buffer.concat(out));
       return; // the rest on WINDOW_UPDATE
     }
-    out.push(p.trailers);
+    out.push(frame(HEADERS, END_STREAM | END_HEADERS, s.id, this.hpack.okTrailers()));
     s.pending = undefined;
     this.streams.delete(s.id);
     this.write(out.length === 1 ? out[0]! : Buffer.concat(out), p.done);

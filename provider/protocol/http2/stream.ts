@@ -18,6 +18,6 @@ export interface Stream {
   running: boolean;
   reset: boolean;
   sendWindow: number;
-  /** DATA not yet sent for want of window, then the trailers frame. */
-  pending?: { data: Buffer; trailers: Buffer; done: () => void };
+  /** DATA not yet sent for want of window (the trailers are encoded when they follow it). */
+  pending?: { data: Buffer; done: () => void };
 }
