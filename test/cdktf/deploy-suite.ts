@@ -6,7 +6,7 @@ import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerSchemasJsonText } from "../../provider/schema-json.js";
-import { OWNER_TOKEN, Terraform, api } from "../provider/harness.js";
+import { OWNER_TOKEN, SAVED_PLAN, Terraform, api } from "../provider/harness.js";
 import { TITLES, loadExample, synthStack, type Flavor, type SiteSpec, type WebhookSpec } from "./helpers.js";
 
 interface ApiSite {
@@ -32,7 +32,7 @@ export function describeDeploy(flavor: Flavor): void {
       copyFileSync(file, path.join(t.work, "cdk.tf.json"));
     };
     const tf = (...args: string[]) => t.ok([...args, "-no-color"], { env });
-    const plan = () => t.run(["plan", "-input=false", "-no-color", "-detailed-exitcode"], { env });
+    const plan = (...extra: string[]) => t.run(["plan", "-input=false", "-no-color", "-detailed-exitcode", ...extra], { env });
     const apiSites = async () => (await api(t, "GET", "/api/v1/sites?per_page=100")).json as ApiSite[];
 
     beforeAll(async () => {
@@ -98,12 +98,13 @@ export function describeDeploy(flavor: Flavor): void {
       const changed = sites.map((s, i) => (i === 1 ? { ...s, name: `${s.name} (EU)`, phpVersion: "8.3" } : s));
       await deploy(changed);
 
-      const p = await plan();
+      // Saved, and applied as checked: Terraform does not plan it again.
+      const p = await plan(`-out=${SAVED_PLAN}`);
       expect(p.code, p.stdout + p.stderr).toBe(2);
       expect(p.stdout).toContain(`siteops_site.${sites[1]!.key} will be updated in-place`);
       expect(p.stdout).toContain("Plan: 0 to add, 1 to change, 0 to destroy.");
 
-      const r = await tf("apply", "-auto-approve", "-input=false");
+      const r = await t.ok(["apply", "-auto-approve", "-input=false", "-no-color", SAVED_PLAN], { env });
       expect(r.stdout).toContain("Apply complete! Resources: 0 added, 1 changed, 0 destroyed.");
       const after = (await apiSites()).find((s) => s.url === sites[1]!.url)!;
       expect(after).toMatchObject({ id: before.id, name: `${sites[1]!.name} (EU)`, php_version: "8.3" });

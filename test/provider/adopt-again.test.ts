@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers.js";
-import { OWNER_TOKEN, Terraform, api } from "./harness.js";
+import { OWNER_TOKEN, SAVED_PLAN, Terraform, api } from "./harness.js";
 
 let tf: Terraform;
 let env: NodeJS.ProcessEnv;
@@ -36,8 +36,11 @@ afterAll(async () => {
 });
 
 const tfEnv = () => ({ SITEOPS_BASE_URL: tf.url, SITEOPS_API_TOKEN: OWNER_TOKEN });
-const plan = () => tf.run(["plan", "-input=false", "-no-color", "-detailed-exitcode"], { env: tfEnv() });
-const apply = () => tf.ok(["apply", "-auto-approve", "-input=false", "-no-color"], { env: tfEnv() });
+const plan = (...extra: string[]) => tf.run(["plan", "-input=false", "-no-color", "-detailed-exitcode", ...extra], { env: tfEnv() });
+const apply = (...extra: string[]) => tf.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...extra], { env: tfEnv() });
+/** A plan checked and then applied as checked: Terraform does not plan it again. */
+const planSaved = () => plan(`-out=${SAVED_PLAN}`);
+const applySaved = () => apply(SAVED_PLAN);
 const file = () => path.join(tf.work, "siteops-import.tf");
 /** The end of an id in its keys. */
 const tail = (id: string) =>
@@ -78,9 +81,9 @@ describe("siteops export terraform, again", () => {
 
     const r = await runExport();
     expect(r.stderr).toContain("(5 keep the keys the file it replaces gave them)");
-    const p = await plan();
+    const p = await planSaved();
     expect(p.stdout, readFileSync(file(), "utf8") + p.stdout + p.stderr).toContain("Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.");
-    await apply();
+    await applySaved();
     const after = await addresses();
     for (const id of [ids.shop, ids.guarded, ids.blog, ids.gone, ids.hook]) expect(after[id!]).toBe(before[id!]);
     expect(after[ids.newShop!]).toMatch(/^siteops_site\.this\["shop_\w+"\]$/);
@@ -95,10 +98,10 @@ describe("siteops export terraform, again", () => {
     await runExport("--form", "blocks");
     const hcl = readFileSync(file(), "utf8");
     expect(hcl).toContain(`moved {\n  from = siteops_site.this["${key}"]\n  to   = siteops_site.${key}\n}`);
-    const p = await plan();
+    const p = await planSaved();
     expect(p.stdout, hcl + p.stdout + p.stderr).toContain("Plan: 0 to add, 0 to change, 0 to destroy.");
     expect(p.stdout).toContain(`# siteops_site.this["${key}"] has moved to siteops_site.${key}`);
-    await apply();
+    await applySaved();
     const after = await addresses();
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     expect(after[ids.shop!]).toBe(`siteops_site.${key}`);

@@ -57,11 +57,11 @@ describe("deletion_protection", () => {
     // Deleted in the console or by the host: the refresh drops it, and the plan creates it again, as Google's
     // provider plans a protected Cloud SQL instance deleted outside Terraform.
     await api(tf, "DELETE", `/api/v1/sites/${id}`);
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code, p.stdout + p.stderr).toBe(2);
     expect(p.stdout).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
     expect(flat(p)).not.toContain("deletion_protection is on");
-    await tf.apply();
+    await tf.applySaved();
     const again = (await tf.resource("siteops_site.blog"))!;
     expect(again.id).not.toBe(id);
     expect(again.deletion_protection).toBe(true);
@@ -84,10 +84,10 @@ resource "siteops_site" "pair" {
     const pairId = async (key: string) => (await tf.resource(`siteops_site.pair["${key}"]`))!.id as string;
     await api(tf, "DELETE", `/api/v1/sites/${await pairId("b")}`);
     tf.write(pair(' a = "a" '));
-    const p = await tf.plan("-refresh=false");
+    const p = await tf.planSaved("-refresh=false");
     expect(p.code, p.stdout + p.stderr).toBe(2);
     expect(p.stdout).toContain("Plan: 0 to add, 0 to change, 1 to destroy.");
-    const a = await tf.apply("-refresh=false");
+    const a = await tf.applySaved();
     expect(a.stdout).toContain("0 added, 0 changed, 1 destroyed");
     await api(tf, "DELETE", `/api/v1/sites/${await pairId("a")}`);
     tf.write(config());

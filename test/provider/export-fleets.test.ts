@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers.js";
 import { applyRound, describeScenario, type EndpointSpec, SEED, type Scenario, scenarioArb, type SiteSpec } from "./export-scenarios.js";
-import { OWNER_TOKEN, Terraform, api } from "./harness.js";
+import { OWNER_TOKEN, SAVED_PLAN, Terraform, api } from "./harness.js";
 
 const FLEETS = Number(process.env.SITEOPS_PROPERTY_FLEETS ?? 3);
 /** Scenarios with something to adopt, each with at most a dozen objects: a real terraform run per step. */
@@ -61,8 +61,8 @@ describe.each(scenarios)("generated fleet %i, through the real terraform", (_, s
       const r = await runCli(["export", "terraform", "--out", `${t.work}/`, "--force", "--with-provider", "--form", form], { env });
       expect(r.code, r.stderr + context).toBe(0);
     };
-    const plan = () => t.run(["plan", "-input=false", "-no-color", "-detailed-exitcode"], { env: tfEnv });
-    const apply = () => t.ok(["apply", "-auto-approve", "-input=false", "-no-color"], { env: tfEnv });
+    const plan = (...extra: string[]) => t.run(["plan", "-input=false", "-no-color", "-detailed-exitcode", ...extra], { env: tfEnv });
+    const apply = (...extra: string[]) => t.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...extra], { env: tfEnv });
 
     for (const s of scenario.sites) await createSite(s);
     for (const e of scenario.endpoints) await createEndpoint(e);
@@ -105,7 +105,8 @@ describe.each(scenarios)("generated fleet %i, through the real terraform", (_, s
         writeFileSync(file, earlier); // and the user writes it over the earlier file after all
       }
       await exportOver(round.form);
-      const p = await plan();
+      // Saved, and applied as checked: Terraform does not plan it again.
+      const p = await plan(`-out=${SAVED_PLAN}`);
       const fresh = round.newSites.length + round.newEndpoints.length;
       expect(p.code, p.stdout + p.stderr + step).not.toBe(1);
       if (p.code === 2) {
@@ -114,7 +115,7 @@ describe.each(scenarios)("generated fleet %i, through the real terraform", (_, s
         // configuration before planning its destroy, and the apply then finds it gone.
         expect(destroyed(p.stdout), p.stdout + step).toBeLessThanOrEqual(deleted);
       } else expect(fresh, step).toBe(0);
-      await apply();
+      await apply(SAVED_PLAN);
       const again = await plan();
       expect(again.code, again.stdout + again.stderr + step).toBe(0);
     }

@@ -65,9 +65,9 @@ output "hook_secret_is_null" {
 }
 `,
     );
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.stdout, p.stdout + p.stderr).toContain("Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.");
-    const r = await tf.apply();
+    const r = await tf.applySaved();
     expect(r.stdout).toContain("Apply complete! Resources: 4 imported, 0 added, 0 changed, 0 destroyed.");
     expect(r.stdout).toContain("hook_secret_is_null = true");
     // Imported sites are protected from deletion.

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers.js";
 import { PROFILES } from "../support/emulator.js";
-import { OWNER_TOKEN, Terraform, api, defaultSeed } from "./harness.js";
+import { OWNER_TOKEN, SAVED_PLAN, Terraform, api, defaultSeed } from "./harness.js";
 
 /** Seeded sites: with the journey's own, more than two pages of 5. */
 const SEEDED = Array.from({ length: 7 }, (_, i) => ({ name: `Seeded ${i + 1}`, url: `https://seeded-${i + 1}.example.org` }));
@@ -77,11 +77,11 @@ output "one_url" { value = data.siteops_site.one.url }
 
   it("applies a real change (a rename) in place", async () => {
     tf.write(config({ oneName: "One renamed" }));
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toMatch(/~ name\s+= "One" -> "One renamed"/);
     expect(p.stdout).toContain("Plan: 0 to add, 1 to change, 0 to destroy.");
-    await tf.apply();
+    await tf.applySaved();
     expect(((await api(tf, "GET", `/api/v1/sites/${ids.one}`)).json as { name: string }).name).toBe("One renamed");
     expect((await tf.plan()).code).toBe(0);
   });
@@ -98,9 +98,9 @@ import {
 `);
     const r = await tf.ok(["import", "-no-color", "siteops_site.by_url", "https://import-url.EXAMPLE.org/"]);
     expect(r.stdout).toContain("Import successful!");
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.stdout, p.stdout + p.stderr).toContain("Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.");
-    await tf.apply();
+    await tf.applySaved();
     // After an import the state holds the service's spelling; the configuration's means the same: no change.
     const byUrl = (await tf.resource("siteops_site.by_url"))!;
     expect(byUrl).toMatchObject({ id: ids.byUrl, deletion_protection: true });
@@ -130,9 +130,9 @@ import {
     expect(readFileSync(path.join(tf.work, "adopt", "siteops-import.tf"), "utf8")).toMatch(/deletion_protection\s+= true/);
     await tf.ok(["-chdir=adopt", "init", "-input=false", "-no-color"], { env: env() });
     const objects = (await remoteSites()).length + 1; // and the webhook endpoint
-    const p = await tf.run(["-chdir=adopt", "plan", "-input=false", "-no-color"], { env: env() });
+    const p = await tf.run(["-chdir=adopt", "plan", "-input=false", "-no-color", `-out=${SAVED_PLAN}`], { env: env() });
     expect(p.stdout, p.stdout + p.stderr).toContain(`Plan: ${objects} to import, 0 to add, 0 to change, 0 to destroy.`);
-    await tf.ok(["-chdir=adopt", "apply", "-auto-approve", "-input=false", "-no-color"], { env: env() });
+    await tf.ok(["-chdir=adopt", "apply", "-auto-approve", "-input=false", "-no-color", SAVED_PLAN], { env: env() });
     const again = await tf.run(["-chdir=adopt", "plan", "-input=false", "-no-color", "-detailed-exitcode"], { env: env() });
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });

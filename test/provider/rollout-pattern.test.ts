@@ -66,10 +66,10 @@ describe("the documented pattern: lifecycle { ignore_changes = [wp_version, php_
     expect(await upgradeOutside(tf, [ids.blog!, ids.shop!], { to_wp_version: "6.8", to_php_version: "8.3" })).toEqual(["succeeded", "rolled_back"]);
     expect([await versions(tf, ids.blog!), await versions(tf, ids.shop!), await versions(tf, ids.docs!)]).toEqual(["6.8/8.3", "6.5/8.2", "6.5/8.2"]);
 
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code, p.stdout + p.stderr).toBe(0);
     expect(p.stdout).toContain("No changes.");
-    const a = await tf.apply();
+    const a = await tf.applySaved();
     expect(a.stdout).toContain("0 added, 0 changed, 0 destroyed");
     expect(await tf.resource('siteops_site.fleet["blog"]')).toMatchObject({ wp_version: "6.8", php_version: "8.3" });
     expect(await tf.resource('siteops_site.fleet["shop"]')).toMatchObject({ wp_version: "6.5", php_version: "8.2" });

@@ -48,12 +48,12 @@ describe("siteops_site lifecycle", () => {
   it("updates in place", async () => {
     // A lower PHP version: in place only with the direct strategy (site-upgrade.test.ts covers pipelines).
     tf.write(tf.providerBlock() + site("Blog 2", "https://blog.example.com", '  php_version = "8.2"\n  upgrade {\n    strategy = "direct"\n  }\n'));
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toContain("~ update in-place");
     expect(p.stdout).toMatch(/~ name\s+= "Blog" -> "Blog 2"/);
     expect(p.stdout).not.toContain("forces replacement");
-    await tf.apply();
+    await tf.applySaved();
     const values = (await tf.resource("siteops_site.blog"))!;
     expect(values).toMatchObject({ id: firstId, name: "Blog 2", php_version: "8.2" });
     expect((await tf.plan()).code).toBe(0);
@@ -70,19 +70,19 @@ describe("siteops_site lifecycle", () => {
 
   it("shows an out-of-band edit as an in-place update", async () => {
     await api(tf, "PATCH", `/api/v1/sites/${firstId}`, { name: "Edited elsewhere" });
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toMatch(/~ name\s+= "Edited elsewhere" -> "Blog 2"/);
-    await tf.apply();
+    await tf.applySaved();
     expect((await tf.plan()).code).toBe(0);
   });
 
   it("plans to create again a site deleted out of band", async () => {
     await api(tf, "DELETE", `/api/v1/sites/${firstId}`);
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toContain("siteops_site.blog will be created");
-    await tf.apply();
+    await tf.applySaved();
     expect((await tf.plan()).code).toBe(0);
   });
 
@@ -127,10 +127,10 @@ resource "siteops_site" "fresh" {
 }
 `,
     );
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toMatch(/\+ url\s+= \(known after apply\)/);
-    const r = await tf.apply();
+    const r = await tf.applySaved();
     expect(r.stdout).toContain("2 added");
     const fresh = (await tf.resource("siteops_site.fresh"))!;
     expect(await tf.resource("siteops_site.mirror")).toMatchObject({ url: `https://${fresh.id}.mirror.example.com`, wp_version: fresh.wp_version });
@@ -207,9 +207,9 @@ resource "siteops_site" "docs" {
 }
 `,
     );
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.stdout).toContain("Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.");
-    const r = await tf.apply();
+    const r = await tf.applySaved();
     expect(r.stdout).toContain("Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.");
     expect((await tf.plan()).code).toBe(0);
   });

@@ -47,10 +47,10 @@ describe("siteops_webhook_endpoint", () => {
   let secret = "";
 
   it("creates with defaults, keeps the secret in state and never prints it", async () => {
-    const plan = await tf.plan();
+    const plan = await tf.planSaved();
     expect(plan.stdout).toMatch(/\+ enabled\s+= true/);
     expect(plan.stdout).toMatch(/\+ secret\s+= \(sensitive value\)/);
-    const r = await tf.apply();
+    const r = await tf.applySaved();
     const values = (await tf.resource("siteops_webhook_endpoint.hook"))!;
     id = values.id as string;
     secret = values.secret as string;
@@ -70,11 +70,11 @@ describe("siteops_webhook_endpoint", () => {
   enabled        = false
 `),
     );
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.code).toBe(2);
     expect(p.stdout).toContain("~ update in-place");
     expect(p.stdout).not.toContain(secret);
-    const r = await tf.apply();
+    const r = await tf.applySaved();
     expect(r.stdout).not.toContain(secret);
     const values = (await tf.resource("siteops_webhook_endpoint.hook"))!;
     expect(values).toMatchObject({ id, secret, enabled: false, description: "deploy notifications" });
@@ -92,10 +92,10 @@ describe("siteops_webhook_endpoint", () => {
   enabled        = false
 `),
     );
-    const p = await tf.plan();
+    const p = await tf.planSaved();
     expect(p.stdout).toMatch(/~ enabled\s+= true -> false/);
     expect(p.stdout).toMatch(/- description\s+= "deploy notifications" -> null/);
-    await tf.apply();
+    await tf.applySaved();
     expect(await tf.resource("siteops_webhook_endpoint.hook")).toMatchObject({ enabled: false, description: null, secret });
     expect((await tf.plan()).code).toBe(0);
   });
