@@ -5,8 +5,8 @@
 // import (ImportResourceState) and the destroy (PlanResourceChange, planned state null) in the same process, in
 // no set order: whichever of the two comes second sees the first and fails. A destroy the resource refuses anyway
 // (deletion protection) waits for a possible import before saying why, so that its message is `moved`, never "turn
-// protection off" (which would lead straight to deleting the object). Tested over every order in
-// test/provider/import-guard.test.ts.
+// protection off" (which would lead straight to deleting the object). Tested over every order by
+// the property in test/provider/export-keys.test.ts.
 import type { AttributePath, Diagnostics } from "./diagnostics.js";
 
 /** How long a refused destroy waits for the import of its object, at most, while other calls keep coming. */

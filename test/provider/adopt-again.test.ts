@@ -137,7 +137,10 @@ describe("siteops export terraform, again", () => {
     const text = flat(p);
     expect(text).toMatch(new RegExp(`This plan (destroys|imports) siteops_site ${ids.guarded} here and (imports|destroys) it at another address`));
     expect(text).toContain("moved { from = <FROM> to = <TO> }");
-    expect(text).toContain(`terraform state list -id=${ids.guarded}`);
+    // When the import and the imported site's plan both come before the destroy, only the destroy is refused:
+    // Terraform asks them in no set order (provider/framework/import-guard.ts; every order: the property in
+    // export-keys.test.ts). When the import's side is refused too, it says where to find FROM.
+    if (text.includes(`This plan imports siteops_site ${ids.guarded}`)) expect(text).toContain(`terraform state list -id=${ids.guarded}`);
     // A protected site's refusal would say how to turn protection off, which would delete the live site: not here.
     expect(text).not.toContain("deletion_protection = false");
     expect(text).not.toContain("deletion_protection is on");
