@@ -20,7 +20,8 @@
 // machine during each run.
 // BENCH_BEFORE=<checkout> adds a fifth contender, "siteops_site before": siteops_site with the provider built from
 // that checkout and its own emulator (also from there), so a change is measured against the tree before it in
-// the same rounds; the summary then gives before / terraform alone and site / before per round.
+// the same rounds; the summary then gives before / terraform alone and site / before per round (a tree from before
+// deletion_protection: BENCH_BEFORE_UNPROTECTED=1).
 // BENCH_PROFILE=1 adds one profiled apply per contender (unminified build, CPU profiles of the provider and
 // the emulator) and prints where their CPU went (bench/lib/provider-breakdown.ts; profiles kept in
 // BENCH_PROFILE_DIR when set); BENCH_PROFILE=only skips the timed rounds.
@@ -94,7 +95,16 @@ const before = BEFORE
     }
   : undefined;
 const SITE_BEFORE = "siteops_site before";
-if (before) CONTENDERS.push({ name: SITE_BEFORE, provider: "siteops", hcl: (n, prefix) => sitesHcl("siteops_site", n, prefix, false), tree: before });
+// A tree from before deletion_protection (issue 36) does not know the attribute: BENCH_BEFORE_UNPROTECTED=1 leaves it out.
+const beforeKnowsProtection = process.env.BENCH_BEFORE_UNPROTECTED !== "1";
+if (before) {
+  CONTENDERS.push({
+    name: SITE_BEFORE,
+    provider: "siteops",
+    hcl: (n, prefix, protect) => sitesHcl("siteops_site", n, prefix, beforeKnowsProtection && !protect),
+    tree: before,
+  });
+}
 try {
   if (ROUNDS > 0) await timed();
   if (PROFILE === "1" || PROFILE === "only") {

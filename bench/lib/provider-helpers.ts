@@ -23,8 +23,8 @@ provider "${type}" {
 `;
 /**
  * HCL: `n` resources of a siteops site type (siteops_site or siteops_noop), with unique names and URLs, and
- * deletion_protection off (the benches destroy them) unless `protectable` is false: a provider built from a tree
- * before the attribute existed (BENCH_BEFORE) does not know it.
+ * deletion_protection off (the benches destroy them) unless `protectable` is false: for a provider built from a tree
+ * before the attribute existed (BENCH_BEFORE with BENCH_BEFORE_UNPROTECTED=1), which does not know it.
  */
 export const sitesHcl = (type: string, n: number, prefix: string, protectable = true): string => `
 resource "${type}" "s" {
